@@ -1,0 +1,37 @@
+/**
+ * The error registry: every error the API answers has a name, an HTTP status and, where clients
+ * branch on it, a numeric code. Codes are stable; add new ones at the end of their range.
+ */
+export const ErrorCode = {
+  /** Model install parameters failed the model's JSON schema; `errors.parameters` holds the schema to re-render. */
+  MODEL_PARAMETER_VALIDATION_FAILED: 52,
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+export const ErrorName = {
+  BadRequest: 'BadRequest',
+  ValidationError: 'ValidationError',
+  Unauthorized: 'Unauthorized',
+  Forbidden: 'Forbidden',
+  NotFound: 'NotFound',
+  Conflict: 'Conflict',
+  PayloadTooLarge: 'PayloadTooLarge',
+  TooManyRequests: 'TooManyRequests',
+  GatewayTimeout: 'GatewayTimeout',
+  InternalServerError: 'InternalServerError',
+} as const;
+export type ErrorName = (typeof ErrorName)[keyof typeof ErrorName];
+
+/** Field errors: a message or a list of messages per field; nested fields use dotted keys or nested maps. */
+export type FieldErrors = { [field: string]: string | string[] | FieldErrors };
+
+export interface ErrorBody {
+  name: string;
+  message: string;
+  code?: number;
+  errors?: FieldErrors | Record<string, unknown>;
+}
+
+/** The text a 401 carries so clients know to drop their session (spec 01 §8). */
+export const INVALID_ACCESS_TOKEN = 'Invalid access token';
+export const INVALID_CREDENTIALS = 'Invalid email or password';

@@ -1,0 +1,65 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { type Db, schema } from '../../platform/db';
+
+const { sessions, users, vendorUsers } = schema;
+export type UserRow = typeof users.$inferSelect;
+export type SessionRow = typeof sessions.$inferSelect;
+
+export async function insertSession(db: Db, tokenHash: string, secret: string): Promise<void> {
+  await db.insert(sessions).values({ tokenHash, secret });
+}
+
+export async function findSessionWithUser(
+  db: Db,
+  tokenHash: string,
+): Promise<{ session: SessionRow; user: UserRow | null; vendorIds: number[] } | null> {
+  const rows = await db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .leftJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.tokenHash, tokenHash))
+    .limit(1);
+  const row = rows[0];
+  if (!row) return null;
+  const vendorIds = row.user ? await vendorIdsOfUser(db, row.user.id) : [];
+  return { session: row.session, user: row.user, vendorIds };
+}
+
+export async function vendorIdsOfUser(db: Db, userId: number): Promise<number[]> {
+  const rows = await db
+    .select({ vendorId: vendorUsers.vendorId })
+    .from(vendorUsers)
+    .where(eq(vendorUsers.userId, userId));
+  return rows.map((r) => r.vendorId);
+}
+
+export async function findUserByEmail(db: Db, email: string): Promise<UserRow | null> {
+  const rows = await db.select().from(users).where(sql`lower(${users.email}) = lower(${email})`).limit(1);
+  return rows[0] ?? null;
+}
+
+export async function attachUser(db: Db, sessionId: number, userId: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.update(sessions).set({ userId }).where(eq(sessions.id, sessionId));
+    await tx.update(users).set({ lastLogin: new Date() }).where(eq(users.id, userId));
+  });
+}
+
+export async function deleteSession(db: Db, sessionId: number): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.id, sessionId));
+}
+
+export async function insertUser(
+  db: Db,
+  values: Pick<typeof users.$inferInsert, 'email' | 'passwordHash' | 'firstname' | 'lastname' | 'isSu'>,
+): Promise<UserRow> {
+  const [row] = await db.insert(users).values(values).returning();
+  return row!;
+}
+
+export async function setUserActive(db: Db, userId: number, active: boolean): Promise<void> {
+  await db
+    .update(users)
+    .set({ active, modifiedAt: new Date() })
+    .where(and(eq(users.id, userId)));
+}

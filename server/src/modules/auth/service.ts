@@ -1,0 +1,76 @@
+import {
+  CURRENCY_APP_DEFAULT,
+  DEFAULT_LOCALE,
+  INVALID_CREDENTIALS,
+  type SessionCreated,
+  type SessionUser,
+  type SigninBody,
+} from '@llmor/contracts';
+import type { AppContext } from '../../platform/context';
+import { DUMMY_PASSWORD_HASH, randomToken, sha256Hex, verifyPassword } from '../../platform/crypto';
+import { forbidden, tooManyRequests, unauthorized } from '../../platform/errors';
+import { presentVendor, vendorFromHeader } from '../vendors/service';
+import { presentUser } from './present';
+import { attachUser, deleteSession, findUserByEmail, insertSession, type UserRow } from './repo';
+import type { AuthContext } from './sessions';
+
+/** Sign-in attempts allowed per window, per identifier and per client address. */
+export const SIGNIN_LIMITS = { perIdentifier: 10, perAddress: 50, windowSeconds: 15 * 60 };
+
+export async function createSession(ctx: AppContext): Promise<SessionCreated> {
+  const token = randomToken();
+  const secret = randomToken();
+  await insertSession(ctx.db, sha256Hex(token), secret);
+  return { token, secret };
+}
+
+export async function signin(
+  ctx: AppContext,
+  auth: AuthContext,
+  body: SigninBody,
+  address: string,
+): Promise<UserRow> {
+  const identifier = body.identifier.toLowerCase();
+  for (const [key, limit] of [
+    [`signin:id:${identifier}`, SIGNIN_LIMITS.perIdentifier],
+    [`signin:ip:${address}`, SIGNIN_LIMITS.perAddress],
+  ] as const) {
+    const hit = await ctx.rateLimiter.hit(key, limit, SIGNIN_LIMITS.windowSeconds);
+    if (!hit.allowed) throw tooManyRequests(hit.retryAfter);
+  }
+  const user = await findUserByEmail(ctx.db, identifier);
+  // Hash even for unknown users so response time does not reveal which emails exist.
+  const valid = await verifyPassword(body.secret, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
+  if (!user || !valid) throw unauthorized(INVALID_CREDENTIALS);
+  if (!user.active) throw forbidden('This user is not active.');
+  await attachUser(ctx.db, auth.session.id, user.id);
+  ctx.sessions.evict(auth.session.tokenHash);
+  return user;
+}
+
+export async function signout(ctx: AppContext, auth: AuthContext): Promise<void> {
+  await deleteSession(ctx.db, auth.session.id);
+  ctx.sessions.evict(auth.session.tokenHash);
+}
+
+export async function sessionUser(
+  ctx: AppContext,
+  auth: AuthContext,
+  vendorKey: string | undefined,
+): Promise<SessionUser> {
+  const app = {
+    currency_default: CURRENCY_APP_DEFAULT,
+    default_locale: DEFAULT_LOCALE,
+    version: ctx.version,
+  };
+  const user = auth.user?.active ? auth.user : null;
+  if (!user) return { app, user: null, vendor: null, vendor_client: null, authenticated: false };
+  const vendor = await vendorFromHeader(ctx, { ...auth, user }, vendorKey);
+  return {
+    app,
+    user: presentUser(user),
+    vendor: vendor ? presentVendor(vendor) : null,
+    vendor_client: null,
+    authenticated: true,
+  };
+}

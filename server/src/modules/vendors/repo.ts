@@ -1,0 +1,54 @@
+import { and, asc, count, eq, inArray } from 'drizzle-orm';
+import { type Db, schema } from '../../platform/db';
+
+const { vendors, vendorUsers } = schema;
+export type VendorRow = typeof vendors.$inferSelect;
+
+export async function listVendorsByIds(db: Db, ids: number[]): Promise<VendorRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(vendors)
+    .where(inArray(vendors.id, ids))
+    .orderBy(asc(vendors.name), asc(vendors.id));
+}
+
+export async function listAllVendors(db: Db): Promise<VendorRow[]> {
+  return db.select().from(vendors).orderBy(asc(vendors.name), asc(vendors.id));
+}
+
+export async function countVendors(db: Db): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(vendors);
+  return row?.n ?? 0;
+}
+
+export async function findVendorById(db: Db, id: number): Promise<VendorRow | null> {
+  const rows = await db.select().from(vendors).where(eq(vendors.id, id)).limit(1);
+  return rows[0] ?? null;
+}
+
+export async function findVendorByKey(db: Db, key: string): Promise<VendorRow | null> {
+  const rows = await db.select().from(vendors).where(eq(vendors.key, key)).limit(1);
+  return rows[0] ?? null;
+}
+
+export async function insertVendor(
+  db: Db,
+  values: Pick<typeof vendors.$inferInsert, 'key' | 'name' | 'currency'>,
+): Promise<VendorRow> {
+  const [row] = await db.insert(vendors).values(values).returning();
+  return row!;
+}
+
+export async function addMember(db: Db, vendorId: number, userId: number, role = 'member'): Promise<void> {
+  await db.insert(vendorUsers).values({ vendorId, userId, role }).onConflictDoNothing();
+}
+
+export async function isMember(db: Db, vendorId: number, userId: number): Promise<boolean> {
+  const rows = await db
+    .select({ v: vendorUsers.vendorId })
+    .from(vendorUsers)
+    .where(and(eq(vendorUsers.vendorId, vendorId), eq(vendorUsers.userId, userId)))
+    .limit(1);
+  return rows.length > 0;
+}

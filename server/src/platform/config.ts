@@ -1,0 +1,68 @@
+import { z } from 'zod';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const ROLES = ['api', 'relay', 'worker'] as const;
+export type Role = (typeof ROLES)[number];
+
+const url = (protocols: string[]) =>
+  z
+    .string()
+    .url()
+    .refine(
+      (v) => protocols.some((p) => v.startsWith(`${p}://`)),
+      `must start with ${protocols.join(':// or ')}://`,
+    );
+
+/** The environment the process reads (CONTRACTS.md "Configuration"); anything malformed stops the start. */
+export const configSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: url(['postgres', 'postgresql']).optional(),
+  REDIS_URL: url(['redis', 'rediss']).optional(),
+  PUBLIC_URL: url(['http', 'https']).optional(),
+  SEED_ADMIN_EMAIL: z.string().email().default('admin@llmor.local'),
+  SEED_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  /** Comma-separated roles of this process. */
+  ROLES: z
+    .string()
+    .default(ROLES.join(','))
+    .transform((v, ctx) => {
+      const roles = v.split(',').map((r) => r.trim());
+      for (const r of roles) {
+        if (!(ROLES as readonly string[]).includes(r)) {
+          ctx.addIssue({ code: 'custom', message: `unknown role '${r}' (allowed: ${ROLES.join(', ')})` });
+        }
+      }
+      return roles as Role[];
+    }),
+  /** 32 bytes, base64: key for provider secrets at rest. Without it a key file in DATA_DIR is used. */
+  ENCRYPTION_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes encoded as base64')
+    .optional(),
+  /** Where the built console lives; the server answers the SPA from here. */
+  WEB_DIST: z.string().optional(),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads the relevant variables; the error names every bad variable and why. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const picked: Record<string, string> = {};
+  for (const key of Object.keys(configSchema.shape)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') picked[key] = value;
+  }
+  const parsed = configSchema.safeParse(picked);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}

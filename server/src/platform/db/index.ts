@@ -1,0 +1,105 @@
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import { lockDataDir } from './lock';
+import * as schema from './schema';
+
+export { schema };
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** Whether pgvector is available (always on PGlite; on a server only if the extension is installed). */
+  hasVector: boolean;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const migrationsFolder = resolve(dirname(fileURLToPath(import.meta.url)), '../../../drizzle');
+
+export interface OpenDatabaseOptions {
+  /** postgres://… for server mode; otherwise PGlite in dataDir (or in memory when dataDir is 'memory://'). */
+  databaseUrl?: string;
+  dataDir: string;
+}
+
+/** Opens the database, applies migrations and enables pgvector where it exists. */
+export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database> {
+  const database = opts.databaseUrl ? await openPostgres(opts.databaseUrl) : await openPglite(opts.dataDir);
+  try {
+    database.hasVector = await enableVector(database.db);
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+  return database;
+}
+
+async function openPglite(dataDir: string): Promise<Database> {
+  const inMemory = dataDir.startsWith('memory://');
+  const release = inMemory ? () => {} : lockDataDir(dataDir);
+  try {
+    const pgDir = inMemory ? undefined : join(resolve(dataDir), 'pg');
+    const client = await PGlite.create(pgDir, { extensions: { vector } });
+    const db = drizzlePglite(client, { schema }) as unknown as Db;
+    await migratePglite(db as never, { migrationsFolder });
+    return {
+      db,
+      kind: 'pglite',
+      hasVector: false,
+      ping: async () => {
+        await client.query('select 1');
+      },
+      close: async () => {
+        try {
+          if (!client.closed) await client.close();
+        } finally {
+          release();
+        }
+      },
+    };
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const db = drizzleNodePg(pool, { schema }) as unknown as Db;
+  try {
+    await migrateNodePg(db as never, { migrationsFolder });
+  } catch (err) {
+    await pool.end();
+    throw err;
+  }
+  return {
+    db,
+    kind: 'postgres',
+    hasVector: false,
+    ping: async () => {
+      await pool.query('select 1');
+    },
+    close: async () => {
+      await pool.end();
+    },
+  };
+}
+
+async function enableVector(db: Db): Promise<boolean> {
+  const available = (await db.execute(
+    sql`select 1 as ok from pg_available_extensions where name = 'vector'`,
+  )) as unknown as { rows: unknown[] };
+  if (available.rows.length === 0) return false;
+  await db.execute(sql`create extension if not exists vector`);
+  return true;
+}

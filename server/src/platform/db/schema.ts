@@ -1,0 +1,396 @@
+/**
+ * The whole data model of llmor (both spec documents), one Drizzle schema for PGlite and PostgreSQL.
+ * Every tenant-owned table carries `vendor_id`; repos put it in every `where`.
+ * Vector embeddings live outside this schema (see vector.ts): the PostgreSQL servers we target may
+ * lack pgvector, while PGlite always has it.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const modifiedAt = () => timestamp('modified_at', { withTimezone: true });
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    firstname: text('firstname').notNull().default(''),
+    lastname: text('lastname').notNull().default(''),
+    currency: text('currency'),
+    isSu: boolean('is_su').notNull().default(false),
+    active: boolean('active').notNull().default(true),
+    lastLogin: timestamp('last_login', { withTimezone: true }),
+    createdAt: createdAt(),
+    modifiedAt: modifiedAt(),
+  },
+  (t) => [uniqueIndex('users_email_lower_uq').on(sql`lower(${t.email})`)],
+);
+
+export const vendors = pgTable(
+  'vendors',
+  {
+    id: serial('id').primaryKey(),
+    key: text('key').notNull(),
+    name: text('name').notNull(),
+    currency: text('currency').notNull().default('CHF'),
+    active: boolean('active').notNull().default(true),
+    createdAt: createdAt(),
+    modifiedAt: modifiedAt(),
+  },
+  (t) => [uniqueIndex('vendors_key_uq').on(t.key)],
+);
+
+export const vendorUsers = pgTable(
+  'vendor_users',
+  {
+    vendorId: integer('vendor_id')
+      .notNull()
+      .references(() => vendors.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role').notNull().default('member'),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.vendorId, t.userId] }), index('vendor_users_user_idx').on(t.userId)],
+);
+
+/** Browser sessions. The token is only compared, so only its SHA-256 is kept; the secret keys the HMAC. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: serial('id').primaryKey(),
+    tokenHash: text('token_hash').notNull(),
+    secret: text('secret').notNull(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('sessions_token_hash_uq').on(t.tokenHash)],
+);
+
+/** Installed models of a vendor (catalogue entry + parameters; the API key encrypted at rest). */
+export const vendorModels = pgTable(
+  'vendor_models',
+  {
+    id: serial('id').primaryKey(),
+    vendorId: integer('vendor_id')
+      .notNull()
+      .references(() => vendors.id, { onDelete: 'cascade' }),
+    modelKey: text('model_key').notNull(),
+    name: text('name').notNull(),
+    type: text('type').notNull(),
+    provider: text('provider'),
+    image: text('image'),
+    parameters: jsonb('parameters').notNull().default({}),
+    secretEnc: text('secret_enc'),
+    costPer1kMinor: integer('cost_per_1k_minor').notNull().default(0),
+    prepaid: boolean('prepaid').notNull().default(false),
+    availableTokens: bigint('available_tokens', { mode: 'number' }),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    modifiedAt: modifiedAt(),
+  },
+  (t) => [index('vendor_models_vendor_idx').on(t.vendorId, t.type)],
+);
+
+export const apps = pgTable(
+  'apps',
+  {
+    id: serial('id').primaryKey(),
+    vendorId: integer('vendor_id')
+      .notNull()
+      .references(() => vendors.id, { onDelete: 'cascade' }),
+    appKey: text('app_key').notNull(),
+    type: text('type').notNull(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    completionVendorModelId: integer('completion_vendor_model_id').references(() => vendorModels.id, {
+      onDelete: 'set null',
+    }),
+    parameters: jsonb('parameters').notNull().default({}),
+    meta: jsonb('meta').notNull().default({}),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    modifiedAt: modifiedAt(),
+  },
+  (t) => [index('apps_vendor_created_idx').on(t.vendorId, t.createdAt)],
+);
+
+export const functions = pgTable(
+  'functions',
+  {
+    id: serial('id').primaryKey(),
+    vendorId: integer('vendor_id')
+      .notNull()
+      .references(() => vendors.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    functionKey: text('function_key').notNull(),
+    description: text('description').notNull().default(''),
+    runtime: text('runtime').notNull().default('silicon'),
+    isLibrary: boolean('is_library').notNull().default(false),
+    code: text('code').notNull().default(''),
+    argumentSchema: jsonb('argument_schema'),
+    configSchema: jsonb('config_schema'),
+    specificAppId: integer('specific_app_id').references(() => apps.id, { onDelete: 'cascade' }),
+    lastRun: timestamp('last_run', { withTimezone: true }),
+    runCount: integer('run_count').notNull().default(0),
+    runCountSuccess: integer('run_count_success').notNull().default(0),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    modifiedAt: modifiedAt(),
+  },
+  (t) => [uniqueIndex('functions_vendor_key_uq').on(t.vendorId, t.functionKey)],
+);
+
+/** Functions installed into an app, with the app's config for each. */
+export const appFunctions = pgTable(
+  'app_functions',
+  {
+    vendorId: integer('vendor_id')
+      .notNull()
+      .references(() => vendors.id, { onDelete: 'cascade' }),
+    appId: integer('app_id')
+      .notNull()
+      .references(() => apps.id, { onDelete: 'cascade' }),
+    functionId: integer('function_id')
+      .notNull()
+      .references(() => functions.id, { onDelete: 'cascade' }),
+    config: jsonb('config').notNull().default({}),
+    position: integer('position').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.appId, t.functionId] })],
+);
+
+export const conversations = pgTable(
+  'conversations',
+  {
+    id: serial('id').primaryKey(),
+    vendorId: integer('vendor_id')
+      .notNull()
+      .references(() => vendors.id, { onDelete: 'cascade' }),
+    appId: integer('app_id')
+      .notNull()
+      .references(() => apps.id, { onDelete: 'cascade' }),
+    /** Shown in the console ('#' + tail) and used as the relay room, so kept as issued. */
+    token: text('token').notNull(),
+    channel: text('channel').notNull(),
+    parameters: jsonb('parameters').notNull().default({}),
+    state: jsonb('state').notNull().default({}),
+    stateVersion: integer('state_version').notNull().default(0),
+    embedId: integer('embed_id'),
+    clientId: integer('client_id'),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('conversations_token_uq').on(t.token),
+    index('conversations_app_idx').on(t.appId, t.id),
+  ],
+);
+
+export const messages = pgTable(
+  'messages',
+  {
+    id: serial('id').primaryKey(),
+    vendorId: integer('vendor_id').notNull(),
+    conversationId: integer('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    role: text('role').notNull(),
+    creator: text('creator').notNull(),
+    message: text('message'),
+    functionCalls: jsonb('function_calls').notNull().default([]),
+    functionResponse: text('function_response'),
+    hasBeenModified: boolean('has_been_modified').notNull().default(false),
+    versions: jsonb('versions').notNull().default([]),
+    createdAt: createdAt(),
+  },
+  (t) => [index('messages_conversation_idx').on(t.conversationId, t.id)],
+);
+
+export const functionRuns = pgTable(
+  'function_runs',
+  {
+    id: serial('id').primaryKey(),
+    vendorId: integer('vendor_id').notNull(),
+    functionId: integer('function_id')
+      .notNull()
+      .references(() => functions.id, { onDelete: 'cascade' }),
+    conversationId: integer('conversation_id').references(() => conversations.id, { onDelete: 'set null' }),
+    status: integer('status').notNull(),
+    took: integer('took').notNull(),
+    memory: integer('memory').notNull(),
+    arguments: jsonb('arguments'),
+    config: jsonb('config'),
+    result: jsonb('result'),
+    error: jsonb('error'),
+    console: jsonb('console').notNull().default([]),
+    debug: jsonb('debug'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('function_runs_function_idx').on(t.functionId, t.id)],
+);
+
+/** One row per completion request: the usage page sums these per period. */
+export const usageRecords = pgTable(
+  'usage_records',
+  {
+    id: serial('id').primaryKey(),
+    vendorId: integer('vendor_id').notNull(),
+    appId: integer('app_id').references(() => apps.id, { onDelete: 'set null' }),
+    vendorModelId: integer('vendor_model_id').references(() => vendorModels.id, { onDelete: 'set null' }),
+    conversationId: integer('conversation_id').references(() => conversations.id, { onDelete: 'set null' }),
+    tokensPrompt: integer('tokens_prompt').notNull().default(0),
+    tokensCompletion: integer('tokens_completion').notNull().default(0),
+    requests: integer('requests').notNull().default(1),
+    costMinor: bigint('cost_minor', { mode: 'number' }).notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index('usage_vendor_created_idx').on(t.vendorId, t.createdAt)],
+);
+
+export const datastores = pgTable(
+  'datastores',
+  {
+    id: serial('id').primaryKey(),
+    vendorId: integer('vendor_id')
+      .notNull()
+      .references(() => vendors.id, { onDelete: 'cascade' }),
+    appId: integer('app_id')
+      .notNull()
+      .references(() => apps.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    modifiedAt: modifiedAt(),
+  },
+  (t) => [uniqueIndex('datastores_app_name_uq').on(t.appId, t.name)],
+);
+
+export const datastoreDocuments = pgTable(
+  'datastore_documents',
+  {
+    id: serial('id').primaryKey(),
+    vendorId: integer('vendor_id').notNull(),
+    datastoreId: integer('datastore_id')
+      .notNull()
+      .references(() => datastores.id, { onDelete: 'cascade' }),
+    hash: text('hash').notNull(),
+    document: jsonb('document').notNull(),
+    requiresSync: boolean('requires_sync').notNull().default(true),
+    createdAt: createdAt(),
+    modifiedAt: timestamp('modified_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('datastore_documents_hash_uq').on(t.datastoreId, t.hash)],
+);
+
+export const embeds = pgTable('embeds', {
+  id: serial('id').primaryKey(),
+  vendorId: integer('vendor_id')
+    .notNull()
+    .references(() => vendors.id, { onDelete: 'cascade' }),
+  vendorAppId: integer('vendor_app_id')
+    .notNull()
+    .references(() => apps.id, { onDelete: 'cascade' }),
+  vendorClientId: integer('vendor_client_id'),
+  name: text('name').notNull(),
+  token: text('token').notNull().unique(),
+  createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+  modifiedAt: modifiedAt(),
+});
+
+export const clients = pgTable('clients', {
+  id: serial('id').primaryKey(),
+  vendorId: integer('vendor_id')
+    .notNull()
+    .references(() => vendors.id, { onDelete: 'cascade' }),
+  vendorAppId: integer('vendor_app_id')
+    .notNull()
+    .references(() => apps.id, { onDelete: 'cascade' }),
+  active: boolean('active').notNull().default(true),
+  name: text('name'),
+  tokenHash: text('token_hash').notNull().unique(),
+  tokenTail: text('token_tail').notNull(),
+  lastUsed: timestamp('last_used', { withTimezone: true }),
+  /** Spelt as the spec spells it. */
+  requetsCount: integer('requets_count').notNull().default(0),
+  requestRateLimit: integer('request_rate_limit'),
+  requestRateInterval: integer('request_rate_interval'),
+  createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+  modifiedAt: modifiedAt(),
+});
+
+export const slackIntegrations = pgTable('slack_integrations', {
+  vendorAppId: integer('vendor_app_id')
+    .primaryKey()
+    .references(() => apps.id, { onDelete: 'cascade' }),
+  vendorId: integer('vendor_id').notNull(),
+  slackBotName: text('slack_bot_name').notNull(),
+  slackBotAlwaysOnline: boolean('slack_bot_always_online').notNull().default(true),
+  isConfigured: boolean('is_configured').notNull().default(false),
+  slackAppId: text('slack_app_id'),
+  slackClientId: text('slack_client_id'),
+  slackTeamDomain: text('slack_team_domain'),
+  secretsEnc: text('secrets_enc'),
+  createdAt: createdAt(),
+  modifiedAt: modifiedAt(),
+});
+
+/** Vendor-level settings (SMTP, integration tokens), secrets encrypted inside `value`. */
+export const vendorSettings = pgTable(
+  'vendor_settings',
+  {
+    vendorId: integer('vendor_id')
+      .notNull()
+      .references(() => vendors.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    value: jsonb('value').notNull(),
+    modifiedAt: modifiedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.vendorId, t.key] })],
+);
+
+export const subscriptions = pgTable('subscriptions', {
+  id: serial('id').primaryKey(),
+  vendorId: integer('vendor_id')
+    .notNull()
+    .references(() => vendors.id, { onDelete: 'cascade' }),
+  planKey: text('plan_key').notNull(),
+  quantity: integer('quantity').notNull().default(1),
+  status: text('status').notNull(),
+  externalId: text('external_id'),
+  currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }),
+  createdAt: createdAt(),
+  modifiedAt: modifiedAt(),
+});
+
+export const invoices = pgTable('invoices', {
+  id: serial('id').primaryKey(),
+  vendorId: integer('vendor_id')
+    .notNull()
+    .references(() => vendors.id, { onDelete: 'cascade' }),
+  externalId: text('external_id'),
+  amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
+  currency: text('currency').notNull(),
+  status: text('status').notNull(),
+  periodStart: timestamp('period_start', { withTimezone: true }),
+  periodEnd: timestamp('period_end', { withTimezone: true }),
+  createdAt: createdAt(),
+});

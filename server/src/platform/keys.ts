@@ -1,0 +1,18 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Config } from './config';
+
+/**
+ * The key that seals provider secrets: ENCRYPTION_KEY, or a key file made once in DATA_DIR.
+ * Several server-mode instances must share ENCRYPTION_KEY.
+ */
+export function loadEncryptionKey(config: Config): Buffer {
+  if (config.ENCRYPTION_KEY) return Buffer.from(config.ENCRYPTION_KEY, 'base64');
+  const path = join(config.DATA_DIR, 'encryption.key');
+  if (existsSync(path)) return Buffer.from(readFileSync(path, 'utf8').trim(), 'base64');
+  mkdirSync(config.DATA_DIR, { recursive: true });
+  const key = randomBytes(32);
+  writeFileSync(path, key.toString('base64'), { mode: 0o600, flag: 'wx' });
+  return key;
+}

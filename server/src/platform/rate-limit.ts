@@ -1,0 +1,59 @@
+import type { RedisClientType } from 'redis';
+
+export interface RateLimitResult {
+  allowed: boolean;
+  /** Seconds until the window resets. */
+  retryAfter: number;
+}
+
+/** Fixed-window counters: in memory for one process, in Redis when several instances share them. */
+export interface RateLimiter {
+  hit(key: string, limit: number, windowSeconds: number): Promise<RateLimitResult>;
+  reset(key: string): Promise<void>;
+}
+
+export class MemoryRateLimiter implements RateLimiter {
+  private readonly windows = new Map<string, { count: number; resetAt: number }>();
+
+  async hit(key: string, limit: number, windowSeconds: number): Promise<RateLimitResult> {
+    const now = Date.now();
+    let w = this.windows.get(key);
+    if (!w || w.resetAt <= now) {
+      if (this.windows.size > 100_000) this.sweep(now);
+      w = { count: 0, resetAt: now + windowSeconds * 1000 };
+      this.windows.set(key, w);
+    }
+    w.count++;
+    return { allowed: w.count <= limit, retryAfter: Math.max(1, Math.ceil((w.resetAt - now) / 1000)) };
+  }
+
+  async reset(key: string): Promise<void> {
+    this.windows.delete(key);
+  }
+
+  private sweep(now: number) {
+    for (const [k, w] of this.windows) if (w.resetAt <= now) this.windows.delete(k);
+  }
+}
+
+export class RedisRateLimiter implements RateLimiter {
+  constructor(
+    private readonly redis: RedisClientType,
+    private readonly prefix = 'llmor:rl:',
+  ) {}
+
+  async hit(key: string, limit: number, windowSeconds: number): Promise<RateLimitResult> {
+    const k = this.prefix + key;
+    const [count, ttl] = (await this.redis
+      .multi()
+      .incr(k)
+      .expire(k, windowSeconds, 'NX')
+      .ttl(k)
+      .exec()) as unknown as [number, number, number];
+    return { allowed: count <= limit, retryAfter: Math.max(1, ttl) };
+  }
+
+  async reset(key: string): Promise<void> {
+    await this.redis.del(this.prefix + key);
+  }
+}

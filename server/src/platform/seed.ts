@@ -1,0 +1,30 @@
+import { findUserByEmail, insertUser } from '../modules/auth/repo';
+import { addMember, findVendorByKey, insertVendor } from '../modules/vendors/repo';
+import { hashPassword, randomToken } from './crypto';
+import type { Db } from './db';
+
+export const DEMO_VENDOR = { key: 'demo', name: 'Demo Vendor', currency: 'CHF' };
+
+export interface SeedResult {
+  email: string;
+  /** Set only when this start created the admin with a generated password (shown once). */
+  generatedPassword: string | null;
+  created: boolean;
+}
+
+/** First start: a superuser in a demo vendor. Later starts change nothing. */
+export async function seed(db: Db, email: string, password: string | undefined): Promise<SeedResult> {
+  const existing = await findUserByEmail(db, email);
+  if (existing) return { email: existing.email, generatedPassword: null, created: false };
+  const generated = password ? null : randomToken(12);
+  const vendor = (await findVendorByKey(db, DEMO_VENDOR.key)) ?? (await insertVendor(db, DEMO_VENDOR));
+  const user = await insertUser(db, {
+    email,
+    passwordHash: await hashPassword(password ?? generated!),
+    firstname: 'Admin',
+    lastname: '',
+    isSu: true,
+  });
+  await addMember(db, vendor.id, user.id, 'owner');
+  return { email, generatedPassword: generated, created: true };
+}

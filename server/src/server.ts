@@ -1,0 +1,59 @@
+import type { FastifyInstance } from 'fastify';
+import { createClient, type RedisClientType } from 'redis';
+import { buildApp } from './app';
+import type { Config } from './platform/config';
+import type { AppContext } from './platform/context';
+import { SecretBox } from './platform/crypto';
+import { openDatabase } from './platform/db';
+import { loadEncryptionKey } from './platform/keys';
+import { MemoryRateLimiter, RedisRateLimiter } from './platform/rate-limit';
+import { type SeedResult, seed } from './platform/seed';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  ctx: AppContext;
+  url: string;
+  seed: SeedResult;
+  close(): Promise<void>;
+}
+
+/** Opens the database, migrates, seeds and serves the chosen roles. Used by main.ts, e2e and bench. */
+export async function startServer(config: Config, opts: { now?: () => number } = {}): Promise<RunningServer> {
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  let redis: RedisClientType | null = null;
+  try {
+    const seeded = await seed(database.db, config.SEED_ADMIN_EMAIL, config.SEED_ADMIN_PASSWORD);
+    if (config.REDIS_URL) {
+      redis = createClient({ url: config.REDIS_URL }) as RedisClientType;
+      await redis.connect();
+    }
+    const { app, ctx } = await buildApp({
+      config,
+      database,
+      rateLimiter: redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter(),
+      secretBox: new SecretBox(loadEncryptionKey(config)),
+      serveWeb: config.ROLES.includes('api'),
+      now: opts.now,
+    });
+    await app.listen({ port: config.PORT, host: config.HOST });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.PORT;
+    const url =
+      config.PUBLIC_URL ?? `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
+    return {
+      app,
+      ctx,
+      url,
+      seed: seeded,
+      close: async () => {
+        await app.close();
+        await redis?.quit();
+        await database.close();
+      },
+    };
+  } catch (err) {
+    await redis?.quit().catch(() => {});
+    await database.close();
+    throw err;
+  }
+}

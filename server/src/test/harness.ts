@@ -1,0 +1,154 @@
+/**
+ * In-process test server: the real app over PGlite in memory, or over a fresh database on the
+ * PostgreSQL server named by DATABASE_URL (created per suite, dropped after).
+ */
+import { encodeAccessToken, signingMessage } from '@llmor/contracts';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../app';
+import { insertUser, type UserRow } from '../modules/auth/repo';
+import { addMember, insertVendor, type VendorRow } from '../modules/vendors/repo';
+import { loadConfig } from '../platform/config';
+import type { AppContext } from '../platform/context';
+import { hashPassword, hmacSha256Hex, randomToken, SecretBox } from '../platform/crypto';
+import { openDatabase } from '../platform/db';
+import { MemoryRateLimiter } from '../platform/rate-limit';
+
+export interface TestServer {
+  app: FastifyInstance;
+  ctx: AppContext;
+  /** Moves the server's clock (seconds) for signature-window tests. */
+  clock: { offsetSeconds: number };
+  close(): Promise<void>;
+}
+
+async function freshPostgresUrl(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `llmor_t_${randomToken(6)
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: baseUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export async function createTestServer(): Promise<TestServer> {
+  const baseUrl = process.env.DATABASE_URL;
+  const pgdb = baseUrl ? await freshPostgresUrl(baseUrl) : null;
+  const config = loadConfig({ DATA_DIR: 'memory://', LOG_LEVEL: 'silent', DATABASE_URL: pgdb?.url });
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const clock = { offsetSeconds: 0 };
+  const { app, ctx } = await buildApp({
+    config,
+    database,
+    rateLimiter: new MemoryRateLimiter(),
+    secretBox: new SecretBox(Buffer.alloc(32, 7)),
+    serveWeb: false,
+    now: () => Date.now() + clock.offsetSeconds * 1000,
+  });
+  await app.ready();
+  return {
+    app,
+    ctx,
+    clock,
+    close: async () => {
+      await app.close();
+      await database.close();
+      await pgdb?.drop();
+    },
+  };
+}
+
+let seq = 0;
+export const uniq = (prefix: string) => `${prefix}${Date.now().toString(36)}${(seq++).toString(36)}`;
+
+export async function makeVendor(ctx: AppContext, name = uniq('Vendor ')): Promise<VendorRow> {
+  return insertVendor(ctx.db, { key: uniq('v'), name, currency: 'CHF' });
+}
+
+export async function makeUser(
+  ctx: AppContext,
+  opts: { vendors?: VendorRow[]; password?: string; isSu?: boolean; email?: string } = {},
+): Promise<UserRow & { password: string }> {
+  const password = opts.password ?? 'correct horse battery';
+  const user = await insertUser(ctx.db, {
+    email: opts.email ?? `${uniq('user')}@example.com`,
+    passwordHash: await hashPassword(password),
+    firstname: 'Test',
+    lastname: 'User',
+    isSu: opts.isSu ?? false,
+  });
+  for (const v of opts.vendors ?? []) await addMember(ctx.db, v.id, user.id);
+  return { ...user, password };
+}
+
+/** A client that follows CONTRACTS.md's signing scheme byte for byte, like the web console does. */
+export class Client {
+  token = '';
+  secret = '';
+  vendorKey: string | undefined;
+
+  constructor(private readonly app: FastifyInstance) {}
+
+  static async create(app: FastifyInstance): Promise<Client> {
+    const c = new Client(app);
+    const res = await app.inject({ method: 'POST', url: '/v1/auth/session' });
+    if (res.statusCode !== 201) throw new Error(`session create failed: ${res.statusCode} ${res.body}`);
+    const body = res.json() as { token: string; secret: string };
+    c.token = body.token;
+    c.secret = body.secret;
+    return c;
+  }
+
+  static async signedIn(app: FastifyInstance, email: string, password: string): Promise<Client> {
+    const c = await Client.create(app);
+    const res = await c.post('/v1/auth/signin', { identifier: email, secret: password });
+    if (res.statusCode !== 200) throw new Error(`signin failed: ${res.statusCode} ${res.body}`);
+    return c;
+  }
+
+  accessToken(method: string, url: string, timestamp = Math.floor(Date.now() / 1000), secret = this.secret) {
+    return encodeAccessToken(
+      this.token,
+      timestamp,
+      hmacSha256Hex(secret, signingMessage(method, url, timestamp)),
+    );
+  }
+
+  request(opts: InjectOptions & { method: string; url: string }): Promise<LightMyRequestResponse> {
+    const headers: Record<string, string> = {
+      'x-accesstoken': this.accessToken(opts.method, opts.url),
+      ...(this.vendorKey ? { 'x-vendor': this.vendorKey } : {}),
+      ...(opts.headers as Record<string, string> | undefined),
+    };
+    return this.app.inject({ ...opts, headers });
+  }
+
+  get(url: string) {
+    return this.request({ method: 'GET', url });
+  }
+  post(url: string, payload?: unknown) {
+    return this.request({
+      method: 'POST',
+      url,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+  }
+  put(url: string, payload?: unknown) {
+    return this.request({ method: 'PUT', url, payload: payload as object });
+  }
+  delete(url: string) {
+    return this.request({ method: 'DELETE', url });
+  }
+}
