@@ -44,13 +44,13 @@ export async function signin(
   if (!user || !valid) throw unauthorized(INVALID_CREDENTIALS);
   if (!user.active) throw forbidden('This user is not active.');
   await attachUser(ctx.db, auth.session.id, user.id);
-  ctx.sessions.evict(auth.session.tokenHash);
+  ctx.sessions.evict(auth.token);
   return user;
 }
 
 export async function signout(ctx: AppContext, auth: AuthContext): Promise<void> {
   await deleteSession(ctx.db, auth.session.id);
-  ctx.sessions.evict(auth.session.tokenHash);
+  ctx.sessions.evict(auth.token);
 }
 
 export async function sessionUser(

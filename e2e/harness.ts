@@ -1,0 +1,66 @@
+/**
+ * Starts the real console (server + built web) on a fresh embedded database and drives it with
+ * Debian's Chromium through playwright-core. Nothing is downloaded: a missing browser is an error.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '@llmor/server/platform/config';
+import { startServer, type RunningServer } from '@llmor/server/server';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const ADMIN = { email: 'admin@llmor.local', password: 'e2e-admin-password' };
+
+export interface Console {
+  server: RunningServer;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startConsole(): Promise<Console> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'llmor-e2e-'));
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PORT: '0',
+    LOG_LEVEL: 'warn',
+    SEED_ADMIN_EMAIL: ADMIN.email,
+    SEED_ADMIN_PASSWORD: ADMIN.password,
+  });
+  const server = await startServer(config);
+  return {
+    server,
+    url: server.url,
+    close: async () => {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`No browser at ${CHROMIUM}. Install Debian's Chromium: apt-get install -y chromium`);
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** A fresh browser profile (its own localStorage) with page errors collected for assertions. */
+export async function newPage(browser: Browser, baseURL: string): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  return { context, page, errors };
+}
