@@ -27,8 +27,9 @@ export function registerAuthentication(app: FastifyInstance, ctx: AppContext): v
   app.decorateRequest('auth', null);
   // A callback hook, not an async one: the cached path then costs no promise per request.
   app.addHook('onRequest', (request, _reply, done) => {
-    if (!request.url.startsWith('/v1/') || request.routeOptions.config.auth === 'none') return done();
-    if (!request.routeOptions.url) return done(); // unknown route: let the 404 handler answer
+    // Only API routes authenticate; an unknown path falls through to the 404 handler.
+    if (!request.routeOptions.url?.startsWith('/v1/') || request.routeOptions.config.auth === 'none')
+      return done();
     const raw = request.headers['x-accesstoken'];
     const header = typeof raw === 'string' ? raw : undefined;
     const settle = (result: VerifyResult) => {

@@ -12,7 +12,9 @@ export async function registerWebConsole(app: FastifyInstance, webDist: string):
     app.log.warn(`No built web console at ${webDist}: run "npm run build" to serve it.`);
     return false;
   }
-  await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+  // wildcard: files are looked up per request, so a rebuilt console is served without a restart.
+  await app.register(fastifyStatic, { root: webDist, wildcard: true, index: false });
+  app.get('/', (_request, reply) => reply.type('text/html').sendFile('index.html'));
   return true;
 }
 

@@ -1,0 +1,161 @@
+import { lazy, Suspense } from 'react';
+import { createBrowserRouter, Navigate, Outlet } from 'react-router';
+import { RedirectIfAuthenticated, RequireAuth, RequireVendor } from './guards';
+import { InitGate } from './InitGate';
+import { AppLayout, PageLoader } from './shell/AppLayout';
+
+// Each route module is its own chunk (React.lazy on a named export).
+const LoginRoute = lazy(() => import('./routes/LoginRoute').then((m) => ({ default: m.LoginRoute })));
+const DashboardRoute = lazy(() =>
+  import('./routes/DashboardRoute').then((m) => ({ default: m.DashboardRoute })),
+);
+const NotFoundRoute = lazy(() =>
+  import('./routes/NotFoundRoute').then((m) => ({ default: m.NotFoundRoute })),
+);
+const apps = () => import('./routes/apps');
+const AppsRoute = lazy(() => apps().then((m) => ({ default: m.AppsRoute })));
+const AppConversationsRoute = lazy(() => apps().then((m) => ({ default: m.AppConversationsRoute })));
+const AppSettingsRoute = lazy(() => apps().then((m) => ({ default: m.AppSettingsRoute })));
+const models = () => import('./routes/models');
+const ModelsRoute = lazy(() => models().then((m) => ({ default: m.ModelsRoute })));
+const ModelRoute = lazy(() => models().then((m) => ({ default: m.ModelRoute })));
+const functions = () => import('./routes/functions');
+const FunctionsRoute = lazy(() => functions().then((m) => ({ default: m.FunctionsRoute })));
+const FunctionRoute = lazy(() => functions().then((m) => ({ default: m.FunctionRoute })));
+const SettingsRoute = lazy(() => import('./routes/settings').then((m) => ({ default: m.SettingsRoute })));
+const admin = () => import('./routes/admin');
+const AdminVendorsRoute = lazy(() => admin().then((m) => ({ default: m.AdminVendorsRoute })));
+const AdminVendorRoute = lazy(() => admin().then((m) => ({ default: m.AdminVendorRoute })));
+const AdminQueueRoute = lazy(() => admin().then((m) => ({ default: m.AdminQueueRoute })));
+
+function Root() {
+  return (
+    <InitGate>
+      <Outlet />
+    </InitGate>
+  );
+}
+
+function LoginShell() {
+  return (
+    <Suspense fallback={<PageLoader />}>
+      <LoginRoute />
+    </Suspense>
+  );
+}
+
+const redirect = (to: string) => <Navigate to={to} replace />;
+
+/** Every route of spec 01 §2 and spec 02 §2. Unbuilt screens render the shared placeholder. */
+export const router = createBrowserRouter([
+  {
+    element: <Root />,
+    children: [
+      {
+        element: <RedirectIfAuthenticated />,
+        children: [{ path: 'login', element: <LoginShell /> }],
+      },
+      {
+        element: <RequireAuth />,
+        children: [
+          {
+            element: <AppLayout />,
+            children: [
+              { index: true, element: <DashboardRoute /> },
+              {
+                element: <RequireVendor />,
+                children: [
+                  { path: 'apps', element: <AppsRoute /> },
+                  { path: 'apps/:id', element: redirect('chat') },
+                  { path: 'apps/:id/chat/:token?', element: <AppConversationsRoute /> },
+                  {
+                    path: 'apps/:id/settings',
+                    children: [
+                      { index: true, element: redirect('details') },
+                      { path: 'details', element: <AppSettingsRoute section="details" /> },
+                      { path: 'parameters', element: <AppSettingsRoute section="parameters" /> },
+                      { path: 'functions', element: <AppSettingsRoute section="functions" /> },
+                      { path: 'usage', element: <AppSettingsRoute section="usage" /> },
+                      { path: 'datastores', element: <AppSettingsRoute section="datastores" /> },
+                      { path: 'clients', element: <AppSettingsRoute section="clients" /> },
+                      { path: 'clients/:clientId', element: <AppSettingsRoute section="client" /> },
+                      { path: 'embeds', element: <AppSettingsRoute section="embeds" /> },
+                      { path: 'embeds/:embedId', element: <AppSettingsRoute section="embed" /> },
+                      { path: 'integrations/slack', element: <AppSettingsRoute section="slack" /> },
+                    ],
+                  },
+                  { path: 'models', element: <ModelsRoute /> },
+                  {
+                    path: 'models/:id',
+                    children: [
+                      { index: true, element: redirect('details') },
+                      { path: 'details', element: <ModelRoute section="details" /> },
+                      { path: 'usage', element: <ModelRoute section="usage" /> },
+                      { path: 'configuration', element: <ModelRoute section="configuration" /> },
+                    ],
+                  },
+                  { path: 'functions', element: <FunctionsRoute /> },
+                  {
+                    path: 'functions/:id',
+                    children: [
+                      { index: true, element: redirect('details') },
+                      { path: 'details', element: <FunctionRoute section="details" /> },
+                      { path: 'editor', element: <FunctionRoute section="editor" /> },
+                      { path: 'runs', element: <FunctionRoute section="runs" /> },
+                    ],
+                  },
+                  {
+                    path: 'settings',
+                    children: [
+                      { index: true, element: redirect('vendor') },
+                      { path: 'vendor', element: <SettingsRoute section="vendor" /> },
+                      {
+                        path: 'billing',
+                        children: [
+                          { index: true, element: redirect('address') },
+                          { path: 'address', element: <SettingsRoute section="address" /> },
+                          { path: 'payment-methods', element: <SettingsRoute section="paymentMethods" /> },
+                          { path: 'invoices', element: <SettingsRoute section="invoices" /> },
+                          { path: 'usage', element: <SettingsRoute section="usage" /> },
+                          { path: 'limits', element: <SettingsRoute section="limits" /> },
+                        ],
+                      },
+                      { path: 'subscription', element: <SettingsRoute section="subscription" /> },
+                      { path: 'users', element: <SettingsRoute section="users" /> },
+                      { path: 'users/:id', element: <SettingsRoute section="user" /> },
+                      {
+                        path: 'integrations',
+                        children: [
+                          { index: true, element: redirect('slack') },
+                          { path: 'slack', element: <SettingsRoute section="slack" /> },
+                          { path: 'smtp', element: <SettingsRoute section="smtp" /> },
+                        ],
+                      },
+                    ],
+                  },
+                ],
+              },
+              {
+                path: 'admin',
+                children: [
+                  { index: true, element: redirect('vendors') },
+                  { path: 'vendors', element: <AdminVendorsRoute /> },
+                  {
+                    path: 'vendors/:id',
+                    children: [
+                      { index: true, element: redirect('details') },
+                      { path: 'details', element: <AdminVendorRoute section="details" /> },
+                      { path: 'subscriptions', element: <AdminVendorRoute section="subscriptions" /> },
+                    ],
+                  },
+                  { path: 'queue', element: <AdminQueueRoute /> },
+                ],
+              },
+              { path: '*', element: <NotFoundRoute /> },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+]);

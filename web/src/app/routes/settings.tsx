@@ -1,0 +1,38 @@
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import type { Crumb } from '../../components/PageHeader';
+import { PlaceholderPage } from '../../components/PlaceholderPage';
+import { useEntityLabel } from './useEntityLabel';
+
+export type SettingsSection =
+  | 'vendor'
+  | 'address'
+  | 'paymentMethods'
+  | 'invoices'
+  | 'usage'
+  | 'limits'
+  | 'subscription'
+  | 'users'
+  | 'user'
+  | 'slack'
+  | 'smtp';
+
+const BILLING: SettingsSection[] = ['address', 'paymentMethods', 'invoices', 'usage', 'limits'];
+
+export function SettingsRoute({ section }: { section: SettingsSection }) {
+  const { t } = useTranslation();
+  const label = useEntityLabel();
+  const { id } = useParams();
+  const crumbs: Crumb[] = [{ label: t('pages.settings.title'), to: '/settings/vendor' }];
+  let title = t(`pages.settings.${section}`);
+  if (BILLING.includes(section)) {
+    crumbs.push({ label: t('pages.settings.billing'), to: '/settings/billing/address' });
+  } else if (section === 'slack' || section === 'smtp') {
+    crumbs.push({ label: t('pages.settings.integrations'), to: '/settings/integrations/slack' });
+  } else if (section === 'user') {
+    crumbs.push({ label: t('pages.settings.users'), to: '/settings/users' });
+    title = `${t('pages.settings.user')} ${label(id)}`;
+  }
+  crumbs.push({ label: title });
+  return <PlaceholderPage title={title} breadcrumbs={crumbs} />;
+}

@@ -1,0 +1,121 @@
+import { Anchor, AppShell, Box, Burger, Center, Group, Loader, ScrollArea, Stack, Text } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { IconHexagonLetterL } from '@tabler/icons-react';
+import { Suspense, useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Outlet, useLocation } from 'react-router';
+import { ErrorBanners } from '../../components/ErrorBanners';
+import { UserMenu } from '../../features/auth/components/UserMenu';
+import { VendorSwitcher } from '../../features/vendors/components/VendorSwitcher';
+import { useAppState } from '../../lib/appState';
+import { Navigation } from './Navigation';
+
+function Logo() {
+  const { t } = useTranslation();
+  return (
+    <Anchor
+      component={Link}
+      to="/"
+      underline="never"
+      c="inherit"
+      data-testid="logo-link"
+      aria-label={t('nav.dashboard')}
+    >
+      <Group gap={6} wrap="nowrap">
+        <IconHexagonLetterL size={28} stroke={1.5} color="var(--mantine-color-blue-6)" />
+        <Text fw={700} size="lg">
+          {t('app.name')}
+        </Text>
+      </Group>
+    </Anchor>
+  );
+}
+
+export function PageLoader() {
+  return (
+    <Center py="xl" data-testid="page-loading">
+      <Loader size="sm" />
+    </Center>
+  );
+}
+
+/** The signed-in shell: header, sidebar (drawer on small screens), error banners, content, footer. */
+export function AppLayout() {
+  const { t } = useTranslation();
+  const { user, vendor } = useAppState();
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const isDesktop = useMediaQuery('(min-width: 48em)', true, { getInitialValueInEffect: false });
+  const { pathname } = useLocation();
+
+  // Close the drawer when the route changes.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on navigation only
+  useEffect(() => close(), [pathname]);
+
+  return (
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="md"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          {isDesktop ? (
+            <>
+              <Logo />
+              <VendorSwitcher />
+            </>
+          ) : (
+            <>
+              <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
+                <Burger
+                  opened={opened}
+                  onClick={toggle}
+                  size="sm"
+                  aria-label={t('nav.toggle')}
+                  data-testid="nav-burger"
+                />
+                <Box style={{ minWidth: 0 }} data-testid="mobile-top-bar">
+                  <Text size="sm" fw={600} truncate data-testid="mobile-org-name">
+                    {vendor?.name ?? t('org.none')}
+                  </Text>
+                  <Text size="xs" c="dimmed" truncate data-testid="mobile-user-email">
+                    {user?.email}
+                  </Text>
+                </Box>
+              </Group>
+              <IconHexagonLetterL size={26} stroke={1.5} color="var(--mantine-color-blue-6)" aria-hidden />
+            </>
+          )}
+        </Group>
+      </AppShell.Header>
+
+      <AppShell.Navbar p="sm" data-testid="sidebar">
+        {!isDesktop && (
+          <AppShell.Section mb="sm">
+            <VendorSwitcher fullWidth />
+          </AppShell.Section>
+        )}
+        <AppShell.Section grow component={ScrollArea}>
+          <Navigation onNavigate={close} />
+        </AppShell.Section>
+        <AppShell.Section pt="sm" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
+          <UserMenu />
+        </AppShell.Section>
+      </AppShell.Navbar>
+
+      <AppShell.Main>
+        <Stack mih="calc(100dvh - 56px - 2 * var(--mantine-spacing-md))" justify="space-between" gap="lg">
+          <Box>
+            <ErrorBanners />
+            <Suspense fallback={<PageLoader />}>
+              <Outlet />
+            </Suspense>
+          </Box>
+          <Text component="footer" size="xs" c="dimmed" ta="center" data-testid="footer">
+            {t('footer.poweredBy', { year: new Date().getFullYear() })}
+          </Text>
+        </Stack>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,51 @@
+import { Alert, Stack } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { describeError } from '../lib/api/error';
+import { events } from '../lib/events';
+
+interface Banner {
+  id: number;
+  title: string | null;
+  message: string | null;
+}
+
+let nextId = 1;
+
+/** Error banners above the page content, fed by client-did-receive-error, dismissed one at a time. */
+export function ErrorBanners() {
+  const { t } = useTranslation();
+  const [banners, setBanners] = useState<Banner[]>([]);
+
+  useEffect(
+    () =>
+      events.on('client-did-receive-error', (error) => {
+        const { title, message } = describeError(error);
+        setBanners((list) => [...list, { id: nextId++, title, message }]);
+      }),
+    [],
+  );
+
+  if (banners.length === 0) return null;
+  return (
+    <Stack gap="xs" mb="md" role="region" aria-label={t('errors.region')} data-testid="error-banners">
+      {banners.map((banner) => (
+        <Alert
+          key={banner.id}
+          color="red"
+          variant="light"
+          icon={<IconAlertTriangle size={18} />}
+          title={banner.title ?? t('errors.unknownTitle')}
+          withCloseButton
+          closeButtonLabel={t('errors.dismiss')}
+          onClose={() => setBanners((list) => list.filter((b) => b.id !== banner.id))}
+          data-testid="error-banner"
+          role="alert"
+        >
+          {banner.message ?? t('errors.unknownMessage')}
+        </Alert>
+      ))}
+    </Stack>
+  );
+}

@@ -1,0 +1,23 @@
+import type { SessionUser } from '@llmor/contracts';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api/client';
+
+/** GET /v1/auth/session/user. The caller handles an invalid session (reload after 3 s, spec 01 §4). */
+export function getSessionUser(): Promise<SessionUser> {
+  return apiRequest<SessionUser>('/v1/auth/session/user', {
+    skipDefaultErrorHandler: true,
+    skipInvalidSessionHandler: true,
+  });
+}
+
+export const sessionUserQueryOptions = () =>
+  queryOptions({
+    queryKey: ['auth', 'session', 'user'] as const,
+    queryFn: getSessionUser,
+    staleTime: 0,
+    retry: false,
+  });
+
+export function useSessionUser() {
+  return useQuery(sessionUserQueryOptions());
+}

@@ -1,0 +1,96 @@
+import { LOADING_BUTTON_MIN_MS } from '@llmor/contracts';
+import { Alert, Button, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { isApiError } from '../../../lib/api/error';
+import { events } from '../../../lib/events';
+import { withMinDuration } from '../../../lib/minDuration';
+import { signin } from '../api/signin';
+
+/** Email + password sign-in (spec 01 §1). On success the app initialises again (user-did-sign-in). */
+export function LoginForm() {
+  const { t } = useTranslation();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(false);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (loading) return;
+    if (!email.trim() || !password) {
+      setError(t('login.required'));
+      return;
+    }
+    setError(null);
+    setLoading(true);
+    try {
+      await withMinDuration(signin({ identifier: email.trim(), secret: password }), LOADING_BUTTON_MIN_MS);
+      setLoading(false);
+      events.emit('user-did-sign-in');
+    } catch (err) {
+      setLoading(false);
+      setError(
+        (isApiError(err) ? err.serverMessage : undefined) ??
+          (err instanceof Error && err.message ? err.message : t('errors.unknownMessage')),
+      );
+    }
+  }
+
+  return (
+    <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={420}>
+      <form onSubmit={onSubmit} noValidate data-testid="login-form" aria-labelledby="login-title">
+        <Stack gap="md">
+          <div>
+            <Title order={2} id="login-title" data-testid="login-title">
+              {t('login.title')}
+            </Title>
+            <Text c="dimmed" size="sm">
+              {t('login.subtitle')}
+            </Text>
+          </div>
+          {error && (
+            <Alert
+              color="red"
+              variant="light"
+              icon={<IconAlertCircle size={18} />}
+              title={t('login.failed')}
+              data-testid="login-error"
+              role="alert"
+            >
+              {error}
+            </Alert>
+          )}
+          <TextInput
+            label={t('login.email')}
+            placeholder={t('login.emailPlaceholder')}
+            type="email"
+            name="email"
+            autoComplete="username"
+            required
+            data-autofocus
+            autoFocus
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+            data-testid="login-email"
+          />
+          <PasswordInput
+            label={t('login.password')}
+            placeholder={t('login.passwordPlaceholder')}
+            name="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.currentTarget.value)}
+            data-testid="login-password"
+            visibilityToggleButtonProps={{ 'aria-label': t('login.toggleVisibility') }}
+          />
+          <Button type="submit" loading={loading} fullWidth data-testid="login-submit">
+            {t('login.submit')}
+          </Button>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}

@@ -1,0 +1,78 @@
+import { LOCALE_LABELS, LOCALES } from '@llmor/contracts';
+import { Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { IconCheck, IconChevronUp, IconLanguage, IconLogout } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { UserAvatar } from '../../../components/UserAvatar';
+import { useAppState } from '../../../lib/appState';
+
+/** The user menu at the bottom of the sidebar: email, language list, sign out (spec 01 §2). */
+export function UserMenu() {
+  const { t } = useTranslation();
+  const { user, locale, changeLocale, signOut } = useAppState();
+  if (!user) return null;
+  const fullName = `${user.firstname} ${user.lastname}`.trim() || user.email;
+
+  return (
+    <Menu position="top-start" width={260} withinPortal shadow="md">
+      <Menu.Target>
+        <UnstyledButton
+          aria-label={t('user.menu')}
+          data-testid="user-menu-button"
+          w="100%"
+          p="xs"
+          style={{ borderRadius: 'var(--mantine-radius-md)' }}
+        >
+          <Group gap="sm" wrap="nowrap">
+            <UserAvatar name={fullName} size="md" />
+            <div style={{ flex: 1, minWidth: 0 }}>
+              <Text size="sm" fw={500} truncate>
+                {fullName}
+              </Text>
+              <Text size="xs" c="dimmed" truncate data-testid="user-menu-email">
+                {user.email}
+              </Text>
+            </div>
+            <IconChevronUp size={16} />
+          </Group>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown data-testid="user-menu">
+        <Menu.Label>{t('user.signedInAs')}</Menu.Label>
+        <Text size="sm" px="sm" pb="xs" truncate data-testid="user-menu-signed-in-email">
+          {user.email}
+        </Text>
+        <Menu.Divider />
+        <Menu.Label>
+          <Group gap={6}>
+            <IconLanguage size={14} />
+            {t('user.language')}
+          </Group>
+        </Menu.Label>
+        {LOCALES.map((l) => (
+          <Menu.Item
+            key={l}
+            role="menuitemradio"
+            aria-checked={l === locale}
+            lang={l.replace('_', '-')}
+            data-testid={`language-item-${l}`}
+            rightSection={l === locale ? <IconCheck size={16} data-testid="language-current-check" /> : null}
+            onClick={() => {
+              if (l !== locale) changeLocale(l);
+            }}
+          >
+            {LOCALE_LABELS[l]}
+          </Menu.Item>
+        ))}
+        <Menu.Divider />
+        <Menu.Item
+          color="red"
+          leftSection={<IconLogout size={16} />}
+          onClick={() => void signOut()}
+          data-testid="sign-out"
+        >
+          {t('user.signOut')}
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

@@ -1,0 +1,15 @@
+import type { ListEnvelope, Vendor } from '@llmor/contracts';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api/client';
+
+/** GET /v1/vendors → the vendors the signed-in user works for. */
+export function getVendors(): Promise<ListEnvelope<Vendor>> {
+  return apiRequest<ListEnvelope<Vendor>>('/v1/vendors');
+}
+
+export const vendorsQueryOptions = () =>
+  queryOptions({ queryKey: ['vendors'] as const, queryFn: getVendors });
+
+export function useVendors() {
+  return useQuery(vendorsQueryOptions());
+}

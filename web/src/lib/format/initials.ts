@@ -1,0 +1,12 @@
+/** Avatar initials: the first letters of the first two words, upper-cased (spec 01 §9). */
+export function initials(name: string | null | undefined): string {
+  if (!name) return '';
+  return name
+    .trim()
+    .split(/[\s]+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((word) => Array.from(word)[0] ?? '')
+    .join('')
+    .toUpperCase();
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { createI18n, messages } from '../i18n/resources';
+import { localeChain, pickLocale, toBcp47 } from './locale';
+
+describe('locale fallbacks', () => {
+  it('resolves the chains from the contracts', () => {
+    expect(localeChain('en_US')).toEqual(['en_US']);
+    expect(localeChain('de_DE')).toEqual(['de_DE', 'en_US']);
+    expect(localeChain('de_CH')).toEqual(['de_CH', 'de_DE', 'en_US']);
+    expect(localeChain('gsw_CH')).toEqual(['gsw_CH', 'de_CH', 'de_DE', 'en_US']);
+    expect(localeChain('fr_FR')).toEqual(['fr_FR', 'en_US']);
+    expect(localeChain('it_IT')).toEqual(['it_IT', 'en_US']);
+    expect(localeChain('xx')).toEqual(['en_US']);
+  });
+
+  it('picks the first supported locale', () => {
+    expect(pickLocale(null, 'nope', 'fr_FR', 'de_DE')).toBe('fr_FR');
+    expect(pickLocale(undefined)).toBe('en_US');
+    expect(toBcp47('gsw_CH')).toBe('gsw-CH');
+  });
+
+  it('i18next falls back along the chain', () => {
+    const i18n = createI18n('gsw_CH', {
+      en_US: { only: { en: 'EN', de: 'EN-de', ch: 'EN-ch' } },
+      de_DE: { only: { de: 'DE', ch: 'DE-ch' } },
+      de_CH: { only: { ch: 'CH' } },
+      gsw_CH: {},
+      fr_FR: {},
+      it_IT: {},
+    });
+    expect(i18n.t('only.ch')).toBe('CH');
+    expect(i18n.t('only.de')).toBe('DE');
+    expect(i18n.t('only.en')).toBe('EN');
+    void i18n.changeLanguage('fr_FR');
+    expect(i18n.t('only.de')).toBe('EN-de');
+  });
+
+  it('translates real texts and pluralises counts in every locale', () => {
+    const en = createI18n('en_US');
+    expect(en.t('app.init.errorTitle')).toBe('Houston, we have a problem');
+    expect(en.t('app.init.errorMessage', { error: 'boom' })).toBe(
+      'Could not initialize the application. Please contact support. Error: boom',
+    );
+    expect(en.t('time.minutesAgo', { count: 5 })).toBe('5m ago');
+    const de = createI18n('de_CH');
+    expect(de.t('errors.dismiss')).toBe('Schliessen');
+    expect(de.t('time.hoursAgo', { count: 2 })).toBe('vor 2 Std.');
+    expect(createI18n('gsw_CH').t('user.signOut')).toBe('Abmälde');
+  });
+
+  it('has no ß in Swiss locales and the same keys everywhere', () => {
+    expect(JSON.stringify(messages.de_CH)).not.toContain('ß');
+    expect(JSON.stringify(messages.gsw_CH)).not.toContain('ß');
+    const keys = (o: object, prefix = ''): string[] =>
+      Object.entries(o).flatMap(([k, v]) =>
+        typeof v === 'string' ? [`${prefix}${k}`] : keys(v as object, `${prefix}${k}.`),
+      );
+    const en = keys(messages.en_US).sort();
+    for (const l of Object.keys(messages) as (keyof typeof messages)[])
+      expect(keys(messages[l]).sort()).toEqual(en);
+  });
+});
