@@ -64,3 +64,12 @@ export async function newPage(browser: Browser, baseURL: string): Promise<{ cont
   page.on('pageerror', (err) => errors.push(err.message));
   return { context, page, errors };
 }
+
+/** Signs in through the login form as the given user and waits for the dashboard. */
+export async function signIn(page: Page, user: { email: string; password: string } = ADMIN): Promise<void> {
+  await page.goto('/login');
+  await page.getByTestId('login-email').fill(user.email);
+  await page.getByTestId('login-password').fill(user.password);
+  await page.getByTestId('login-submit').click();
+  await page.getByTestId('dashboard-heading').waitFor();
+}

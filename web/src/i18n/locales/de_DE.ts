@@ -101,6 +101,9 @@ export const de_DE: Messages<EnMessages> = {
     hoursAgo: 'vor {{count}} Std.',
   },
   common: {
+    listShowing: 'Zeige {{from}} - {{to}} von {{total}} Einträgen',
+    listFiltered: '(gefiltert aus {{all}} Einträgen insgesamt)',
+    listEmpty: 'Keine Einträge',
     new: 'Neu',
     idLabel: '#{{id}}',
   },

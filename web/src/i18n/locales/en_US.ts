@@ -97,6 +97,9 @@ export const en_US = {
     hoursAgo: '{{count}}h ago',
   },
   common: {
+    listShowing: 'Showing {{from}} - {{to}} of {{total}} entries',
+    listFiltered: '(filtered from {{all}} total entries)',
+    listEmpty: 'No entries',
     new: 'New',
     idLabel: '#{{id}}',
   },

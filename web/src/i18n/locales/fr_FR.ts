@@ -101,6 +101,9 @@ export const fr_FR: Messages<EnMessages> = {
     hoursAgo: 'il y a {{count}} h',
   },
   common: {
+    listShowing: 'Affichage de {{from}} - {{to}} sur {{total}} entrées',
+    listFiltered: '(filtrées parmi {{all}} entrées au total)',
+    listEmpty: 'Aucune entrée',
     new: 'Nouveau',
     idLabel: '#{{id}}',
   },

@@ -101,6 +101,9 @@ export const gsw_CH: Messages<EnMessages> = {
     hoursAgo: 'vor {{count}} Std.',
   },
   common: {
+    listShowing: 'Zeig {{from}} - {{to}} vo {{total}} Iiträg',
+    listFiltered: '(gfilteret us {{all}} Iiträg insgesamt)',
+    listEmpty: 'Kei Iiträg',
     new: 'Neu',
     idLabel: '#{{id}}',
   },

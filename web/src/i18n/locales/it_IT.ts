@@ -100,6 +100,9 @@ export const it_IT: Messages<EnMessages> = {
     hoursAgo: '{{count}} h fa',
   },
   common: {
+    listShowing: 'Visualizzazione {{from}} - {{to}} di {{total}} voci',
+    listFiltered: '(filtrate da {{all}} voci totali)',
+    listEmpty: 'Nessuna voce',
     new: 'Nuovo',
     idLabel: '#{{id}}',
   },
