@@ -7,8 +7,8 @@
 import { execFileSync, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { encodeAccessToken, signingMessage } from '@llmor/contracts';
-import autocannon from 'autocannon';
 import { hmacSha256Hex } from '@llmor/server/platform/crypto';
+import autocannon from 'autocannon';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 20_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -54,7 +54,11 @@ export async function runSigningBench(): Promise<{ rows: string[][]; ratio: numb
   };
   const header = (method: string, path: string) => {
     const ts = Math.floor(Date.now() / 1000);
-    return encodeAccessToken(session.token, ts, hmacSha256Hex(session.secret, signingMessage(method, path, ts)));
+    return encodeAccessToken(
+      session.token,
+      ts,
+      hmacSha256Hex(session.secret, signingMessage(method, path, ts)),
+    );
   };
   const signin = await fetch(`${base}/v1/auth/signin`, {
     method: 'POST',
@@ -75,7 +79,7 @@ export async function runSigningBench(): Promise<{ rows: string[][]; ratio: numb
       requests: fresh
         ? [
             {
-              setupRequest: (req: { path: string; headers: Record<string, string> }) => {
+              setupRequest: (req: autocannon.Request) => {
                 req.path = `${path}?n=${n++}`;
                 req.headers = signed ? { 'x-accesstoken': header('GET', req.path) } : {};
                 return req;
@@ -85,7 +89,8 @@ export async function runSigningBench(): Promise<{ rows: string[][]; ratio: numb
         : undefined,
     });
     const after = await cpu();
-    if (result.non2xx > 0 || result.errors > 0) throw new Error(`${path}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+    if (result.non2xx > 0 || result.errors > 0)
+      throw new Error(`${path}: ${result.non2xx} non-2xx, ${result.errors} errors`);
     return { cpuPerRequest: (after - before) / REQUESTS, rps: result.requests.average };
   };
 
@@ -107,7 +112,9 @@ export async function runSigningBench(): Promise<{ rows: string[][]; ratio: numb
     }
     if (!fresh) ratio = median(ratios);
     rows.push([
-      fresh ? 'a fresh signature on every request (worst case)' : 'one client re-sending within a second (header reused)',
+      fresh
+        ? 'a fresh signature on every request (worst case)'
+        : 'one client re-sending within a second (header reused)',
       median(unsigned).toFixed(1),
       median(signed).toFixed(1),
       `${median(ratios).toFixed(3)}×`,

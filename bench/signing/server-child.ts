@@ -10,7 +10,11 @@ import { openDatabase } from '@llmor/server/platform/db/index';
 import { MemoryRateLimiter } from '@llmor/server/platform/rate-limit';
 import { seed } from '@llmor/server/platform/seed';
 
-const config = loadConfig({ DATA_DIR: 'memory://', LOG_LEVEL: 'error', SEED_ADMIN_PASSWORD: 'bench-password' });
+const config = loadConfig({
+  DATA_DIR: 'memory://',
+  LOG_LEVEL: 'error',
+  SEED_ADMIN_PASSWORD: 'bench-password',
+});
 const database = await openDatabase({ dataDir: config.DATA_DIR });
 await seed(database.db, config.SEED_ADMIN_EMAIL, config.SEED_ADMIN_PASSWORD);
 const { app } = await buildApp({
@@ -31,5 +35,9 @@ process.on('message', (msg: { type: string }) => {
     const u = process.cpuUsage();
     process.send?.({ type: 'cpu', micros: u.user + u.system });
   }
-  if (msg.type === 'stop') void app.close().then(() => database.close()).then(() => process.exit(0));
+  if (msg.type === 'stop')
+    void app
+      .close()
+      .then(() => database.close())
+      .then(() => process.exit(0));
 });

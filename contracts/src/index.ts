@@ -1,4 +1,5 @@
 export * from './constants';
 export * from './errors';
 export * from './http';
+export * from './relay';
 export * from './signing';

@@ -1,5 +1,5 @@
-import { addMember, findVendorByKey, insertVendor } from '@llmor/server/modules/vendors/repo';
 import { findUserByEmail } from '@llmor/server/modules/auth/repo';
+import { addMember, findVendorByKey, insertVendor } from '@llmor/server/modules/vendors/repo';
 import { sql } from 'drizzle-orm';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,12 +27,16 @@ describe('the console shell', () => {
     const { context, page, errors } = await newPage(browser, app.url);
     await page.goto('/apps');
     await page.waitForURL('**/login');
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('login-email');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid')))
+      .toBe('login-email');
 
     await page.getByTestId('login-email').fill(ADMIN.email);
     await page.getByTestId('login-password').fill('not the password');
     await page.getByTestId('login-password').press('Enter');
-    await expect.poll(() => page.getByTestId('login-error').textContent()).toContain('Invalid email or password');
+    await expect
+      .poll(() => page.getByTestId('login-error').textContent())
+      .toContain('Invalid email or password');
 
     await page.getByTestId('login-password').fill(ADMIN.password);
     await page.getByTestId('login-submit').click();

@@ -1,9 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { ErrorName } from '@llmor/contracts';
 import Fastify, { type FastifyError, type FastifyInstance, LogController } from 'fastify';
+import { registerAppRoutes } from './modules/apps/routes';
 import { registerAuthRoutes } from './modules/auth/routes';
 import { SessionVerifier } from './modules/auth/sessions';
+import { CompletionEngine } from './modules/completion/engine';
+import { registerConversationRoutes } from './modules/conversations/routes';
 import { registerHealthRoutes } from './modules/health/routes';
+import { registerIconRoutes } from './modules/icons/routes';
+import { registerModelRoutes } from './modules/models/routes';
+import { RelayHub } from './modules/relay/hub';
+import { startRelay } from './modules/relay/server';
 import { registerVendorRoutes } from './modules/vendors/routes';
 import { registerAuthentication } from './platform/auth';
 import type { Config } from './platform/config';
@@ -53,6 +60,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     secretBox: opts.secretBox,
     log: app.log,
     version: VERSION,
+    relay: new RelayHub(),
+    completion: new CompletionEngine(),
   };
 
   // An empty body with a JSON content type (a bodiless POST) is no body, not a parse error.
@@ -88,6 +97,12 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   registerHealthRoutes(app, ctx);
   registerAuthRoutes(app, ctx);
   registerVendorRoutes(app, ctx);
+  registerConversationRoutes(app, ctx);
+  // socket.io on this app's HTTP server (relay role) and/or the Redis adapter shared by all instances.
+  await startRelay(app, ctx, { serve: opts.config.ROLES.includes('relay'), redisUrl: opts.config.REDIS_URL });
+  registerAppRoutes(app, ctx);
+  registerIconRoutes(app, ctx);
+  registerModelRoutes(app, ctx);
 
   const webServed =
     opts.serveWeb !== false && (await registerWebConsole(app, opts.config.WEB_DIST ?? DEFAULT_WEB_DIST));

@@ -1,2 +1,5 @@
+export * from './apps';
 export * from './auth';
 export * from './common';
+export * from './conversations';
+export * from './models';

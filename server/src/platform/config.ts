@@ -44,6 +44,10 @@ export const configSchema = z.object({
     .optional(),
   /** Where the built console lives; the server answers the SPA from here. */
   WEB_DIST: z.string().optional(),
+  /** How long `POST /v1/conversations/{token}` waits for the reply before answering 504 (it goes on over the relay). */
+  SYNC_REPLY_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
+  /** Upper bound of one reply (all model turns and tool calls); past it the provider request is aborted. */
+  COMPLETION_TIMEOUT_MS: z.coerce.number().int().min(1).default(180_000),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -6,6 +6,7 @@ import { encodeAccessToken, signingMessage } from '@llmor/contracts';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../app';
+import { type AppRow, insertApp } from '../modules/apps/repo';
 import { insertUser, type UserRow } from '../modules/auth/repo';
 import { addMember, insertVendor, type VendorRow } from '../modules/vendors/repo';
 import { loadConfig } from '../platform/config';
@@ -150,5 +151,89 @@ export class Client {
   }
   delete(url: string) {
     return this.request({ method: 'DELETE', url });
+  }
+}
+
+/** An installed app inserted directly (no manifest checks): for list, tenancy and delete tests. */
+export async function makeApp(
+  ctx: AppContext,
+  vendor: VendorRow,
+  opts: {
+    appKey?: string;
+    type?: string;
+    name?: string;
+    description?: string;
+    parameters?: Record<string, unknown>;
+    createdBy?: number | null;
+    createdAt?: Date;
+    meta?: Record<string, unknown>;
+  } = {},
+): Promise<AppRow> {
+  return insertApp(ctx.db, vendor.id, {
+    appKey: opts.appKey ?? 'generic',
+    type: opts.type ?? 'generic',
+    name: opts.name ?? uniq('App '),
+    description: opts.description ?? '',
+    parameters: opts.parameters ?? {},
+    meta: opts.meta ?? { icon: 'icon:apps', icon_is_standalone: false },
+    createdBy: opts.createdBy ?? null,
+    ...(opts.createdAt ? { createdAt: opts.createdAt } : {}),
+  });
+}
+
+export interface ListeningTestServer extends TestServer {
+  /** `http://127.0.0.1:<port>`: socket.io clients connect here with `path: '/stream'`. */
+  url: string;
+  /** The PostgreSQL database this server uses, to share it with a second instance (undefined on PGlite). */
+  databaseUrl: string | undefined;
+}
+
+/**
+ * A test server listening on a real port (0 = any free one), for socket.io clients. With `databaseUrl`
+ * it joins that database (a second instance sharing the first one's data; the owner drops it);
+ * otherwise it makes its own like createTestServer. `env` adds configuration (e.g. REDIS_URL).
+ */
+export async function createListeningTestServer(
+  opts: { databaseUrl?: string; env?: Record<string, string> } = {},
+): Promise<ListeningTestServer> {
+  const baseUrl = process.env.DATABASE_URL;
+  const pgdb = opts.databaseUrl || !baseUrl ? null : await freshPostgresUrl(baseUrl);
+  const databaseUrl = opts.databaseUrl ?? pgdb?.url;
+  const config = loadConfig({
+    DATA_DIR: 'memory://',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: databaseUrl,
+    ...opts.env,
+  });
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const clock = { offsetSeconds: 0 };
+  try {
+    const { app, ctx } = await buildApp({
+      config,
+      database,
+      rateLimiter: new MemoryRateLimiter(),
+      secretBox: new SecretBox(Buffer.alloc(32, 7)),
+      serveWeb: false,
+      now: () => Date.now() + clock.offsetSeconds * 1000,
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    return {
+      app,
+      ctx,
+      clock,
+      url: `http://127.0.0.1:${port}`,
+      databaseUrl,
+      close: async () => {
+        await app.close();
+        await database.close();
+        await pgdb?.drop();
+      },
+    };
+  } catch (err) {
+    await database.close();
+    await pgdb?.drop();
+    throw err;
   }
 }

@@ -57,7 +57,13 @@ export interface EmbeddingModel {
   embed(texts: string[], signal?: AbortSignal): Promise<{ vectors: number[][]; usage: { tokens: number } }>;
 }
 
-export type ProviderErrorKind = 'auth' | 'rate_limit' | 'unavailable' | 'timeout' | 'bad_response' | 'bad_request';
+export type ProviderErrorKind =
+  | 'auth'
+  | 'rate_limit'
+  | 'unavailable'
+  | 'timeout'
+  | 'bad_response'
+  | 'bad_request';
 
 /** A provider failure in words a console user can act on; `kind` lets callers branch. */
 export class ProviderError extends Error {

@@ -1,0 +1,162 @@
+/**
+ * Models: the catalogue of available models, installing one with schema-validated parameters, and the
+ * vendor's installed models (list, detail, delete, picker search).
+ *
+ * Calls (all vendor-scoped, signed session required):
+ *
+ * - `GET /v1/vendors/{vendorId}/avamodels/available?limit=100&search=&type=`
+ *   → 200 `{data: AvailableModel[], total_count, filter_count}` (limit 1..100, default 100;
+ *   `search` matches name, description, provider and id, case-insensitive; `type` filters).
+ * - `POST /v1/vendors/{vendorId}/avamodels/{modelId}/install` `{parameters: {...}}`
+ *   → 201 `{data: InstalledModelDetail}`; unknown `modelId` → 404; parameters that fail the model's
+ *   schema → 400 `ModelParameterValidationErrorBody` (code 52), nothing stored.
+ * - `GET /v1/vendors/{vendorId}/models?page=0&page_size=20&order=name|type&order_dir=asc|desc&type=&search=`
+ *   → 200 `{data: InstalledModel[], total_count, filter_count}`; no `order` = insertion order.
+ * - `GET /v1/vendors/{vendorId}/models/search?type=chat_completion&search=` → 200 `{data: VendorModelPick[]}` (≤ 20, by name).
+ * - `GET /v1/vendors/{vendorId}/models/{id}` → 200 `{data: InstalledModelDetail}`.
+ * - `DELETE /v1/vendors/{vendorId}/models/{id}` → 204.
+ *   Another vendor's id, an unknown id or a non-numeric id → 404 `{name: 'NotFound', message: 'Model not found'}`.
+ *
+ * Secrets (parameters whose schema property has `"x-secret": true`, e.g. `api_key`) are encrypted at
+ * rest and never returned: not in `parameters`, not in error bodies; detail answers only `secret_hints`.
+ */
+import { z } from 'zod';
+import { AVAILABLE_MODELS_LIMIT } from '../constants';
+import { listQuery } from './common';
+
+export const MODEL_TYPES = ['chat_completion', 'embedding'] as const;
+export type ModelType = (typeof MODEL_TYPES)[number];
+
+export const MODEL_PROVIDERS = ['openai', 'anthropic', 'openai-compatible', 'builtin'] as const;
+export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
+
+/** Empty query values (`type=`) mean "no filter". */
+const optionalType = z.preprocess((v) => (v === '' ? undefined : v), z.enum(MODEL_TYPES).optional());
+const optionalSearch = z.string().trim().max(200).optional();
+
+export const availableModelsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(AVAILABLE_MODELS_LIMIT).default(AVAILABLE_MODELS_LIMIT),
+  search: optionalSearch,
+  type: optionalType,
+  locale: z.string().optional(),
+});
+export type AvailableModelsQuery = z.infer<typeof availableModelsQuery>;
+
+/** Path of the install call: the catalogue id (`openai-gpt-4o-mini`). */
+export const modelKeyParam = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,99}$/);
+
+export const installModelBody = z.object({
+  parameters: z.record(z.string(), z.unknown()).default({}),
+});
+export type InstallModelBody = z.infer<typeof installModelBody>;
+
+export const MODEL_ORDER_COLUMNS = ['name', 'type'] as const;
+export const modelsListQuery = listQuery(MODEL_ORDER_COLUMNS).extend({
+  type: optionalType,
+  search: optionalSearch,
+});
+export type ModelsListQuery = z.infer<typeof modelsListQuery>;
+
+export const MODEL_PICKER_LIMIT = 20;
+export const modelSearchQuery = z.object({
+  type: optionalType,
+  search: optionalSearch,
+  locale: z.string().optional(),
+});
+export type ModelSearchQuery = z.infer<typeof modelSearchQuery>;
+
+/** One parameter of a model's schema (JSON Schema draft-07 subset, plus our `x-` annotations). */
+export interface ParameterProperty {
+  type: 'string' | 'integer' | 'number' | 'boolean';
+  title: string;
+  description: string;
+  default?: unknown;
+  enum?: unknown[];
+  format?: string;
+  minLength?: number;
+  minimum?: number;
+  maximum?: number;
+  /** Secret: encrypted at rest, never returned; the form masks it (its description mentions "password"). */
+  'x-secret'?: true;
+  /** Only in a code-52 error body: the message for this property. */
+  'x-error'?: string;
+  [keyword: string]: unknown;
+}
+
+export interface ParameterSchema {
+  type: 'object';
+  properties: Record<string, ParameterProperty>;
+  required: string[];
+  additionalProperties: false;
+  /** Only in a code-52 error body: message per property name (`_` for the object as a whole). */
+  'x-errors'?: Record<string, string>;
+  [keyword: string]: unknown;
+}
+
+/** A catalogue entry, as the install modal shows it. */
+export interface AvailableModel {
+  /** Stable catalogue key, e.g. `openai-gpt-4o-mini`; the install path's `{modelId}`. */
+  id: string;
+  name: string;
+  description: string;
+  /** Icon reference, e.g. `icon:openai`; the web maps it to an image. */
+  image: string;
+  type: ModelType;
+  provider: ModelProvider;
+  /** Default cost per 1K tokens in integer minor units of the vendor's currency. */
+  cost_per_1k: number;
+  cost_per_1k_formatted: string;
+  schema: ParameterSchema;
+}
+
+/** A row of the installed-models list. */
+export interface InstalledModel {
+  id: number;
+  name: string;
+  image: string | null;
+  type: ModelType;
+  provider: ModelProvider | null;
+  /** The catalogue id it was installed from. */
+  model_key: string;
+  /** Integer minor units. */
+  cost_per_1k: number;
+  /** Formatted by the server in the vendor's currency, e.g. `CHF 0.15`. */
+  cost_per_1k_formatted: string;
+  prepaid: boolean;
+  /** null when not prepaid. */
+  available_tokens: number | null;
+  /** `Unlimited` when not prepaid, else the number with thousands separators (`1,000,000`). */
+  available_tokens_formatted: string;
+  created_at: string;
+}
+
+/** Single model: the list row plus its non-secret parameters and a hint per secret that is set. */
+export interface InstalledModelDetail extends InstalledModel {
+  description: string;
+  parameters: Record<string, unknown>;
+  /** e.g. `{api_key: '…abcd'}`: the last 4 characters of a secret (`…` only for secrets shorter than 12). */
+  secret_hints: Record<string, string>;
+}
+
+/** Picker entry (`/models/search`). */
+export interface VendorModelPick {
+  id: number;
+  name: string;
+  image: string | null;
+  cost_per_1k_formatted: string;
+}
+
+/**
+ * The code-52 answer (HTTP 400). `errors.parameters` is the model's schema to re-render the form with:
+ * - each property the client submitted has `default` set to the submitted value — except secrets,
+ *   which are never echoed (the user types them again);
+ * - each failing property has `"x-error": "<message>"`;
+ * - `"x-errors"` maps every failing property (an unknown parameter under its own name; `_` for the object as a whole)
+ *   to its message.
+ */
+export interface ModelParameterValidationErrorBody {
+  name: 'ValidationError';
+  message: string;
+  code: 52;
+  errors: { parameters: ParameterSchema };
+}

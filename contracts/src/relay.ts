@@ -1,0 +1,93 @@
+/**
+ * The realtime relay (CONTRACTS.md "Relay"): socket.io 4 at path `/stream` (RELAY_PATH), websocket
+ * transport only.
+ *
+ * Authorization: a socket joins a conversation's room with the conversation token alone. The token is
+ * an unguessable capability (≥ 128-bit random, only handed to whoever may see the conversation), so
+ * knowing it is enough to listen, read and change that conversation's state.
+ *
+ * Client → server (each handler also accepts an optional socket.io acknowledgement callback, called with
+ * `{ok: true}` or `{ok: false, error}` once handled; the console does not need it):
+ *   `join(token)`            leaves the previous conversation, joins this one; unknown → `state_err`.
+ *   `get()`                  → `get` with the state.
+ *   `set(state)`             replaces the state (a JSON object ≤ 256 KiB) → `set` to the sender,
+ *                            `state_change` to the rest of the room.
+ *   `patchState(patches)`    RFC 6902 operations applied atomically → `patch` to the sender,
+ *                            `state_change` to the rest of the room. Invalid → `state_err`, nothing changes.
+ * Server → client:
+ *   `message`                a JSON **string** `{"type", "data"}` (RelayMessage), see the types below.
+ *   `get` | `set` | `patch` | `state_change`   the whole new state object.
+ *   `state_err`              `{error}` to the sender only.
+ *
+ * `input_async`: the console sends the header `X-Relay-Socket: <socket.id>` on
+ * `POST /v1/conversations/{token}`. That socket (if it has joined the conversation) receives
+ * `completion.started`/`completion.finished` with `input_async: false` and no `user_input`; every other
+ * socket in the room gets `input_async: true` and `user_input`. Without the header everyone gets `true`.
+ */
+import { z } from 'zod';
+import type { Message } from './http/conversations';
+
+export const RELAY_SOCKET_HEADER = 'x-relay-socket';
+/** Largest state object, as UTF-8 JSON. */
+export const RELAY_STATE_MAX_BYTES = 256 * 1024;
+
+export const RelayClientEvent = {
+  join: 'join',
+  get: 'get',
+  set: 'set',
+  patchState: 'patchState',
+} as const;
+
+export const RelayServerEvent = {
+  message: 'message',
+  get: 'get',
+  set: 'set',
+  patch: 'patch',
+  stateChange: 'state_change',
+  stateErr: 'state_err',
+} as const;
+
+export const RelayMessageType = {
+  completionStarted: 'completion.started',
+  completionStream: 'completion_stream',
+  functionCallBegin: 'function_call.begin',
+  functionCallEnd: 'function_call.end',
+  functionCallIteration: 'function_call_iteration',
+  completionFinished: 'completion.finished',
+  completionEnded: 'completion.ended',
+  userInput: 'user_input',
+  debug: 'debug',
+} as const;
+
+/** Payloads of the known `message` types; silicon scripts may emit other types with any JSON data. */
+export interface RelayMessageData {
+  'completion.started': { input_async: boolean };
+  completion_stream: { chunk: string };
+  'function_call.begin': { id: string; name: string; arguments: unknown };
+  /** `status`: the function run status (CONTRACTS "Functions": 1 success, negative failures). */
+  'function_call.end': { id: string; name: string; result: unknown; status: number };
+  function_call_iteration: { iteration: number };
+  'completion.finished': { input_async: boolean };
+  'completion.ended': Record<string, never>;
+  user_input: { message: Message };
+  debug: Record<string, unknown>;
+}
+
+/** What a `message` event's string parses to. */
+export const relayMessage = z.object({ type: z.string().min(1), data: z.unknown() });
+export type RelayMessage = z.infer<typeof relayMessage>;
+
+export const stateError = z.object({ error: z.string() });
+export type StateError = z.infer<typeof stateError>;
+
+/** One RFC 6902 operation (shape only; the server also checks paths against the document). */
+export const jsonPatchOperation = z.discriminatedUnion('op', [
+  z.object({ op: z.literal('add'), path: z.string(), value: z.unknown() }),
+  z.object({ op: z.literal('replace'), path: z.string(), value: z.unknown() }),
+  z.object({ op: z.literal('test'), path: z.string(), value: z.unknown() }),
+  z.object({ op: z.literal('remove'), path: z.string() }),
+  z.object({ op: z.literal('move'), path: z.string(), from: z.string() }),
+  z.object({ op: z.literal('copy'), path: z.string(), from: z.string() }),
+]);
+export const jsonPatch = z.array(jsonPatchOperation).max(1000);
+export type JsonPatchOperation = z.infer<typeof jsonPatchOperation>;

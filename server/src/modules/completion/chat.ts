@@ -1,0 +1,146 @@
+import { RelayMessageType } from '@llmor/contracts';
+import type { ChatMessage, ToolCall, Usage } from '../models/providers/types';
+import { chatInput, oneshotInput, temperatureOf } from './input';
+import { findVendorModel, insertUsage, type VendorModelRow } from './repo';
+import { abortable, raceAbort } from './stream';
+import { ReplyError, type Responder, type ToolResult, type Turn } from './types';
+
+/** Tool-call rounds one reply may run before the engine stops it with an error message. */
+export const MAX_TOOL_ROUNDS = 5;
+export const NO_MODEL_TEXT = 'This app has no completion model. Choose one in the app settings.';
+export const TOO_MANY_ROUNDS_TEXT = `The model kept calling functions; the reply was stopped after ${MAX_TOOL_ROUNDS} rounds.`;
+
+/** cost = tokens / 1000 × the model's cost per 1k tokens (minor units), rounded. */
+export function usageCost(usage: Usage, costPer1kMinor: number): number {
+  return Math.round(((usage.promptTokens + usage.completionTokens) / 1000) * costPer1kMinor);
+}
+
+function toJsonText(value: unknown): string {
+  try {
+    return JSON.stringify(value ?? null);
+  } catch {
+    return JSON.stringify({ error: 'The function result is not JSON-serialisable.' });
+  }
+}
+
+async function recordUsage(turn: Turn, model: VendorModelRow, usage: Usage): Promise<void> {
+  const cost = usageCost(usage, model.costPer1kMinor);
+  await insertUsage(turn.ctx.db, turn.app.vendorId, {
+    appId: turn.app.id,
+    vendorModelId: model.id,
+    conversationId: turn.conversation.id,
+    tokensPrompt: usage.promptTokens,
+    tokensCompletion: usage.completionTokens,
+    costMinor: cost,
+  });
+  turn.debug({
+    tokens_prompt: usage.promptTokens,
+    tokens_completion: usage.completionTokens,
+    cost_minor: cost,
+  });
+}
+
+async function executeTool(turn: Turn, call: ToolCall): Promise<ToolResult> {
+  const { ctx, app, conversation, signal } = turn;
+  try {
+    return await raceAbort(
+      ctx.completion.tools.execute(call, { ctx, app, conversation, signal, emit: turn.emit }),
+      signal,
+    );
+  } catch (err) {
+    if (signal.aborted) throw err;
+    ctx.log.warn({ err, call: call.name }, 'tool call failed');
+    return { result: { error: `The function '${call.name}' failed.` }, status: -1 };
+  }
+}
+
+/**
+ * Streams the app's completion model, running tool calls in rounds: each round emits
+ * `function_call.begin`/`.end` per call, stores the tool messages, then `function_call_iteration`, and
+ * asks the model again with the results. Text is streamed as `completion_stream` chunks.
+ */
+function modelResponder(buildInput: (turn: Turn) => ChatMessage[]): Responder {
+  return async (turn) => {
+    const { ctx, app, signal } = turn;
+    const modelRow = app.completionVendorModelId
+      ? await findVendorModel(ctx.db, app.vendorId, app.completionVendorModelId)
+      : null;
+    if (!modelRow) throw new ReplyError(NO_MODEL_TEXT);
+    const model = await ctx.completion.resolveModel(ctx, modelRow);
+    const tools = await ctx.completion.tools.list(ctx, app);
+    const temperature = temperatureOf(app.parameters);
+    const messages = buildInput(turn);
+    turn.debug({ model: modelRow.name, model_key: modelRow.modelKey, tools: tools.map((t) => t.name) });
+
+    for (let round = 0; ; round++) {
+      let text = '';
+      const calls: ToolCall[] = [];
+      let usage: Usage | null = null;
+      try {
+        const stream = model.stream({
+          messages: [...messages],
+          ...(tools.length ? { tools } : {}),
+          ...(temperature === undefined ? {} : { temperature }),
+          signal,
+        });
+        for await (const event of abortable(stream, signal)) {
+          if (event.type === 'text') {
+            if (!event.text) continue;
+            text += event.text;
+            turn.emit(RelayMessageType.completionStream, { chunk: event.text });
+          } else if (event.type === 'tool_call') calls.push(event.call);
+          else if (event.type === 'finish') usage = event.usage;
+        }
+      } catch (err) {
+        // Keep what the user already saw.
+        if (text) await turn.store({ role: 'assistant', creator: 'system', message: text });
+        throw err;
+      }
+      if (usage) await recordUsage(turn, modelRow, usage);
+
+      if (calls.length === 0) {
+        await turn.store({ role: 'assistant', creator: 'system', message: text });
+        return;
+      }
+      if (round >= MAX_TOOL_ROUNDS) {
+        if (text) await turn.store({ role: 'assistant', creator: 'system', message: text });
+        throw new ReplyError(TOO_MANY_ROUNDS_TEXT);
+      }
+      await turn.store({ role: 'assistant', creator: 'system', message: text, functionCalls: calls });
+      messages.push({ role: 'assistant', content: text, toolCalls: calls });
+      for (const call of calls) {
+        turn.emit(RelayMessageType.functionCallBegin, {
+          id: call.id,
+          name: call.name,
+          arguments: call.arguments,
+        });
+        const outcome = await executeTool(turn, call);
+        turn.emit(RelayMessageType.functionCallEnd, {
+          id: call.id,
+          name: call.name,
+          result: outcome.result,
+          status: outcome.status,
+        });
+        const content = toJsonText(outcome.result);
+        await turn.store({ role: 'tool', creator: 'system', message: content, functionResponse: call.id });
+        messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content });
+      }
+      turn.emit(RelayMessageType.functionCallIteration, { iteration: round + 1 });
+    }
+  };
+}
+
+/** chatbot and generic apps: system prompt, sample conversation, history. */
+export const chatResponder: Responder = modelResponder((turn) =>
+  chatInput(turn.app.parameters, turn.history),
+);
+
+/** oneshot apps: the prompt template around the user's message, no history. */
+export const oneshotResponder: Responder = modelResponder((turn) =>
+  oneshotInput(turn.app.parameters, turn.conversation.parameters, turn.userMessage.message ?? ''),
+);
+
+/** Silicon apps are answered by Lua code (the functions/silicon work); a seam until then. */
+export const siliconUnavailable: Responder = async () => {
+  throw new ReplyError('Silicon apps are not available yet');
+};

@@ -1,0 +1,168 @@
+import { RelayMessageType } from '@llmor/contracts';
+import type { AppContext } from '../../platform/context';
+import { conflict } from '../../platform/errors';
+import { presentMessage } from '../conversations/present';
+import { type ConversationRow, insertMessage, listMessages, type NewMessage } from '../conversations/repo';
+import { chatModelFor } from '../models/providers/index';
+import { ProviderError } from '../models/providers/types';
+import { chatResponder, oneshotResponder, siliconUnavailable } from './chat';
+import type { AppRow } from './repo';
+import {
+  type ModelResolver,
+  noTools,
+  ReplyError,
+  type Responder,
+  type ToolProvider,
+  type Turn,
+} from './types';
+
+export const DEFAULT_COMPLETION_TIMEOUT_MS = 180_000;
+const SHUTDOWN_WAIT_MS = 5_000;
+export const UNEXPECTED_ERROR_TEXT = 'The reply could not be completed because of an unexpected error.';
+
+/** The models module's provider layer. */
+const providerModels: ModelResolver = (ctx, row) => chatModelFor(ctx, row);
+
+export interface CompletionInput {
+  app: AppRow;
+  conversation: ConversationRow;
+  content: string;
+  /** socket.id of the poster's relay connection (header X-Relay-Socket), if it sent one. */
+  posterSocket?: string;
+}
+
+interface Running {
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+/**
+ * Answers user messages. One reply at a time per conversation (in this process): a second send while
+ * one runs answers 409. Every reply ends with `completion.finished` + `completion.ended`, whatever
+ * happened, and is bounded by a timeout that aborts the provider request.
+ *
+ * Seams (replace on `ctx.completion`): `resolveModel` (installed model → ChatModel), `tools` (the app's
+ * functions), `responders` (one strategy per app type; silicon plugs in here).
+ */
+export class CompletionEngine {
+  resolveModel: ModelResolver = providerModels;
+  tools: ToolProvider = noTools;
+  responders: Record<string, Responder> = {
+    chatbot: chatResponder,
+    generic: chatResponder,
+    oneshot: oneshotResponder,
+    silicon: siliconUnavailable,
+  };
+  /** Overrides `COMPLETION_TIMEOUT_MS` (tests). */
+  timeoutMs: number | undefined;
+  private readonly running = new Map<number, Running>();
+
+  isRunning(conversationId: number): boolean {
+    return this.running.has(conversationId);
+  }
+
+  /**
+   * Stores the user's message and answers it. Throws 409 at once if a reply is already running in this
+   * conversation. The promise resolves when the reply is stored and announced; it rejects only if the
+   * user's message itself cannot be stored.
+   */
+  start(ctx: AppContext, input: CompletionInput): Promise<void> {
+    const id = input.conversation.id;
+    if (this.running.has(id)) {
+      throw conflict('A reply is still being generated in this conversation. Wait for it to finish.');
+    }
+    const controller = new AbortController();
+    const entry: Running = { controller, done: Promise.resolve() };
+    this.running.set(id, entry);
+    entry.done = this.run(ctx, input, controller.signal).finally(() => {
+      if (this.running.get(id) === entry) this.running.delete(id);
+    });
+    return entry.done;
+  }
+
+  /** Stops every running reply (each still stores its error message and sends its end events). */
+  async close(): Promise<void> {
+    const all = [...this.running.values()];
+    for (const r of all)
+      r.controller.abort(new ReplyError('The server is shutting down; the reply was stopped.'));
+    await Promise.race([
+      Promise.allSettled(all.map((r) => r.done)),
+      new Promise((resolve) => setTimeout(resolve, SHUTDOWN_WAIT_MS).unref()),
+    ]);
+  }
+
+  private async run(ctx: AppContext, input: CompletionInput, signal: AbortSignal): Promise<void> {
+    const { app, conversation } = input;
+    const { token } = conversation;
+    const poster = input.posterSocket;
+    const startedAt = Date.now();
+    const store = (message: NewMessage) =>
+      insertMessage(ctx.db, conversation.vendorId, conversation.id, message);
+    const emit = (type: string, data: unknown) => ctx.relay.emit(token, type, data);
+    /** The poster's own socket learns the input was its own; everyone else that it came from elsewhere. */
+    const emitInputAsync = (type: string) => {
+      ctx.relay.emit(token, type, { input_async: true }, { except: poster });
+      if (poster) ctx.relay.emit(token, type, { input_async: false }, { only: poster });
+    };
+
+    const userMessage = await store({ role: 'user', creator: 'user', message: input.content });
+
+    const timeoutMs = this.timeoutMs ?? ctx.config.COMPLETION_TIMEOUT_MS ?? DEFAULT_COMPLETION_TIMEOUT_MS;
+    const timeout = new AbortController();
+    const timer = setTimeout(
+      () =>
+        timeout.abort(
+          new ReplyError(`The model did not finish its answer within ${timeoutMs / 1000} seconds.`),
+        ),
+      timeoutMs,
+    );
+    timer.unref();
+    const turnSignal = AbortSignal.any([signal, timeout.signal]);
+
+    emitInputAsync(RelayMessageType.completionStarted);
+    ctx.relay.emit(
+      token,
+      RelayMessageType.userInput,
+      { message: presentMessage(userMessage) },
+      { except: poster },
+    );
+    try {
+      const history = await listMessages(ctx.db, conversation.vendorId, conversation.id);
+      const turn: Turn = {
+        ctx,
+        app,
+        conversation,
+        history,
+        userMessage,
+        signal: turnSignal,
+        emit,
+        debug: (data) => emit(RelayMessageType.debug, data),
+        store,
+      };
+      turn.debug({ app_type: app.type });
+      const responder = this.responders[app.type];
+      if (!responder) throw new ReplyError(`Apps of type '${app.type}' cannot answer messages.`);
+      await responder(turn);
+    } catch (err) {
+      const text = errorText(err, turnSignal);
+      if (text === UNEXPECTED_ERROR_TEXT)
+        ctx.log.error({ err, conversation: conversation.id }, 'completion failed');
+      await store({ role: 'error', creator: 'system', message: text }).catch((storeErr: unknown) =>
+        ctx.log.error({ err: storeErr }, 'could not store the error message'),
+      );
+    } finally {
+      clearTimeout(timer);
+      emit(RelayMessageType.debug, { took_ms: Date.now() - startedAt });
+      emitInputAsync(RelayMessageType.completionFinished);
+      emit(RelayMessageType.completionEnded, {});
+    }
+  }
+}
+
+/** The error-role text for a failed reply: user-facing messages as they are, anything else generic. */
+function errorText(err: unknown, signal: AbortSignal): string {
+  if (signal.aborted && signal.reason instanceof ReplyError) return signal.reason.message;
+  if (err instanceof ReplyError) return err.message;
+  if (err instanceof ProviderError) return `The model could not answer: ${err.message}`;
+  return UNEXPECTED_ERROR_TEXT;
+}

@@ -1,0 +1,113 @@
+import { DEFAULT_LOCALE, LOCALE_FALLBACKS, type Locale } from '@llmor/contracts';
+import type { MessageRow } from '../conversations/repo';
+import type { ChatMessage, ToolCall } from '../models/providers/types';
+
+/**
+ * Builds model input from an app's parameters (keys owned by the apps catalogue):
+ * chatbot/generic — `system_prompt`, `sample_conversation` [{role, message}], `greeting` {locale: text},
+ * `temperature`; oneshot — `prompt_template` with `{{input}}` and `{{target_language}}`, `temperature`.
+ */
+
+type Params = Record<string, unknown>;
+
+const asParams = (value: unknown): Params =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Params) : {};
+
+export function temperatureOf(parameters: unknown): number | undefined {
+  const t = asParams(parameters).temperature;
+  return typeof t === 'number' && Number.isFinite(t) ? t : undefined;
+}
+
+/** The greeting in `locale` (following the fallback chain), else in the default locale; null if none. */
+export function greetingFor(parameters: unknown, locale: string | undefined): string | null {
+  const greeting = asParams(parameters).greeting;
+  if (typeof greeting === 'string') return greeting.trim() ? greeting : null;
+  const texts = asParams(greeting);
+  const chain: string[] = [];
+  if (locale) chain.push(locale, ...(LOCALE_FALLBACKS[locale as Locale] ?? []));
+  chain.push(DEFAULT_LOCALE);
+  for (const key of chain) {
+    const text = texts[key];
+    if (typeof text === 'string' && text.trim()) return text;
+  }
+  return null;
+}
+
+function sampleConversation(parameters: Params): ChatMessage[] {
+  const sample = parameters.sample_conversation;
+  if (!Array.isArray(sample)) return [];
+  const out: ChatMessage[] = [];
+  for (const entry of sample) {
+    const e = asParams(entry);
+    if ((e.role === 'user' || e.role === 'assistant') && typeof e.message === 'string') {
+      out.push({ role: e.role, content: e.message });
+    }
+  }
+  return out;
+}
+
+/**
+ * Stored messages → model messages: user, assistant (with the calls that were answered) and tool
+ * messages; error and system messages are not shown to the model. Calls without an answer, and
+ * answers without their call, are dropped so providers accept the sequence.
+ */
+export function historyToChat(history: MessageRow[]): ChatMessage[] {
+  const answered = new Set(
+    history.filter((m) => m.role === 'tool' && m.functionResponse).map((m) => m.functionResponse!),
+  );
+  const callNames = new Map<string, string>();
+  const out: ChatMessage[] = [];
+  for (const m of history) {
+    if (m.role === 'user') out.push({ role: 'user', content: m.message ?? '' });
+    else if (m.role === 'assistant') {
+      const calls = (Array.isArray(m.functionCalls) ? (m.functionCalls as ToolCall[]) : []).filter((c) =>
+        answered.has(c.id),
+      );
+      for (const c of calls) callNames.set(c.id, c.name);
+      const content = m.message ?? '';
+      if (calls.length) out.push({ role: 'assistant', content, toolCalls: calls });
+      else if (content) out.push({ role: 'assistant', content });
+    } else if (m.role === 'tool' && m.functionResponse && callNames.has(m.functionResponse)) {
+      out.push({
+        role: 'tool',
+        toolCallId: m.functionResponse,
+        name: callNames.get(m.functionResponse)!,
+        content: m.message ?? '',
+      });
+    }
+  }
+  return out;
+}
+
+/** chatbot / generic: system prompt, sample conversation, then the stored history (ending with the user's message). */
+export function chatInput(appParameters: unknown, history: MessageRow[]): ChatMessage[] {
+  const params = asParams(appParameters);
+  const out: ChatMessage[] = [];
+  const system = params.system_prompt;
+  if (typeof system === 'string' && system.trim()) out.push({ role: 'system', content: system });
+  out.push(...sampleConversation(params), ...historyToChat(history));
+  return out;
+}
+
+/** oneshot: the template filled with the user's message; one turn, no history. */
+export function oneshotInput(
+  appParameters: unknown,
+  conversationParameters: unknown,
+  input: string,
+): ChatMessage[] {
+  const params = asParams(appParameters);
+  const template = typeof params.prompt_template === 'string' ? params.prompt_template : '';
+  const conv = asParams(conversationParameters);
+  const language =
+    typeof conv.target_language === 'string'
+      ? conv.target_language
+      : typeof params.target_language === 'string'
+        ? params.target_language
+        : '';
+  const content = template.trim()
+    ? template.replace(/\{\{\s*(input|target_language)\s*\}\}/g, (_m, key: string) =>
+        key === 'input' ? input : language,
+      )
+    : input;
+  return [{ role: 'user', content }];
+}

@@ -1,0 +1,60 @@
+import type { AppContext } from '../../platform/context';
+import type { ConversationRow, MessageRow, NewMessage } from '../conversations/repo';
+import type { ChatModel, ToolCall, ToolSpec } from '../models/providers/types';
+import type { AppRow, VendorModelRow } from './repo';
+
+/** Turns an installed model into something that streams; default `chatModelFor` of the models module. */
+export type ModelResolver = (ctx: AppContext, model: VendorModelRow) => ChatModel | Promise<ChatModel>;
+
+/** What a tool execution sees: the conversation it runs in (for its state) and a way to talk to the room. */
+export interface ToolContext {
+  ctx: AppContext;
+  app: AppRow;
+  conversation: ConversationRow;
+  signal: AbortSignal;
+  emit(type: string, data: unknown): void;
+}
+
+/** `status` follows the function-run codes of CONTRACTS "Functions": 1 success, negative failures. */
+export interface ToolResult {
+  result: unknown;
+  status: number;
+}
+
+/**
+ * Where an app's tools come from. The functions module implements it over the Lua sandbox
+ * (installed functions of the app); until then the default offers none.
+ */
+export interface ToolProvider {
+  list(ctx: AppContext, app: AppRow): Promise<ToolSpec[]>;
+  execute(call: ToolCall, tool: ToolContext): Promise<ToolResult>;
+}
+
+export const noTools: ToolProvider = {
+  list: async () => [],
+  execute: async (call) => ({ result: { error: `Unknown function '${call.name}'` }, status: -1 }),
+};
+
+/** One user message being answered. Responders store what they produce and stream through `emit`. */
+export interface Turn {
+  ctx: AppContext;
+  app: AppRow;
+  conversation: ConversationRow;
+  /** Stored messages of the conversation, oldest first, the new user message last. */
+  history: MessageRow[];
+  userMessage: MessageRow;
+  signal: AbortSignal;
+  /** Sends a relay `message` to everyone in the conversation's room. */
+  emit(type: string, data: unknown): void;
+  /** Merges into the debug data the console shows (a relay `debug` event). */
+  debug(data: Record<string, unknown>): void;
+  store(message: NewMessage): Promise<MessageRow>;
+}
+
+/** Answers a turn for one app type (a strategy per type: chat, oneshot, silicon later). */
+export type Responder = (turn: Turn) => Promise<void>;
+
+/** A failure whose message is written for the console user, stored as an error-role message as-is. */
+export class ReplyError extends Error {
+  override name = 'ReplyError';
+}

@@ -1,0 +1,351 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { schema } from '../../platform/db';
+import { Client, createTestServer, makeUser, makeVendor, type TestServer } from '../../test/harness';
+import type { AppRow, VendorModelRow } from '../completion/repo';
+import {
+  finish,
+  makeChatApp,
+  makeConversation,
+  makeVendorModel,
+  ScriptedModel,
+  type Step,
+  text,
+} from '../completion/testing';
+import type { VendorRow } from '../vendors/repo';
+import { listMessages } from './repo';
+
+let server: TestServer;
+let vendor: VendorRow;
+let other: VendorRow;
+let client: Client;
+let otherClient: Client;
+let model: VendorModelRow;
+let app: AppRow;
+let defaultResolver: typeof server.ctx.completion.resolveModel;
+
+function useModel(turns: Step[][]): ScriptedModel {
+  const m = new ScriptedModel(turns);
+  server.ctx.completion.resolveModel = () => m;
+  return m;
+}
+
+async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 5_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('waitFor: timed out');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+beforeAll(async () => {
+  server = await createTestServer();
+  defaultResolver = server.ctx.completion.resolveModel;
+  vendor = await makeVendor(server.ctx);
+  other = await makeVendor(server.ctx);
+  const user = await makeUser(server.ctx, { vendors: [vendor] });
+  const stranger = await makeUser(server.ctx, { vendors: [other] });
+  client = await Client.signedIn(server.app, user.email, user.password);
+  client.vendorKey = vendor.key;
+  otherClient = await Client.signedIn(server.app, stranger.email, stranger.password);
+  otherClient.vendorKey = other.key;
+  model = await makeVendorModel(server.ctx, vendor, { costPer1kMinor: 120 });
+  app = await makeChatApp(server.ctx, vendor, {
+    model,
+    parameters: { greeting: { de_DE: 'Grüezi! Wie kann ich helfen?', en_US: 'Hello! How can I help?' } },
+  });
+});
+afterAll(async () => {
+  await server?.close();
+});
+beforeEach(() => {
+  server.ctx.config.SYNC_REPLY_TIMEOUT_MS = 30_000;
+  server.ctx.config.PUBLIC_URL = undefined;
+});
+
+const create = (c: Client, body: unknown, query = '') => c.post(`/v1/conversations${query}`, body);
+const countConversations = async () => (await server.ctx.db.select().from(schema.conversations)).length;
+
+describe('POST /v1/conversations', () => {
+  it('creates a conversation with a random token, relay url, state and the greeting in the request locale', async () => {
+    const res = await create(
+      client,
+      { vendor_app_id: app.id, vendor_channel: 'management', parameters: { a: 1 } },
+      '?locale=de_CH',
+    );
+    expect(res.statusCode).toBe(201);
+    const data = res.json().data;
+    expect(data).toEqual({
+      id: expect.any(Number),
+      token: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/),
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      vendor_app_id: app.id,
+      channel: 'management',
+      parameters: { a: 1 },
+      relay_url: 'http://localhost:80/stream',
+      state: {},
+      messages: [
+        {
+          id: expect.any(Number),
+          role: 'assistant',
+          creator: 'system',
+          message: 'Grüezi! Wie kann ich helfen?',
+          created_at: expect.any(String),
+          has_been_modified: false,
+          versions: [],
+          function_calls: [],
+          function_response: null,
+        },
+      ],
+    });
+    expect(Buffer.from(data.token, 'base64url').length).toBeGreaterThanOrEqual(16);
+    // The greeting is stored: GET answers it.
+    const got = await client.get(`/v1/conversations/${data.token}`);
+    expect(got.json().data.map((m: { message: string }) => m.message)).toEqual([
+      'Grüezi! Wie kann ich helfen?',
+    ]);
+  });
+
+  it('falls back to the default locale, uses PUBLIC_URL, and sends no greeting when the app has none', async () => {
+    server.ctx.config.PUBLIC_URL = 'https://llmor.example/';
+    const res = await create(
+      client,
+      { vendor_app_id: app.id, vendor_channel: 'management' },
+      '?locale=fr_FR',
+    );
+    expect(res.json().data.relay_url).toBe('https://llmor.example/stream');
+    expect(res.json().data.messages.map((m: { message: string }) => m.message)).toEqual([
+      'Hello! How can I help?',
+    ]);
+    const plain = await makeChatApp(server.ctx, vendor, { model });
+    const res2 = await create(client, {
+      vendor_app_id: plain.id,
+      vendor_channel: 'management',
+      parameters: {},
+    });
+    expect(res2.statusCode).toBe(201);
+    expect(res2.json().data.messages).toEqual([]);
+  });
+
+  it("answers 404 for another vendor's app or an unknown app, and creates nothing", async () => {
+    const foreign = await makeChatApp(server.ctx, other);
+    const before = await countConversations();
+    for (const id of [foreign.id, 999999]) {
+      const res = await create(client, { vendor_app_id: id, vendor_channel: 'management', parameters: {} });
+      expect(res.statusCode, String(id)).toBe(404);
+      expect(res.json()).toEqual({ name: 'NotFound', message: 'App not found' });
+    }
+    expect(await countConversations()).toBe(before);
+  });
+
+  it('validates the body and the vendor header', async () => {
+    const before = await countConversations();
+    const bad = await create(client, { vendor_app_id: 'x', vendor_channel: 'fax' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({
+      name: 'ValidationError',
+      errors: { vendor_app_id: expect.any(String), vendor_channel: expect.any(String) },
+    });
+    const api = await create(client, { vendor_app_id: app.id, vendor_channel: 'api', parameters: {} });
+    expect(api.statusCode).toBe(400);
+    expect(api.json().errors).toEqual({
+      vendor_channel: 'This caller may only open conversations on: management.',
+    });
+    const noVendor = await client.request({
+      method: 'POST',
+      url: '/v1/conversations',
+      payload: { vendor_app_id: app.id, vendor_channel: 'management' },
+      headers: { 'x-vendor': '' },
+    });
+    expect(noVendor.statusCode).toBe(400);
+    const notMine = await client.request({
+      method: 'POST',
+      url: '/v1/conversations',
+      payload: { vendor_app_id: app.id, vendor_channel: 'management' },
+      headers: { 'x-vendor': other.key },
+    });
+    expect(notMine.statusCode).toBe(404);
+    expect(await countConversations()).toBe(before);
+    const anonymous = await server.app.inject({ method: 'POST', url: '/v1/conversations', payload: {} });
+    expect(anonymous.statusCode).toBe(401);
+  });
+});
+
+describe('GET and POST /v1/conversations/{token}', () => {
+  it('sends a message, answers the conversation with its messages, and records usage with cost', async () => {
+    useModel([[text('Hi, '), text('human.'), finish({ promptTokens: 700, completionTokens: 100 })]]);
+    const created = (
+      await create(client, { vendor_app_id: app.id, vendor_channel: 'management', parameters: {} })
+    ).json().data;
+    const res = await client.post(`/v1/conversations/${created.token}`, { content: 'Hello?' });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.conversation).toMatchObject({
+      token: created.token,
+      id: created.id,
+      vendor_app_id: app.id,
+      state: {},
+    });
+    expect(
+      body.data.map((m: { role: string; creator: string; message: string }) => [
+        m.role,
+        m.creator,
+        m.message,
+      ]),
+    ).toEqual([
+      ['assistant', 'system', 'Hello! How can I help?'],
+      ['user', 'user', 'Hello?'],
+      ['assistant', 'system', 'Hi, human.'],
+    ]);
+    expect((await client.get(`/v1/conversations/${created.token}`)).json()).toEqual(body);
+    const usage = await server.ctx.db
+      .select()
+      .from(schema.usageRecords)
+      .where(eq(schema.usageRecords.conversationId, created.id));
+    expect(
+      usage.map((u) => [
+        u.tokensPrompt,
+        u.tokensCompletion,
+        u.requests,
+        u.costMinor,
+        u.vendorModelId,
+        u.appId,
+      ]),
+    ).toEqual([
+      [700, 100, 1, 96, model.id, app.id], // 0.8 × 120 = 96
+    ]);
+  });
+
+  it('rejects blank or missing content with 400 and stores nothing', async () => {
+    const conversation = await makeConversation(server.ctx, app);
+    for (const payload of [{ content: '   \n ' }, { content: '' }, {}, { content: 5 }]) {
+      const res = await client.post(`/v1/conversations/${conversation.token}`, payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json()).toMatchObject({ name: 'ValidationError', errors: { content: expect.anything() } });
+    }
+    expect(await listMessages(server.ctx.db, vendor.id, conversation.id)).toEqual([]);
+  });
+
+  it("answers 404 for another vendor's token, an unknown token and a malformed one", async () => {
+    const conversation = await makeConversation(server.ctx, app);
+    for (const [c, token] of [
+      [otherClient, conversation.token],
+      [client, 'A'.repeat(32)],
+      [client, 'not a token!'],
+    ] as const) {
+      const got = await c.get(`/v1/conversations/${encodeURIComponent(token)}`);
+      expect(got.statusCode).toBe(404);
+      expect(got.json()).toEqual({ name: 'NotFound', message: 'Conversation not found' });
+      const sent = await c.post(`/v1/conversations/${encodeURIComponent(token)}`, { content: 'hi' });
+      expect(sent.statusCode).toBe(404);
+    }
+    expect(await listMessages(server.ctx.db, vendor.id, conversation.id)).toEqual([]);
+  });
+
+  it('answers 504 past the sync window, refuses a concurrent send with 409, and stores the reply when done', async () => {
+    server.ctx.config.SYNC_REPLY_TIMEOUT_MS = 200;
+    useModel([[text('Slow '), { type: 'delay', ms: 700 }, text('answer'), finish()]]);
+    const conversation = await makeConversation(server.ctx, app);
+    const started = Date.now();
+    const res = await client.post(`/v1/conversations/${conversation.token}`, { content: 'Take your time' });
+    expect(res.statusCode).toBe(504);
+    expect(res.json()).toEqual({
+      name: 'GatewayTimeout',
+      message: 'The reply is taking longer than 0.2 s; it continues over the relay and is stored when done.',
+    });
+    expect(Date.now() - started).toBeLessThan(700);
+    const busy = await client.post(`/v1/conversations/${conversation.token}`, { content: 'Hello?' });
+    expect(busy.statusCode).toBe(409);
+    expect(busy.json().name).toBe('Conflict');
+    const rows = await waitFor(async () => {
+      const all = await listMessages(server.ctx.db, vendor.id, conversation.id);
+      return all.length === 2 ? all : undefined;
+    });
+    expect(rows.map((m) => [m.role, m.message])).toEqual([
+      ['user', 'Take your time'],
+      ['assistant', 'Slow answer'],
+    ]);
+  });
+});
+
+describe('the default model resolver', () => {
+  it("answers through the models module's provider layer (built-in offline model) and records usage", async () => {
+    server.ctx.completion.resolveModel = defaultResolver;
+    const [demo] = await server.ctx.db
+      .insert(schema.vendorModels)
+      .values({
+        vendorId: vendor.id,
+        modelKey: 'builtin-offline-demo',
+        name: 'Offline demo',
+        type: 'chat_completion',
+        provider: 'builtin',
+      })
+      .returning();
+    const demoApp = await makeChatApp(server.ctx, vendor, { model: demo! });
+    const conversation = await makeConversation(server.ctx, demoApp);
+    const res = await client.post(`/v1/conversations/${conversation.token}`, { content: 'Hello there' });
+    expect(res.statusCode).toBe(200);
+    const roles = res.json().data.map((m: { role: string }) => m.role);
+    expect(roles).toEqual(['user', 'assistant']);
+    expect(res.json().data[1].message.length).toBeGreaterThan(0);
+    const usage = await server.ctx.db
+      .select()
+      .from(schema.usageRecords)
+      .where(eq(schema.usageRecords.conversationId, conversation.id));
+    expect(usage).toHaveLength(1);
+    expect(usage[0]!.tokensPrompt).toBeGreaterThan(0);
+  });
+});
+
+describe('GET /v1/conversations', () => {
+  it('lists an app’s conversations newest first, 20 per page, with message counts', async () => {
+    const listed = await makeChatApp(server.ctx, vendor, { model });
+    const elsewhere = await makeChatApp(server.ctx, vendor, { model });
+    await makeConversation(server.ctx, elsewhere);
+    const made = [];
+    for (let i = 0; i < 22; i++) made.push(await makeConversation(server.ctx, listed));
+    useModel([[text('reply'), finish()]]);
+    await client.post(`/v1/conversations/${made[21]!.token}`, { content: 'hi' });
+
+    const url = `/v1/conversations?vendor_app_id=${listed.id}&page=0&page_size=20&order=id&order_dir=desc`;
+    const page0 = (await client.get(url)).json();
+    expect(page0.total_count).toBe(22);
+    expect(page0.filter_count).toBe(22);
+    expect(page0.data.map((c: { id: number }) => c.id)).toEqual(
+      made
+        .slice(2)
+        .reverse()
+        .map((c) => c.id),
+    );
+    expect(page0.data[0]).toEqual({
+      id: made[21]!.id,
+      token: made[21]!.token,
+      created_at: made[21]!.createdAt.toISOString(),
+      vendor_app_id: listed.id,
+      channel: 'management',
+      message_count: 2,
+    });
+    expect(page0.data[1].message_count).toBe(0);
+    const page1 = (await client.get(`/v1/conversations?vendor_app_id=${listed.id}&page=1`)).json();
+    expect(page1.data.map((c: { id: number }) => c.id)).toEqual([made[1]!.id, made[0]!.id]);
+    const asc = (
+      await client.get(`/v1/conversations?vendor_app_id=${listed.id}&order_dir=asc&page_size=2`)
+    ).json();
+    expect(asc.data.map((c: { id: number }) => c.id)).toEqual([made[0]!.id, made[1]!.id]);
+  });
+
+  it("answers 404 for another vendor's app and never lists another vendor's conversations", async () => {
+    const foreign = await makeChatApp(server.ctx, other);
+    const theirs = await makeConversation(server.ctx, foreign);
+    const res = await client.get(`/v1/conversations?vendor_app_id=${foreign.id}`);
+    expect(res.statusCode).toBe(404);
+    const all = (await client.get('/v1/conversations?page_size=100')).json();
+    expect(all.data.map((c: { token: string }) => c.token)).not.toContain(theirs.token);
+    const mine = (await otherClient.get('/v1/conversations')).json();
+    expect(mine.data.map((c: { token: string }) => c.token)).toEqual([theirs.token]);
+    const bad = await client.get('/v1/conversations?order=token');
+    expect(bad.statusCode).toBe(400);
+  });
+});

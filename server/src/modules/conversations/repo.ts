@@ -1,0 +1,153 @@
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
+import { type Db, schema } from '../../platform/db';
+
+const { conversations, messages } = schema;
+export type ConversationRow = typeof conversations.$inferSelect;
+export type MessageRow = typeof messages.$inferSelect;
+export type NewMessage = Pick<typeof messages.$inferInsert, 'role' | 'creator' | 'message'> &
+  Partial<Pick<typeof messages.$inferInsert, 'functionCalls' | 'functionResponse'>>;
+
+export async function insertConversation(
+  db: Db,
+  vendorId: number,
+  values: Pick<typeof conversations.$inferInsert, 'appId' | 'token' | 'channel' | 'parameters' | 'createdBy'>,
+): Promise<ConversationRow> {
+  const [row] = await db
+    .insert(conversations)
+    .values({ ...values, vendorId })
+    .returning();
+  return row!;
+}
+
+export async function findConversation(
+  db: Db,
+  vendorId: number,
+  token: string,
+): Promise<ConversationRow | null> {
+  const rows = await db
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.vendorId, vendorId), eq(conversations.token, token)))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/**
+ * The one lookup without a vendor id: the relay's `join(token)`, where the token itself is the
+ * capability. Everything after it uses the row's vendor id.
+ */
+export async function findConversationByCapability(db: Db, token: string): Promise<ConversationRow | null> {
+  const rows = await db.select().from(conversations).where(eq(conversations.token, token)).limit(1);
+  return rows[0] ?? null;
+}
+
+export async function findConversationById(
+  db: Db,
+  vendorId: number,
+  id: number,
+): Promise<ConversationRow | null> {
+  const rows = await db
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.vendorId, vendorId), eq(conversations.id, id)))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+export interface ConversationListRow {
+  id: number;
+  token: string;
+  createdAt: Date;
+  appId: number;
+  channel: string;
+  messageCount: number;
+}
+
+export async function listConversations(
+  db: Db,
+  vendorId: number,
+  opts: { appId?: number; page: number; pageSize: number; order: 'id' | 'created_at'; dir: 'asc' | 'desc' },
+): Promise<{ rows: ConversationListRow[]; total: number }> {
+  const where = and(
+    eq(conversations.vendorId, vendorId),
+    opts.appId === undefined ? undefined : eq(conversations.appId, opts.appId),
+  );
+  const column = opts.order === 'created_at' ? conversations.createdAt : conversations.id;
+  const dir = opts.dir === 'asc' ? asc : desc;
+  const rows = await db
+    .select({
+      id: conversations.id,
+      token: conversations.token,
+      createdAt: conversations.createdAt,
+      appId: conversations.appId,
+      channel: conversations.channel,
+      // Spelt out: inside a sub-select drizzle would render the outer column unqualified.
+      messageCount:
+        sql<number>`(select count(*) from messages m where m.conversation_id = "conversations"."id" and m.vendor_id = ${vendorId})`.mapWith(
+          Number,
+        ),
+    })
+    .from(conversations)
+    .where(where)
+    .orderBy(dir(column), dir(conversations.id))
+    .limit(opts.pageSize)
+    .offset(opts.page * opts.pageSize);
+  const [total] = await db.select({ n: count() }).from(conversations).where(where);
+  return { rows, total: total?.n ?? 0 };
+}
+
+export async function listMessages(db: Db, vendorId: number, conversationId: number): Promise<MessageRow[]> {
+  return db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.vendorId, vendorId), eq(messages.conversationId, conversationId)))
+    .orderBy(asc(messages.id));
+}
+
+export async function insertMessage(
+  db: Db,
+  vendorId: number,
+  conversationId: number,
+  values: NewMessage,
+): Promise<MessageRow> {
+  const [row] = await db
+    .insert(messages)
+    .values({ ...values, vendorId, conversationId })
+    .returning();
+  return row!;
+}
+
+/** Writes the state only if nobody changed it since `expectedVersion` was read; null when someone did. */
+export async function updateStateIfVersion(
+  db: Db,
+  vendorId: number,
+  conversationId: number,
+  expectedVersion: number,
+  state: Record<string, unknown>,
+): Promise<{ state: unknown; stateVersion: number } | null> {
+  const rows = await db
+    .update(conversations)
+    .set({ state, stateVersion: sql`${conversations.stateVersion} + 1` })
+    .where(
+      and(
+        eq(conversations.vendorId, vendorId),
+        eq(conversations.id, conversationId),
+        eq(conversations.stateVersion, expectedVersion),
+      ),
+    )
+    .returning({ state: conversations.state, stateVersion: conversations.stateVersion });
+  return rows[0] ?? null;
+}
+
+export async function readState(
+  db: Db,
+  vendorId: number,
+  conversationId: number,
+): Promise<{ state: unknown; stateVersion: number } | null> {
+  const rows = await db
+    .select({ state: conversations.state, stateVersion: conversations.stateVersion })
+    .from(conversations)
+    .where(and(eq(conversations.vendorId, vendorId), eq(conversations.id, conversationId)))
+    .limit(1);
+  return rows[0] ?? null;
+}

@@ -1,0 +1,148 @@
+import type {
+  ConversationCreated,
+  ConversationListItem,
+  ConversationWithMessages,
+  CreateConversationBody,
+  ListConversationsQuery,
+  ListEnvelope,
+} from '@llmor/contracts';
+import { ErrorName, RELAY_PATH } from '@llmor/contracts';
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../../platform/context';
+import { randomToken } from '../../platform/crypto';
+import { HttpError, notFound, validationError } from '../../platform/errors';
+import { greetingFor } from '../completion/input';
+import { type AppRow, findApp } from '../completion/repo';
+import { type Caller, channelsOf, mayOpenConversation, mayUseApp } from './access';
+import { presentConversation, presentListItem, presentMessage } from './present';
+import {
+  type ConversationRow,
+  findConversation,
+  insertConversation,
+  insertMessage,
+  listConversations,
+  listMessages,
+} from './repo';
+
+/** 24 random bytes: 192 bits, 32 URL-safe characters. */
+const TOKEN_BYTES = 24;
+
+/** Where clients connect socket.io: PUBLIC_URL, else the origin the request came to, plus `/stream`. */
+export function relayUrl(ctx: AppContext, request: FastifyRequest): string {
+  const origin = ctx.config.PUBLIC_URL
+    ? ctx.config.PUBLIC_URL.replace(/\/+$/, '')
+    : `${request.protocol}://${request.host}`;
+  return `${origin}${RELAY_PATH}`;
+}
+
+async function requireApp(ctx: AppContext, caller: Caller, appId: number): Promise<AppRow> {
+  const app = await findApp(ctx.db, caller.vendor.id, appId);
+  if (!app || !mayUseApp(caller, app)) throw notFound('App');
+  return app;
+}
+
+export async function requireConversation(
+  ctx: AppContext,
+  caller: Caller,
+  token: string,
+): Promise<ConversationRow> {
+  const conversation = await findConversation(ctx.db, caller.vendor.id, token);
+  if (!conversation || !mayOpenConversation(caller, conversation)) throw notFound('Conversation');
+  return conversation;
+}
+
+export async function createConversation(
+  ctx: AppContext,
+  caller: Caller,
+  body: CreateConversationBody,
+  opts: { locale?: string; relayUrl: string },
+): Promise<ConversationCreated> {
+  if (!channelsOf(caller).includes(body.vendor_channel)) {
+    throw validationError({
+      vendor_channel: `This caller may only open conversations on: ${channelsOf(caller).join(', ')}.`,
+    });
+  }
+  const app = await requireApp(ctx, caller, body.vendor_app_id);
+  const conversation = await insertConversation(ctx.db, caller.vendor.id, {
+    appId: app.id,
+    token: randomToken(TOKEN_BYTES),
+    channel: body.vendor_channel,
+    parameters: body.parameters,
+    createdBy: caller.kind === 'user' ? caller.userId : null,
+  });
+  const greeting = app.type === 'silicon' ? null : greetingFor(app.parameters, opts.locale);
+  const messages = greeting
+    ? [
+        await insertMessage(ctx.db, caller.vendor.id, conversation.id, {
+          role: 'assistant',
+          creator: 'system',
+          message: greeting,
+        }),
+      ]
+    : [];
+  return { ...presentConversation(conversation, opts.relayUrl), messages: messages.map(presentMessage) };
+}
+
+export async function conversationWithMessages(
+  ctx: AppContext,
+  conversation: ConversationRow,
+  url: string,
+): Promise<ConversationWithMessages> {
+  const rows = await listMessages(ctx.db, conversation.vendorId, conversation.id);
+  // The state may have changed since the row was read (relay, Lua): answer the current one.
+  const fresh = (await findConversation(ctx.db, conversation.vendorId, conversation.token)) ?? conversation;
+  return { conversation: presentConversation(fresh, url), data: rows.map(presentMessage) };
+}
+
+export async function listConversationsOf(
+  ctx: AppContext,
+  caller: Caller,
+  query: ListConversationsQuery,
+): Promise<ListEnvelope<ConversationListItem>> {
+  if (query.vendor_app_id !== undefined) await requireApp(ctx, caller, query.vendor_app_id);
+  const { rows, total } = await listConversations(ctx.db, caller.vendor.id, {
+    appId: query.vendor_app_id,
+    page: query.page,
+    pageSize: query.page_size,
+    order: query.order ?? 'id',
+    dir: query.order_dir ?? 'desc',
+  });
+  return { data: rows.map(presentListItem), total_count: total, filter_count: total };
+}
+
+export const gatewayTimeout = (seconds: number) =>
+  new HttpError(
+    504,
+    ErrorName.GatewayTimeout,
+    `The reply is taking longer than ${seconds} s; it continues over the relay and is stored when done.`,
+  );
+
+/**
+ * Answers the user's message. Waits for the reply up to the sync window; past it, 504 and the reply
+ * goes on (streaming over the relay, stored when done). A second send while a reply runs answers 409.
+ */
+export async function sendMessage(
+  ctx: AppContext,
+  caller: Caller,
+  conversation: ConversationRow,
+  content: string,
+  opts: { posterSocket?: string; relayUrl: string },
+): Promise<ConversationWithMessages> {
+  const app = await requireApp(ctx, caller, conversation.appId);
+  const done = ctx.completion.start(ctx, { app, conversation, content, posterSocket: opts.posterSocket });
+  const windowMs = ctx.config.SYNC_REPLY_TIMEOUT_MS;
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), windowMs);
+  });
+  try {
+    const outcome = await Promise.race([done.then(() => 'done' as const), timedOut]);
+    if (outcome === 'timeout') {
+      done.catch((err: unknown) => ctx.log.error({ err }, 'background reply failed'));
+      throw gatewayTimeout(windowMs / 1000);
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  return conversationWithMessages(ctx, conversation, opts.relayUrl);
+}

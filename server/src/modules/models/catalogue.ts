@@ -1,0 +1,240 @@
+/**
+ * The catalogue of models a vendor can install: data, not code. Each entry names its provider
+ * (which adapter in `providers/` runs it), its upstream model, a default cost and the JSON schema of
+ * the parameters the install form asks for. Secret parameters carry `"x-secret": true`: they are
+ * encrypted at rest and never returned. See README.md for how to add an entry or a provider.
+ */
+import type { ModelProvider, ModelType, ParameterProperty, ParameterSchema } from '@llmor/contracts';
+
+export interface CatalogueEntry {
+  /** Stable key; stored as `vendor_models.model_key`. Never rename one that has shipped. */
+  id: string;
+  name: string;
+  description: string;
+  image: string;
+  type: ModelType;
+  provider: ModelProvider;
+  /** The provider's model name; for OpenAI-compatible servers it comes from the `model` parameter. */
+  providerModel?: string;
+  /** Vector size of an embedding model; for OpenAI-compatible servers the `dimensions` parameter. */
+  dimensions?: number;
+  /** Default cost per 1K tokens in integer minor units (a blended estimate, rounded up). */
+  costPer1kMinor: number;
+  schema: ParameterSchema;
+}
+
+const apiKey = (provider: string): ParameterProperty => ({
+  type: 'string',
+  title: 'API key',
+  description: `Your ${provider} API key. Treated like a password: encrypted at rest and never shown again.`,
+  minLength: 1,
+  'x-secret': true,
+});
+
+const optionalApiKey: ParameterProperty = {
+  type: 'string',
+  title: 'API key',
+  description:
+    'API key, if the server needs one. Treated like a password: encrypted at rest and never shown again.',
+  'x-secret': true,
+};
+
+const baseUrl = (defaultUrl: string, what: string): ParameterProperty => ({
+  type: 'string',
+  title: 'Base URL',
+  description: `URL of the ${what} API. Change it only for a proxy or gateway.`,
+  format: 'uri',
+  pattern: '^https?://',
+  default: defaultUrl,
+});
+
+const compatibleBaseUrl: ParameterProperty = {
+  type: 'string',
+  title: 'Base URL',
+  description:
+    'URL of the server’s OpenAI-compatible API, e.g. http://localhost:11434/v1 (Ollama), http://localhost:8000/v1 (vLLM), http://localhost:1234/v1 (LM Studio), http://localhost:8080/v1 (llama.cpp server).',
+  format: 'uri',
+  pattern: '^https?://',
+};
+
+const costPer1k: ParameterProperty = {
+  type: 'integer',
+  title: 'Cost per 1K tokens',
+  description: 'What 1,000 tokens cost, in minor units of your currency (cents). 0 for a free local model.',
+  minimum: 0,
+  maximum: 1_000_000,
+  default: 0,
+};
+
+const schema = (properties: Record<string, ParameterProperty>, required: string[] = []): ParameterSchema => ({
+  type: 'object',
+  properties,
+  required,
+  additionalProperties: false,
+});
+
+const openAiChat = (model: string, name: string, description: string, cost: number): CatalogueEntry => ({
+  id: `openai-${model}`,
+  name,
+  description,
+  image: 'icon:openai',
+  type: 'chat_completion',
+  provider: 'openai',
+  providerModel: model,
+  costPer1kMinor: cost,
+  schema: schema({ api_key: apiKey('OpenAI'), base_url: baseUrl('https://api.openai.com/v1', 'OpenAI') }, [
+    'api_key',
+  ]),
+});
+
+const openAiEmbedding = (model: string, name: string, dimensions: number, cost: number): CatalogueEntry => ({
+  id: `openai-${model}`,
+  name,
+  description: `OpenAI embedding model (${dimensions} dimensions) for datastore search.`,
+  image: 'icon:openai',
+  type: 'embedding',
+  provider: 'openai',
+  providerModel: model,
+  dimensions,
+  costPer1kMinor: cost,
+  schema: schema({ api_key: apiKey('OpenAI'), base_url: baseUrl('https://api.openai.com/v1', 'OpenAI') }, [
+    'api_key',
+  ]),
+});
+
+const anthropicChat = (model: string, name: string, description: string, cost: number): CatalogueEntry => ({
+  id: `anthropic-${model}`,
+  name,
+  description,
+  image: 'icon:anthropic',
+  type: 'chat_completion',
+  provider: 'anthropic',
+  providerModel: model,
+  costPer1kMinor: cost,
+  schema: schema(
+    { api_key: apiKey('Anthropic'), base_url: baseUrl('https://api.anthropic.com/v1', 'Anthropic') },
+    ['api_key'],
+  ),
+});
+
+/** The demo model's rules, shown in the install modal and in README.md. */
+export const OFFLINE_DEMO_RULES =
+  'A scripted stand-in for a language model, NOT AI: it needs no network and always answers the same way. ' +
+  'It echoes your last message in several streamed chunks. ' +
+  'To make it call a tool, send "/call <tool_name> {json arguments}" (e.g. /call get_weather {"city": "Bern"}): ' +
+  'if the app offers that tool it calls it, and after the tool result comes back it answers with ' +
+  '"Tool <tool_name> returned: <result>". Usage counts whitespace-separated words as tokens.';
+
+export const CATALOGUE: readonly CatalogueEntry[] = [
+  openAiChat('gpt-4o-mini', 'GPT-4o mini', 'OpenAI’s fast, affordable chat model with tool calling.', 1),
+  openAiChat('gpt-4o', 'GPT-4o', 'OpenAI’s flagship multimodal chat model with tool calling.', 2),
+  openAiChat(
+    'gpt-4.1-mini',
+    'GPT-4.1 mini',
+    'OpenAI GPT-4.1 mini: strong instruction following at low cost.',
+    1,
+  ),
+  openAiChat('gpt-4.1', 'GPT-4.1', 'OpenAI GPT-4.1: long context, strong coding and tool use.', 2),
+  openAiEmbedding('text-embedding-3-small', 'text-embedding-3-small', 1536, 1),
+  openAiEmbedding('text-embedding-3-large', 'text-embedding-3-large', 3072, 1),
+  anthropicChat(
+    'claude-sonnet-4-5',
+    'Claude Sonnet 4.5',
+    'Anthropic’s balanced model for agents and coding.',
+    2,
+  ),
+  anthropicChat('claude-haiku-4-5', 'Claude Haiku 4.5', 'Anthropic’s fastest model, with tool use.', 1),
+  {
+    id: 'openai-compatible-chat',
+    name: 'OpenAI-compatible server',
+    description:
+      'Any server that speaks the OpenAI chat completions API: Ollama, vLLM, LM Studio, llama.cpp server, or a gateway.',
+    image: 'icon:server',
+    type: 'chat_completion',
+    provider: 'openai-compatible',
+    costPer1kMinor: 0,
+    schema: schema(
+      {
+        base_url: compatibleBaseUrl,
+        model: {
+          type: 'string',
+          title: 'Model name',
+          description: 'The model name the server knows, e.g. llama3.1:8b or Qwen/Qwen2.5-7B-Instruct.',
+          minLength: 1,
+        },
+        api_key: optionalApiKey,
+        cost_per_1k: costPer1k,
+      },
+      ['base_url', 'model'],
+    ),
+  },
+  {
+    id: 'openai-compatible-embedding',
+    name: 'OpenAI-compatible embeddings',
+    description:
+      'Embeddings from any server that speaks the OpenAI embeddings API (Ollama, vLLM, LM Studio, …).',
+    image: 'icon:server',
+    type: 'embedding',
+    provider: 'openai-compatible',
+    costPer1kMinor: 0,
+    schema: schema(
+      {
+        base_url: compatibleBaseUrl,
+        model: {
+          type: 'string',
+          title: 'Model name',
+          description: 'The embedding model name the server knows, e.g. nomic-embed-text.',
+          minLength: 1,
+        },
+        dimensions: {
+          type: 'integer',
+          title: 'Dimensions',
+          description: 'Length of the vectors the model returns, e.g. 768 for nomic-embed-text.',
+          minimum: 1,
+          maximum: 16_384,
+        },
+        api_key: optionalApiKey,
+        cost_per_1k: costPer1k,
+      },
+      ['base_url', 'model', 'dimensions'],
+    ),
+  },
+  {
+    id: 'builtin-offline-demo',
+    name: 'Offline demo (not AI)',
+    description: OFFLINE_DEMO_RULES,
+    image: 'icon:builtin',
+    type: 'chat_completion',
+    provider: 'builtin',
+    providerModel: 'offline-demo',
+    costPer1kMinor: 0,
+    schema: schema({}),
+  },
+  {
+    id: 'builtin-lexical-embedding',
+    name: 'Lexical embeddings (offline)',
+    description:
+      'Built-in, offline, deterministic embeddings from word and word-pair hashing (384 dimensions). ' +
+      'Matches shared words, not meaning; no configuration required.',
+    image: 'icon:builtin',
+    type: 'embedding',
+    provider: 'builtin',
+    providerModel: 'lexical-384',
+    dimensions: 384,
+    costPer1kMinor: 0,
+    schema: schema({}),
+  },
+];
+
+const byId = new Map(CATALOGUE.map((e) => [e.id, e]));
+
+export function catalogueEntry(id: string): CatalogueEntry | null {
+  return byId.get(id) ?? null;
+}
+
+/** Names of the parameters that are secrets (`"x-secret": true`). */
+export function secretKeys(entry: Pick<CatalogueEntry, 'schema'>): string[] {
+  return Object.entries(entry.schema.properties)
+    .filter(([, p]) => p['x-secret'] === true)
+    .map(([k]) => k);
+}

@@ -1,0 +1,139 @@
+/**
+ * The only place that turns an installed model (a `vendor_models` row) into something that runs:
+ * decrypts its secrets, picks the adapter by provider and builds the client with the configured
+ * base URL. Callers get our ChatModel / EmbeddingModel and never see a vendor SDK.
+ */
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { AppContext } from '../../../platform/context';
+import type { schema } from '../../../platform/db';
+import { type CatalogueEntry, catalogueEntry } from '../catalogue';
+import { LexicalEmbeddingModel, OfflineDemoChatModel } from './builtin';
+import { SdkChatModel, SdkEmbeddingModel, type SdkModelOptions } from './sdk';
+import { type ChatModel, type EmbeddingModel, ProviderError } from './types';
+
+export * from './types';
+
+type VendorModelRow = typeof schema.vendorModels.$inferSelect;
+type Row = Pick<VendorModelRow, 'modelKey' | 'type' | 'provider' | 'parameters' | 'secretEnc'>;
+
+export interface ProviderOptions {
+  /** Longest wait for a first byte and between stream chunks (default 60 s). */
+  timeoutMs?: number;
+  /** SDK retries on retryable failures (default 0). */
+  maxRetries?: number;
+  /** Delay between the offline demo model's chunks (default 0: just yields). */
+  demoChunkDelayMs?: number;
+}
+
+interface Resolved {
+  entry: CatalogueEntry;
+  params: Record<string, unknown>;
+  secrets: Record<string, string>;
+}
+
+function resolve(ctx: Pick<AppContext, 'secretBox'>, row: Row, type: CatalogueEntry['type']): Resolved {
+  const entry = catalogueEntry(row.modelKey);
+  if (!entry) {
+    throw new ProviderError('bad_request', `The model "${row.modelKey}" is no longer in the catalogue.`);
+  }
+  if (entry.type !== type) {
+    throw new ProviderError('bad_request', `The model "${entry.name}" is not a ${type} model.`);
+  }
+  let secrets: Record<string, string> = {};
+  if (row.secretEnc) {
+    try {
+      secrets = JSON.parse(ctx.secretBox.open(row.secretEnc)) as Record<string, string>;
+    } catch {
+      throw new ProviderError(
+        'auth',
+        `The stored API key of "${entry.name}" cannot be decrypted; install the model again.`,
+      );
+    }
+  }
+  return { entry, params: (row.parameters ?? {}) as Record<string, unknown>, secrets };
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length ? v : undefined);
+
+function sdkOptions(label: string, secrets: Record<string, string>, opts: ProviderOptions): SdkModelOptions {
+  return { label, secrets: Object.values(secrets), timeoutMs: opts.timeoutMs, maxRetries: opts.maxRetries };
+}
+
+function compatibleLabel(baseUrl: string): string {
+  return `the server at ${baseUrl}`;
+}
+
+export function chatModelFor(
+  ctx: Pick<AppContext, 'secretBox'>,
+  row: Row,
+  opts: ProviderOptions = {},
+): ChatModel {
+  const { entry, params, secrets } = resolve(ctx, row, 'chat_completion');
+  const baseURL = str(params.base_url);
+  switch (entry.provider) {
+    case 'builtin':
+      return new OfflineDemoChatModel({ chunkDelayMs: opts.demoChunkDelayMs });
+    case 'openai': {
+      const openai = createOpenAI({ baseURL, apiKey: secrets.api_key ?? '' });
+      return new SdkChatModel(openai.chat(entry.providerModel!), sdkOptions('OpenAI', secrets, opts));
+    }
+    case 'anthropic': {
+      const anthropic = createAnthropic({ baseURL, apiKey: secrets.api_key ?? '' });
+      return new SdkChatModel(
+        anthropic.messages(entry.providerModel!),
+        sdkOptions('Anthropic', secrets, opts),
+      );
+    }
+    case 'openai-compatible': {
+      const url = baseURL ?? '';
+      const provider = createOpenAICompatible({
+        baseURL: url,
+        name: 'openai-compatible',
+        apiKey: secrets.api_key,
+        includeUsage: true,
+      });
+      return new SdkChatModel(
+        provider.chatModel(str(params.model) ?? ''),
+        sdkOptions(compatibleLabel(url), secrets, opts),
+      );
+    }
+  }
+}
+
+export function embeddingModelFor(
+  ctx: Pick<AppContext, 'secretBox'>,
+  row: Row,
+  opts: ProviderOptions = {},
+): EmbeddingModel {
+  const { entry, params, secrets } = resolve(ctx, row, 'embedding');
+  const baseURL = str(params.base_url);
+  switch (entry.provider) {
+    case 'builtin':
+      return new LexicalEmbeddingModel();
+    case 'openai': {
+      const openai = createOpenAI({ baseURL, apiKey: secrets.api_key ?? '' });
+      return new SdkEmbeddingModel(
+        openai.embedding(entry.providerModel!),
+        entry.dimensions!,
+        sdkOptions('OpenAI', secrets, opts),
+      );
+    }
+    case 'openai-compatible': {
+      const url = baseURL ?? '';
+      const provider = createOpenAICompatible({
+        baseURL: url,
+        name: 'openai-compatible',
+        apiKey: secrets.api_key,
+      });
+      return new SdkEmbeddingModel(
+        provider.embeddingModel(str(params.model) ?? ''),
+        Number(params.dimensions),
+        sdkOptions(compatibleLabel(url), secrets, opts),
+      );
+    }
+    case 'anthropic':
+      throw new ProviderError('bad_request', 'Anthropic has no embedding models.');
+  }
+}

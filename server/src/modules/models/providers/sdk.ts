@@ -1,0 +1,341 @@
+/**
+ * Our ChatModel / EmbeddingModel over any Vercel AI SDK model (OpenAI, Anthropic, OpenAI-compatible).
+ * One `stream()` = one model turn: tools are declared but never executed here (the engine runs them).
+ * Failures reject with a ProviderError; a silent provider times out (first byte and between chunks).
+ */
+import {
+  type EmbeddingModel as AiEmbeddingModel,
+  APICallError,
+  embedMany,
+  jsonSchema,
+  type LanguageModel,
+  type ModelMessage,
+  RetryError,
+  streamText,
+  type ToolSet,
+  tool,
+} from 'ai';
+import {
+  type ChatMessage,
+  type ChatModel,
+  type ChatRequest,
+  type ChatStreamEvent,
+  type EmbeddingModel,
+  ProviderError,
+  type ToolCall,
+  type ToolSpec,
+} from './types';
+
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+export interface SdkModelOptions {
+  /** Longest wait for the provider to start answering, and between two stream chunks (default 60 s). */
+  timeoutMs?: number;
+  /** Retries of the SDK on retryable failures (default 0: the engine decides what to retry). */
+  maxRetries?: number;
+  /** Shown in messages ("OpenAI", "Anthropic", "the server at http://…"). */
+  label: string;
+  /** Values that must never appear in an error message (the API key). */
+  secrets?: string[];
+}
+
+/** Our messages → the SDK's ModelMessage list (consecutive tool results merged into one tool message). */
+export function toModelMessages(messages: ChatMessage[]): ModelMessage[] {
+  const out: ModelMessage[] = [];
+  for (const m of messages) {
+    switch (m.role) {
+      case 'system':
+      case 'user':
+        out.push({ role: m.role, content: m.content });
+        break;
+      case 'assistant': {
+        const calls = m.toolCalls ?? [];
+        if (!calls.length) {
+          out.push({ role: 'assistant', content: m.content });
+          break;
+        }
+        out.push({
+          role: 'assistant',
+          content: [
+            ...(m.content ? [{ type: 'text' as const, text: m.content }] : []),
+            ...calls.map((c) => ({
+              type: 'tool-call' as const,
+              toolCallId: c.id,
+              toolName: c.name,
+              input: c.arguments ?? {},
+            })),
+          ],
+        });
+        break;
+      }
+      case 'tool': {
+        const part = {
+          type: 'tool-result' as const,
+          toolCallId: m.toolCallId,
+          toolName: m.name,
+          output: { type: 'text' as const, value: m.content },
+        };
+        const prev = out[out.length - 1];
+        if (prev?.role === 'tool') prev.content.push(part);
+        else out.push({ role: 'tool', content: [part] });
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+export function toToolSet(tools: ToolSpec[] | undefined): ToolSet | undefined {
+  if (!tools?.length) return undefined;
+  const set: ToolSet = {};
+  for (const t of tools) {
+    set[t.name] = tool({ description: t.description, inputSchema: jsonSchema(t.parameters as never) });
+  }
+  return set;
+}
+
+function redact(text: string, secrets: string[]): string {
+  let out = text;
+  for (const s of secrets) if (s.length >= 4) out = out.split(s).join('***');
+  return out.length > 300 ? `${out.slice(0, 300)}…` : out;
+}
+
+function providerDetail(err: APICallError): string {
+  try {
+    const body = JSON.parse(err.responseBody ?? '') as {
+      error?: { message?: string } | string;
+      message?: string;
+    };
+    const m = typeof body.error === 'string' ? body.error : (body.error?.message ?? body.message);
+    if (m) return m;
+  } catch {
+    // not JSON: fall back to the SDK's message
+  }
+  return err.message;
+}
+
+/** Any SDK or network failure → a ProviderError a console user can act on. Never includes the key. */
+export function toProviderError(
+  err: unknown,
+  opts: Pick<SdkModelOptions, 'label' | 'secrets'>,
+): ProviderError {
+  if (err instanceof ProviderError) return err;
+  const secrets = opts.secrets ?? [];
+  const label = opts.label;
+  const e = RetryError.isInstance(err) ? err.lastError : err;
+  if (APICallError.isInstance(e)) {
+    const status = e.statusCode;
+    const detail = redact(providerDetail(e), secrets);
+    // Some adapters report an unreadable first chunk as a synthetic HTTP 500.
+    if (/^(JSON parsing failed|Type validation failed)/.test(e.message)) {
+      return new ProviderError('bad_response', `${label} sent a response that could not be read: ${detail}`);
+    }
+    if (status === 401 || status === 403) {
+      return new ProviderError('auth', `${label} rejected the API key (HTTP ${status}): ${detail}`, status);
+    }
+    if (status === 429)
+      return new ProviderError('rate_limit', `${label} is rate-limiting requests: ${detail}`, status);
+    if (status !== undefined && status >= 500) {
+      return new ProviderError('unavailable', `${label} is unavailable (HTTP ${status}): ${detail}`, status);
+    }
+    if (status !== undefined && status >= 400) {
+      return new ProviderError(
+        'bad_request',
+        `${label} refused the request (HTTP ${status}): ${detail}`,
+        status,
+      );
+    }
+    const code = networkCode(e);
+    if (status === undefined && (code || /Cannot connect to API/i.test(e.message))) {
+      return new ProviderError('unavailable', `Could not reach ${label}${code ? ` (${code})` : ''}.`);
+    }
+    // A 2xx whose body could not be read (malformed stream or JSON).
+    return new ProviderError('bad_response', `${label} sent a response that could not be read: ${detail}`);
+  }
+  const message = e instanceof Error ? e.message : String(e);
+  const code = networkCode(e);
+  if (code) return new ProviderError('unavailable', `Could not reach ${label} (${code}).`);
+  return new ProviderError(
+    'bad_response',
+    `${label} sent a response that could not be read: ${redact(message, secrets)}`,
+  );
+}
+
+const NETWORK_CODES =
+  /^(ECONNREFUSED|ENOTFOUND|ECONNRESET|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|UND_ERR_SOCKET)$/;
+
+/** A network error code anywhere in the cause chain (fetch wraps them: TypeError → cause). */
+function networkCode(err: unknown): string | undefined {
+  let e = err as { code?: unknown; cause?: unknown } | undefined;
+  for (let depth = 0; e && depth < 5; depth++) {
+    if (typeof e.code === 'string' && NETWORK_CODES.test(e.code)) return e.code;
+    e = e.cause as typeof e;
+  }
+  return undefined;
+}
+
+function mapFinish(reason: string, hadToolCalls: boolean): 'stop' | 'tool_calls' | 'length' | 'other' {
+  if (hadToolCalls) return 'tool_calls';
+  if (reason === 'stop') return 'stop';
+  if (reason === 'length') return 'length';
+  if (reason === 'tool-calls') return 'tool_calls';
+  return 'other';
+}
+
+/** Parses arguments the SDK could not (an invalid tool call carries the raw text). */
+function parsedArguments(input: unknown): unknown {
+  if (typeof input !== 'string') return input;
+  try {
+    return JSON.parse(input);
+  } catch {
+    return input;
+  }
+}
+
+/**
+ * Runs `fn` with a signal that aborts when the caller's does or when `timeoutMs` passes without `touch()`.
+ * Tells apart our timeout from the caller's abort.
+ */
+class Deadline {
+  readonly controller = new AbortController();
+  timedOut = false;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly onAbort = () => this.controller.abort(this.caller?.reason);
+
+  constructor(
+    private readonly ms: number,
+    private readonly caller?: AbortSignal,
+  ) {
+    caller?.addEventListener('abort', this.onAbort, { once: true });
+    this.touch();
+  }
+
+  touch(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timedOut = true;
+      this.controller.abort(new Error('timeout'));
+    }, this.ms);
+  }
+
+  done(): void {
+    clearTimeout(this.timer);
+    this.caller?.removeEventListener('abort', this.onAbort);
+  }
+}
+
+export class SdkChatModel implements ChatModel {
+  constructor(
+    private readonly model: LanguageModel,
+    private readonly opts: SdkModelOptions,
+  ) {}
+
+  async *stream(request: ChatRequest): AsyncIterable<ChatStreamEvent> {
+    if (request.signal?.aborted) throw request.signal.reason;
+    const timeoutMs = this.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const deadline = new Deadline(timeoutMs, request.signal);
+    const timeoutError = () =>
+      new ProviderError('timeout', `${this.opts.label} did not answer within ${timeoutMs / 1000} s.`);
+    const calls: ToolCall[] = [];
+    let finished = false;
+    try {
+      const tools = toToolSet(request.tools);
+      const result = streamText({
+        model: this.model,
+        messages: toModelMessages(request.messages),
+        // Our messages come from the engine, not from end users verbatim: system turns are intended.
+        allowSystemInMessages: true,
+        ...(tools ? { tools, toolChoice: 'auto' as const } : {}),
+        temperature: request.temperature,
+        maxOutputTokens: request.maxTokens,
+        maxRetries: this.opts.maxRetries ?? 0,
+        abortSignal: deadline.controller.signal,
+        // Errors arrive as stream parts below; the default handler would print them to the console.
+        onError: () => {},
+      });
+      for await (const part of result.fullStream) {
+        deadline.touch();
+        switch (part.type) {
+          case 'text-delta':
+            if (part.text) yield { type: 'text', text: part.text };
+            break;
+          case 'tool-call':
+            calls.push({ id: part.toolCallId, name: part.toolName, arguments: parsedArguments(part.input) });
+            break;
+          case 'error':
+            throw part.error;
+          case 'abort':
+            throw deadline.timedOut ? timeoutError() : (request.signal?.reason ?? new Error('aborted'));
+          case 'finish': {
+            if (part.finishReason === 'error') {
+              throw new ProviderError('bad_response', `${this.opts.label} ended the stream with an error.`);
+            }
+            for (const call of calls) yield { type: 'tool_call', call };
+            finished = true;
+            yield {
+              type: 'finish',
+              reason: mapFinish(part.finishReason, calls.length > 0),
+              usage: {
+                promptTokens: part.totalUsage.inputTokens ?? 0,
+                completionTokens: part.totalUsage.outputTokens ?? 0,
+              },
+            };
+            break;
+          }
+          default:
+            break;
+        }
+      }
+      if (!finished)
+        throw new ProviderError('bad_response', `${this.opts.label} ended the stream without finishing.`);
+    } catch (err) {
+      if (deadline.timedOut) throw timeoutError();
+      if (request.signal?.aborted) throw request.signal.reason;
+      throw toProviderError(err, this.opts);
+    } finally {
+      deadline.done();
+      // A consumer that stops early (break) must not leave the HTTP request running.
+      if (!finished) deadline.controller.abort(new Error('stopped'));
+    }
+  }
+}
+
+export class SdkEmbeddingModel implements EmbeddingModel {
+  constructor(
+    private readonly model: AiEmbeddingModel,
+    readonly dimensions: number,
+    private readonly opts: SdkModelOptions,
+  ) {}
+
+  async embed(texts: string[], signal?: AbortSignal) {
+    if (signal?.aborted) throw signal.reason;
+    if (texts.length === 0) return { vectors: [], usage: { tokens: 0 } };
+    const timeoutMs = this.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const deadline = new Deadline(timeoutMs, signal);
+    try {
+      const result = await embedMany({
+        model: this.model,
+        values: texts,
+        maxRetries: this.opts.maxRetries ?? 0,
+        abortSignal: deadline.controller.signal,
+      });
+      for (const v of result.embeddings) {
+        if (v.length !== this.dimensions) {
+          throw new ProviderError(
+            'bad_response',
+            `${this.opts.label} returned vectors of ${v.length} dimensions; the model is configured for ${this.dimensions}.`,
+          );
+        }
+      }
+      return { vectors: result.embeddings, usage: { tokens: result.usage?.tokens ?? 0 } };
+    } catch (err) {
+      if (deadline.timedOut) {
+        throw new ProviderError('timeout', `${this.opts.label} did not answer within ${timeoutMs / 1000} s.`);
+      }
+      if (signal?.aborted) throw signal.reason;
+      throw toProviderError(err, this.opts);
+    } finally {
+      deadline.done();
+    }
+  }
+}

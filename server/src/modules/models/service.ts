@@ -1,0 +1,148 @@
+import {
+  type AvailableModel,
+  type AvailableModelsQuery,
+  ErrorCode,
+  type InstalledModel,
+  type InstalledModelDetail,
+  type ListEnvelope,
+  MODEL_PICKER_LIMIT,
+  type ModelSearchQuery,
+  type ModelsListQuery,
+  type VendorModelPick,
+} from '@llmor/contracts';
+import type { AppContext } from '../../platform/context';
+import { notFound, validationError } from '../../platform/errors';
+import type { VendorRow } from '../vendors/repo';
+import { CATALOGUE, type CatalogueEntry, catalogueEntry } from './catalogue';
+import { checkParameters } from './parameters';
+import { presentAvailable, presentDetail, presentInstalled, presentPick } from './present';
+import {
+  countVendorModels,
+  deleteVendorModel,
+  findVendorModel,
+  insertVendorModel,
+  listVendorModels,
+  searchVendorModels,
+  type VendorModelRow,
+} from './repo';
+
+export const INSTALL_VALIDATION_MESSAGE = 'The model parameters are invalid.';
+
+function matches(entry: CatalogueEntry, search: string): boolean {
+  const s = search.toLowerCase();
+  return [entry.id, entry.name, entry.description, entry.provider].some((f) => f.toLowerCase().includes(s));
+}
+
+export function listAvailable(vendor: VendorRow, q: AvailableModelsQuery): ListEnvelope<AvailableModel> {
+  const filtered = CATALOGUE.filter(
+    (e) => (!q.type || e.type === q.type) && (!q.search || matches(e, q.search)),
+  );
+  return {
+    data: filtered.slice(0, q.limit).map((e) => presentAvailable(e, vendor.currency)),
+    total_count: CATALOGUE.length,
+    filter_count: filtered.length,
+  };
+}
+
+/** The name an installed model gets: the catalogue name, plus the model for a generic server. */
+function installedName(entry: CatalogueEntry, parameters: Record<string, unknown>): string {
+  return entry.provider === 'openai-compatible' && typeof parameters.model === 'string'
+    ? `${parameters.model} (${entry.name})`
+    : entry.name;
+}
+
+function openSecrets(ctx: AppContext, row: VendorModelRow): Record<string, string> {
+  if (!row.secretEnc) return {};
+  try {
+    return JSON.parse(ctx.secretBox.open(row.secretEnc)) as Record<string, string>;
+  } catch {
+    // A key sealed under another ENCRYPTION_KEY: the model needs reinstalling; show no hint.
+    return {};
+  }
+}
+
+export async function installModel(
+  ctx: AppContext,
+  vendor: VendorRow,
+  userId: number,
+  modelKey: string,
+  submitted: Record<string, unknown>,
+): Promise<InstalledModelDetail> {
+  const entry = catalogueEntry(modelKey);
+  if (!entry) throw notFound('Model');
+  const check = checkParameters(entry, submitted);
+  if (!check.ok) {
+    throw validationError(
+      { parameters: check.schema } as never,
+      INSTALL_VALIDATION_MESSAGE,
+      ErrorCode.MODEL_PARAMETER_VALIDATION_FAILED,
+    );
+  }
+  const cost =
+    typeof check.parameters.cost_per_1k === 'number' ? check.parameters.cost_per_1k : entry.costPer1kMinor;
+  const row = await insertVendorModel(ctx.db, vendor.id, {
+    modelKey: entry.id,
+    name: installedName(entry, check.parameters),
+    type: entry.type,
+    provider: entry.provider,
+    image: entry.image,
+    parameters: check.parameters,
+    secretEnc: Object.keys(check.secrets).length ? ctx.secretBox.seal(JSON.stringify(check.secrets)) : null,
+    costPer1kMinor: cost,
+    createdBy: userId,
+  });
+  return presentDetail(row, vendor.currency, entry.description, check.secrets);
+}
+
+export async function listInstalled(
+  ctx: AppContext,
+  vendor: VendorRow,
+  q: ModelsListQuery,
+): Promise<ListEnvelope<InstalledModel>> {
+  const filter = { type: q.type, search: q.search };
+  const [rows, total, filtered] = await Promise.all([
+    listVendorModels(ctx.db, vendor.id, {
+      ...filter,
+      offset: q.page * q.page_size,
+      limit: q.page_size,
+      order: q.order,
+      orderDir: q.order_dir,
+    }),
+    countVendorModels(ctx.db, vendor.id),
+    countVendorModels(ctx.db, vendor.id, filter),
+  ]);
+  return {
+    data: rows.map((r) => presentInstalled(r, vendor.currency)),
+    total_count: total,
+    filter_count: filtered,
+  };
+}
+
+export async function getInstalled(
+  ctx: AppContext,
+  vendor: VendorRow,
+  id: number,
+): Promise<InstalledModelDetail> {
+  const row = await findVendorModel(ctx.db, vendor.id, id);
+  if (!row) throw notFound('Model');
+  const description = catalogueEntry(row.modelKey)?.description ?? '';
+  return presentDetail(row, vendor.currency, description, openSecrets(ctx, row));
+}
+
+export async function removeInstalled(ctx: AppContext, vendor: VendorRow, id: number): Promise<void> {
+  if (!(await deleteVendorModel(ctx.db, vendor.id, id))) throw notFound('Model');
+}
+
+export async function pickInstalled(
+  ctx: AppContext,
+  vendor: VendorRow,
+  q: ModelSearchQuery,
+): Promise<{ data: VendorModelPick[] }> {
+  const rows = await searchVendorModels(
+    ctx.db,
+    vendor.id,
+    { type: q.type, search: q.search },
+    MODEL_PICKER_LIMIT,
+  );
+  return { data: rows.map((r) => presentPick(r, vendor.currency)) };
+}

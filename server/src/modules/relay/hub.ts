@@ -1,0 +1,53 @@
+import { RelayServerEvent } from '@llmor/contracts';
+import type { Server } from 'socket.io';
+
+/**
+ * What the rest of the server uses to talk to a conversation's room: the completion engine, and later
+ * Lua `relay.emit` / `state.set`. Rooms are named by the conversation token.
+ */
+export interface RelayPublisher {
+  /**
+   * Sends `message` (the JSON string `{type, data}`) to the room of `token`.
+   * `except`: a socket id that must not receive it. `only`: deliver only to that socket, and only if it
+   * has joined this conversation.
+   */
+  emit(token: string, type: string, data: unknown, opts?: { except?: string; only?: string }): void;
+  /** Tells the room the state changed (`state_change`, whole new state), except one socket if given. */
+  stateChanged(token: string, state: unknown, opts?: { except?: string }): void;
+}
+
+/** The private room of one socket inside one conversation: lets `only` reach it only while joined. */
+export const memberRoom = (token: string, socketId: string) => `${token}#${socketId}`;
+
+/**
+ * The process's publisher. Without a socket.io server (relay role off and no Redis) it drops events.
+ * With one, it publishes through its adapter, so with Redis every instance's rooms are reached.
+ */
+export class RelayHub implements RelayPublisher {
+  private io: Server | null = null;
+
+  attach(io: Server): void {
+    this.io = io;
+  }
+
+  detach(): void {
+    this.io = null;
+  }
+
+  get attached(): boolean {
+    return this.io !== null;
+  }
+
+  emit(token: string, type: string, data: unknown, opts: { except?: string; only?: string } = {}): void {
+    if (!this.io) return;
+    const payload = JSON.stringify({ type, data });
+    const target = opts.only ? this.io.to(memberRoom(token, opts.only)) : this.io.to(token);
+    (opts.except ? target.except(opts.except) : target).emit(RelayServerEvent.message, payload);
+  }
+
+  stateChanged(token: string, state: unknown, opts: { except?: string } = {}): void {
+    if (!this.io) return;
+    const target = this.io.to(token);
+    (opts.except ? target.except(opts.except) : target).emit(RelayServerEvent.stateChange, state);
+  }
+}

@@ -1,0 +1,7 @@
+/**
+ * Fakes of outside services for tests: real wire protocols on 127.0.0.1, scripted per test, failing
+ * (HTTP 500 + a recorded failure) on anything unexpected. See each file's header for its API.
+ */
+export * from './anthropic';
+export * from './http';
+export * from './openai';
