@@ -1,25 +1,19 @@
-import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { PlaceholderPage } from '../../components/PlaceholderPage';
-import { useEntityLabel } from './useEntityLabel';
+import { NoVendorSelected } from '../../components/NoVendorSelected';
+import { ModelDetail, type ModelSection, ModelsList } from '../../features/models';
+import { useCurrentVendor } from '../../lib/appState';
 
+/** /models: the installed models and the install modal. */
 export function ModelsRoute() {
-  const { t } = useTranslation();
-  return (
-    <PlaceholderPage title={t('pages.models.title')} breadcrumbs={[{ label: t('pages.models.title') }]} />
-  );
+  const vendor = useCurrentVendor();
+  if (!vendor) return <NoVendorSelected />;
+  return <ModelsList key={vendor.id} vendorId={vendor.id} />;
 }
 
-export function ModelRoute({ section }: { section: 'details' | 'usage' | 'configuration' }) {
-  const { t } = useTranslation();
-  const label = useEntityLabel();
-  const { id } = useParams();
-  const model = `${t('pages.models.model')} ${label(id)}`;
-  return (
-    <PlaceholderPage
-      title={model}
-      subtitle={t(`pages.models.${section}`)}
-      breadcrumbs={[{ label: t('pages.models.title'), to: '/models' }, { label: model }]}
-    />
-  );
+/** /models/{id}/{details,usage,configuration}. */
+export function ModelRoute({ section }: { section: ModelSection }) {
+  const vendor = useCurrentVendor();
+  const { id = '' } = useParams();
+  if (!vendor) return <NoVendorSelected />;
+  return <ModelDetail key={`${vendor.id}:${id}`} vendorId={vendor.id} id={id} section={section} />;
 }

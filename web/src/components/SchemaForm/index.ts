@@ -1,0 +1,11 @@
+export type { SchemaFormHandle, SchemaFormProps } from './SchemaForm';
+export { SchemaForm } from './SchemaForm';
+export type { FormPropertySchema, FormSchema, FormValues } from './schema';
+export {
+  hasProperties,
+  schemaDefaults,
+  schemaFieldErrors,
+  schemaOtherErrors,
+  stringInputKind,
+  toNumberOrNull,
+} from './schema';

@@ -1,0 +1,26 @@
+import { AVAILABLE_MODELS_LIMIT, type AvailableModel, type ListEnvelope } from '@llmor/contracts';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api/client';
+import { modelKeys } from './keys';
+
+/** GET /v1/vendors/{vendorId}/avamodels/available?limit=100 → the catalogue (the install modal shows errors itself). */
+export function getAvailableModels(vendorId: number): Promise<ListEnvelope<AvailableModel>> {
+  return apiRequest<ListEnvelope<AvailableModel>>(`/v1/vendors/${vendorId}/avamodels/available`, {
+    query: { limit: AVAILABLE_MODELS_LIMIT },
+    skipDefaultErrorHandler: true,
+  });
+}
+
+/** Loaded afresh every time the install modal opens (spec 02 §2). */
+export const availableModelsQueryOptions = (vendorId: number) =>
+  queryOptions({
+    queryKey: modelKeys.available(vendorId),
+    queryFn: () => getAvailableModels(vendorId),
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
+  });
+
+export function useAvailableModels(vendorId: number) {
+  return useQuery(availableModelsQueryOptions(vendorId));
+}

@@ -1,0 +1,32 @@
+import type { InstalledModel, ListEnvelope } from '@llmor/contracts';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api/client';
+import { type ModelsListParams, modelKeys } from './keys';
+
+/**
+ * GET /v1/vendors/{vendorId}/models?page&page_size&order&order_dir → the installed models.
+ * Failures are only logged by the caller (spec 02 §8), never bannered.
+ */
+export function getModels(vendorId: number, params: ModelsListParams): Promise<ListEnvelope<InstalledModel>> {
+  return apiRequest<ListEnvelope<InstalledModel>>(`/v1/vendors/${vendorId}/models`, {
+    query: {
+      page: params.page,
+      page_size: params.page_size,
+      order: params.order,
+      order_dir: params.order ? params.order_dir : undefined,
+    },
+    skipDefaultErrorHandler: true,
+  });
+}
+
+export const modelsQueryOptions = (vendorId: number, params: ModelsListParams) =>
+  queryOptions({
+    queryKey: modelKeys.list(vendorId, params),
+    queryFn: () => getModels(vendorId, params),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+
+export function useModels(vendorId: number, params: ModelsListParams) {
+  return useQuery(modelsQueryOptions(vendorId, params));
+}

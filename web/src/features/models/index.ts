@@ -1,0 +1,4 @@
+import './i18n';
+
+export { ModelDetail, type ModelSection } from './components/ModelDetail';
+export { ModelsList } from './components/ModelsList';
