@@ -59,3 +59,13 @@ describe('catalogue', () => {
     });
   });
 });
+
+describe('catalogue images', () => {
+  it('every image is an icon of the bundled set, so the console can show it', async () => {
+    const { isKnownIcon } = await import('../icons/icon-set');
+    for (const model of CATALOGUE) {
+      expect(model.image, model.id).toMatch(/^icon:/);
+      expect(isKnownIcon(model.image.slice('icon:'.length)), model.image).toBe(true);
+    }
+  });
+});

@@ -47,7 +47,7 @@ describe('available models (catalogue)', () => {
       id: 'openai-gpt-4o-mini',
       name: 'GPT-4o mini',
       description: expect.any(String),
-      image: 'icon:openai',
+      image: 'icon:brand-openai',
       type: 'chat_completion',
       provider: 'openai',
       cost_per_1k: 1,
@@ -225,7 +225,7 @@ describe('install', () => {
     expect(data).toEqual({
       id: expect.any(Number),
       name: 'Offline demo (not AI)',
-      image: 'icon:builtin',
+      image: 'icon:robot-off',
       type: 'chat_completion',
       provider: 'builtin',
       model_key: 'builtin-offline-demo',
@@ -352,7 +352,7 @@ describe('installed models', () => {
     expect(list[0]).toEqual({
       id: a.id,
       name: 'GPT-4o mini',
-      image: 'icon:openai',
+      image: 'icon:brand-openai',
       type: 'chat_completion',
       provider: 'openai',
       model_key: 'openai-gpt-4o-mini',
