@@ -1,64 +1,66 @@
+import { Alert } from '@mantine/core';
+import { IconTools } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import type { Crumb } from '../../components/PageHeader';
-import { PlaceholderPage } from '../../components/PlaceholderPage';
+import { PageHeader } from '../../components/PageHeader';
+import { AppDetailsForm } from '../../features/apps/components/AppDetailsForm';
+import { AppPage } from '../../features/apps/components/AppPage';
+import { AppParametersForm } from '../../features/apps/components/AppParametersForm';
+import { AppSettingsLayout, type AppSettingsSection } from '../../features/apps/components/AppSettingsLayout';
+import { AppsListPage } from '../../features/apps/components/AppsListPage';
 import { useEntityLabel } from './useEntityLabel';
 
+export type { AppSettingsSection };
+
 export function AppsRoute() {
+  return <AppsListPage />;
+}
+
+/** A section of the app page that is not built yet: sub-header and the "not built yet" alert. */
+function SectionPlaceholder({ title }: { title: string }) {
   const { t } = useTranslation();
   return (
-    <PlaceholderPage
-      title={t('pages.apps.title')}
-      subtitle={t('pages.apps.subtitle')}
-      breadcrumbs={[{ label: t('pages.apps.title') }]}
-    />
+    <>
+      <PageHeader sub title={title} titleTestId="settings-title" />
+      <Alert
+        variant="light"
+        color="blue"
+        title={t('placeholder.title')}
+        icon={<IconTools size={18} />}
+        data-testid="placeholder-alert"
+      >
+        {t('placeholder.message')}
+      </Alert>
+    </>
   );
 }
 
 export function AppConversationsRoute() {
   const { t } = useTranslation();
-  const label = useEntityLabel();
-  const { id } = useParams();
-  // The app name is not repeated in the breadcrumb on the conversations tab (spec 01 §2).
+  // The conversations tab is not built yet (spec 01 Conversations page).
   return (
-    <PlaceholderPage
-      title={`${t('pages.app.title')} ${label(id)}`}
-      subtitle={t('pages.app.conversations')}
-      breadcrumbs={[{ label: t('pages.apps.title'), to: '/apps' }]}
-    />
+    <AppPage tab="conversations">
+      <SectionPlaceholder title={t('pages.app.conversations')} />
+    </AppPage>
   );
 }
-
-export type AppSettingsSection =
-  | 'details'
-  | 'parameters'
-  | 'functions'
-  | 'usage'
-  | 'datastores'
-  | 'clients'
-  | 'client'
-  | 'embeds'
-  | 'embed'
-  | 'slack';
 
 export function AppSettingsRoute({ section }: { section: AppSettingsSection }) {
   const { t } = useTranslation();
   const label = useEntityLabel();
-  const { id, clientId, embedId } = useParams();
-  const base = `/apps/${id}`;
-  const crumbs: Crumb[] = [
-    { label: t('pages.apps.title'), to: '/apps' },
-    { label: `${t('pages.app.title')} ${label(id)}`, to: `${base}/chat` },
-    { label: t('pages.app.settings'), to: `${base}/settings/details` },
-  ];
-  let title = t(`pages.app.${section === 'details' ? 'detailsTitle' : section}`);
-  if (section === 'client') {
-    crumbs.push({ label: t('pages.app.clients'), to: `${base}/settings/clients` });
-    title = `${t('pages.app.client')} ${label(clientId)}`;
-  } else if (section === 'embed') {
-    crumbs.push({ label: t('pages.app.embeds'), to: `${base}/settings/embeds` });
-    title = `${t('pages.app.embed')} ${label(embedId)}`;
-  }
-  crumbs.push({ label: title });
-  return <PlaceholderPage title={title} breadcrumbs={crumbs} />;
+  const { clientId, embedId } = useParams();
+  let content: ReactNode;
+  if (section === 'details') content = <AppDetailsForm />;
+  else if (section === 'parameters') content = <AppParametersForm />;
+  else if (section === 'client')
+    content = <SectionPlaceholder title={`${t('pages.app.client')} ${label(clientId)}`} />;
+  else if (section === 'embed')
+    content = <SectionPlaceholder title={`${t('pages.app.embed')} ${label(embedId)}`} />;
+  else content = <SectionPlaceholder title={t(`pages.app.${section}`)} />;
+  return (
+    <AppPage tab="settings">
+      <AppSettingsLayout section={section}>{content}</AppSettingsLayout>
+    </AppPage>
+  );
 }

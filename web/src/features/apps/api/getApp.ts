@@ -1,0 +1,25 @@
+import type { AppResponse } from '@llmor/contracts';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api/client';
+
+/** GET /v1/vendors/{vendorId}/apps/{appId}?resolve=creator → {data: app}. */
+export function getApp(vendorId: number, appId: number | string): Promise<AppResponse> {
+  return apiRequest<AppResponse>(`/v1/vendors/${vendorId}/apps/${encodeURIComponent(String(appId))}`, {
+    query: { resolve: 'creator' },
+  });
+}
+
+export const appQueryKey = (vendorId: number, appId: number | string) =>
+  ['apps', vendorId, 'app', String(appId)] as const;
+
+export const appQueryOptions = (vendorId: number, appId: number | string) =>
+  queryOptions({
+    queryKey: appQueryKey(vendorId, appId),
+    queryFn: () => getApp(vendorId, appId),
+    select: (r) => r.data,
+    staleTime: 0,
+  });
+
+export function useApp(vendorId: number, appId: number | string) {
+  return useQuery(appQueryOptions(vendorId, appId));
+}

@@ -1,0 +1,21 @@
+import type { AppParametersResponse } from '@llmor/contracts';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api/client';
+
+/** GET /v1/vendors/{vendorId}/apps/{appId}/parameters → {data: ParameterDefinition[]}. */
+export function getAppParameters(vendorId: number, appId: number | string): Promise<AppParametersResponse> {
+  return apiRequest<AppParametersResponse>(
+    `/v1/vendors/${vendorId}/apps/${encodeURIComponent(String(appId))}/parameters`,
+  );
+}
+
+export const appParametersQueryOptions = (vendorId: number, appId: number | string) =>
+  queryOptions({
+    queryKey: ['apps', vendorId, 'parameters', String(appId)] as const,
+    queryFn: () => getAppParameters(vendorId, appId),
+    select: (r) => r.data,
+  });
+
+export function useAppParameters(vendorId: number, appId: number | string) {
+  return useQuery(appParametersQueryOptions(vendorId, appId));
+}

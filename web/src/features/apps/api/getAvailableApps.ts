@@ -1,0 +1,19 @@
+import type { AvailableAppsResponse } from '@llmor/contracts';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api/client';
+
+/** GET /v1/vendors/{vendorId}/apps/available → {data: {app_key: {name, description, type, icon}}}. */
+export function getAvailableApps(vendorId: number): Promise<AvailableAppsResponse> {
+  return apiRequest<AvailableAppsResponse>(`/v1/vendors/${vendorId}/apps/available`);
+}
+
+export const availableAppsQueryOptions = (vendorId: number) =>
+  queryOptions({
+    queryKey: ['apps', vendorId, 'available'] as const,
+    queryFn: () => getAvailableApps(vendorId),
+    select: (r) => Object.entries(r.data).map(([appKey, meta]) => ({ appKey, ...meta })),
+  });
+
+export function useAvailableApps(vendorId: number, enabled = true) {
+  return useQuery({ ...availableAppsQueryOptions(vendorId), enabled });
+}

@@ -1,0 +1,41 @@
+import type { AppsList, AppType } from '@llmor/contracts';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api/client';
+
+export interface AppsListParams {
+  search: string;
+  appTypes: AppType[];
+  order: 'created_at' | 'name' | 'app_key';
+  orderDir: 'asc' | 'desc';
+  /** Zero-based, as the API takes it (spec 01 §4). */
+  page: number;
+  pageSize: number;
+}
+
+/** GET /v1/vendors/{vendorId}/apps → {data, total_count, filter_count}. */
+export function listApps(vendorId: number, p: AppsListParams): Promise<AppsList> {
+  return apiRequest<AppsList>(`/v1/vendors/${vendorId}/apps`, {
+    query: {
+      resolve: 'creator',
+      search: p.search.trim() || undefined,
+      app_type: p.appTypes.length > 0 ? p.appTypes : undefined,
+      page: p.page,
+      page_size: p.pageSize,
+      order: p.order,
+      order_dir: p.orderDir,
+      count: 1,
+    },
+  });
+}
+
+export const appsListQueryOptions = (vendorId: number, p: AppsListParams) =>
+  queryOptions({
+    queryKey: ['apps', vendorId, 'list', p] as const,
+    queryFn: () => listApps(vendorId, p),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+
+export function useAppsList(vendorId: number, p: AppsListParams) {
+  return useQuery(appsListQueryOptions(vendorId, p));
+}

@@ -1,0 +1,35 @@
+import type { DataEnvelope, InstalledModelDetail, VendorModelPick } from '@llmor/contracts';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api/client';
+
+/** GET /v1/vendors/{vendorId}/models/search?type=chat_completion&search= → {data: VendorModelPick[]} (≤ 20). */
+export async function searchCompletionModels(vendorId: number, search: string): Promise<VendorModelPick[]> {
+  const r = await apiRequest<DataEnvelope<VendorModelPick[]>>(`/v1/vendors/${vendorId}/models/search`, {
+    query: { type: 'chat_completion', search: search.trim() || undefined },
+  });
+  return r.data;
+}
+
+/** GET /v1/vendors/{vendorId}/models/{id}: the chosen model, to label the picker (it may not be in a search page). */
+export function getModel(vendorId: number, id: number): Promise<DataEnvelope<InstalledModelDetail>> {
+  return apiRequest<DataEnvelope<InstalledModelDetail>>(`/v1/vendors/${vendorId}/models/${id}`, {
+    skipDefaultErrorHandler: true,
+  });
+}
+
+export const pickedModelQueryOptions = (vendorId: number, id: number) =>
+  queryOptions({
+    queryKey: ['apps', vendorId, 'picked-model', id] as const,
+    queryFn: () => getModel(vendorId, id),
+    select: (r): VendorModelPick => ({
+      id: r.data.id,
+      name: r.data.name,
+      image: r.data.image,
+      cost_per_1k_formatted: r.data.cost_per_1k_formatted,
+    }),
+    retry: false,
+  });
+
+export function usePickedModel(vendorId: number, id: number | null) {
+  return useQuery({ ...pickedModelQueryOptions(vendorId, id ?? 0), enabled: id !== null });
+}

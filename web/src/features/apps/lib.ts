@@ -1,0 +1,121 @@
+/** Pure helpers of the Apps feature (unit-tested in lib.test.ts). */
+import {
+  type AppOrderColumn,
+  type ConversationRole,
+  type ConversationSample,
+  type ParameterDefinition,
+  VISUAL_GRID_BUCKETS,
+} from '@llmor/contracts';
+
+// ---------------------------------------------------------------------------------------------------
+// List: sort and filter (spec 01 Apps list)
+// ---------------------------------------------------------------------------------------------------
+
+export interface SortOption {
+  value: string;
+  /** Key under apps.list.sortOptions. */
+  label: 'newest' | 'oldest' | 'nameAsc' | 'nameDesc' | 'keyAsc' | 'keyDesc';
+  order: AppOrderColumn;
+  direction: 'asc' | 'desc';
+}
+
+export const SORT_OPTIONS: readonly SortOption[] = [
+  { value: 'created_at:desc', label: 'newest', order: 'created_at', direction: 'desc' },
+  { value: 'created_at:asc', label: 'oldest', order: 'created_at', direction: 'asc' },
+  { value: 'name:asc', label: 'nameAsc', order: 'name', direction: 'asc' },
+  { value: 'name:desc', label: 'nameDesc', order: 'name', direction: 'desc' },
+  { value: 'app_key:asc', label: 'keyAsc', order: 'app_key', direction: 'asc' },
+  { value: 'app_key:desc', label: 'keyDesc', order: 'app_key', direction: 'desc' },
+];
+export const DEFAULT_SORT = 'created_at:desc';
+
+export function sortOption(value: string): SortOption {
+  return SORT_OPTIONS.find((o) => o.value === value) ?? SORT_OPTIONS[0]!;
+}
+
+/** Active filters: filter id → chosen option values. A filter without options is absent. */
+export type Filters = Record<string, string[]>;
+
+/** Toggles one option of a filter; removing the last option removes the filter (spec 01 Apps list). */
+export function toggleFilterOption(filters: Filters, filterId: string, value: string): Filters {
+  const current = filters[filterId] ?? [];
+  const next = current.includes(value) ? current.filter((v) => v !== value) : [...current, value];
+  const { [filterId]: _removed, ...rest } = filters;
+  return next.length > 0 ? { ...rest, [filterId]: next } : rest;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Configuration form
+// ---------------------------------------------------------------------------------------------------
+
+/** Column span of a definition: 12, 6, 4 or 3; other values take the nearest wider bucket (spec 02). */
+export function gridSpan(visualGrid: number | undefined): number {
+  if (visualGrid === undefined) return 12;
+  const ascending = [...VISUAL_GRID_BUCKETS].sort((a, b) => a - b);
+  return ascending.find((bucket) => bucket >= visualGrid) ?? 12;
+}
+
+/** Where a definition's value lives in `app.parameters`; null for `visual.header`. */
+export function valueKeyOf(def: ParameterDefinition): string | null {
+  return def.type === 'visual.header' ? null : (def.params.value_key ?? def.name);
+}
+
+/** Clicking the avatar cycles the role user → assistant → user (spec 02). */
+export const cycleRole = (role: ConversationRole): ConversationRole =>
+  role === 'user' ? 'assistant' : 'user';
+
+/** A new message takes the role after the last one, starting with user. */
+export function nextRole(messages: readonly ConversationSample[]): ConversationRole {
+  const last = messages.at(-1);
+  return last ? cycleRole(last.role) : 'user';
+}
+
+/** Whether a text is over its max length (spec 01 §5: 'Max length is N characters.'). */
+export const isTooLong = (text: string, max: number | undefined) => max !== undefined && text.length > max;
+
+// ---------------------------------------------------------------------------------------------------
+// Server validation errors (spec 02 §5: a per-field map; parameters keyed by parameter then sub key)
+// ---------------------------------------------------------------------------------------------------
+
+/** The messages of one error entry: a string, a list, or a nested map ("key: message"). */
+export function errorMessages(entry: unknown, prefix = ''): string[] {
+  if (entry === undefined || entry === null || entry === '') return [];
+  if (typeof entry === 'string') return [`${prefix}${entry}`];
+  if (Array.isArray(entry)) return entry.flatMap((e) => errorMessages(e, prefix));
+  if (typeof entry === 'object') {
+    return Object.entries(entry as Record<string, unknown>).flatMap(([key, value]) =>
+      errorMessages(value, `${prefix}${key}: `),
+    );
+  }
+  return [`${prefix}${String(entry)}`];
+}
+
+/** The sub-key map of one parameter's errors (`errors.parameters.<name>`), or {} when none. */
+export function parameterErrors(
+  errors: Record<string, unknown> | null,
+  name: string,
+): Record<string, string> {
+  const parameters = errors?.parameters;
+  if (!parameters || typeof parameters !== 'object' || Array.isArray(parameters)) return {};
+  const entry = (parameters as Record<string, unknown>)[name];
+  if (typeof entry === 'string') return { value: entry };
+  if (!entry || typeof entry !== 'object') return {};
+  const out: Record<string, string> = {};
+  for (const [sub, message] of Object.entries(entry as Record<string, unknown>)) {
+    const text = errorMessages(message).join(' ');
+    if (text) out[sub] = text;
+  }
+  return out;
+}
+
+/** One line per parameter error, for a single field holding all parameters (the JSON editor in Details). */
+export function parametersErrorLines(entry: unknown): string[] {
+  if (entry === undefined || entry === null) return [];
+  if (typeof entry !== 'object' || Array.isArray(entry)) return errorMessages(entry);
+  return Object.entries(entry as Record<string, unknown>).flatMap(([name, value]) => {
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return errorMessages(value, `${name}: `);
+    return Object.entries(value as Record<string, unknown>).flatMap(([sub, message]) =>
+      errorMessages(message, sub === 'value' ? `${name}: ` : `${name}.${sub}: `),
+    );
+  });
+}
