@@ -1,6 +1,6 @@
 import { jsonPatch, RELAY_STATE_MAX_BYTES } from '@llmor/contracts';
-import { applyPatch, deepClone, type Operation, validate as validatePatch } from 'fast-json-patch';
 import type { AppContext } from '../../platform/context';
+import { applyPatch, deepClone, type Operation, validate as validatePatch } from '../../platform/json-patch';
 import { readState, updateStateIfVersion } from './repo';
 
 /**

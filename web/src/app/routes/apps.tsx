@@ -9,6 +9,7 @@ import { AppPage } from '../../features/apps/components/AppPage';
 import { AppParametersForm } from '../../features/apps/components/AppParametersForm';
 import { AppSettingsLayout, type AppSettingsSection } from '../../features/apps/components/AppSettingsLayout';
 import { AppsListPage } from '../../features/apps/components/AppsListPage';
+import { ConversationsView } from '../../features/conversations';
 import { useEntityLabel } from './useEntityLabel';
 
 export type { AppSettingsSection };
@@ -37,11 +38,10 @@ function SectionPlaceholder({ title }: { title: string }) {
 }
 
 export function AppConversationsRoute() {
-  const { t } = useTranslation();
-  // The conversations tab is not built yet (spec 01 Conversations page).
+  const { id, token } = useParams();
   return (
     <AppPage tab="conversations">
-      <SectionPlaceholder title={t('pages.app.conversations')} />
+      <ConversationsView appId={Number(id)} token={token} />
     </AppPage>
   );
 }

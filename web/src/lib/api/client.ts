@@ -18,6 +18,8 @@ export interface RequestOptions {
   /** Add `locale=<current>` to the query (default true). */
   withLocale?: boolean;
   signal?: AbortSignal;
+  /** Extra request headers (e.g. X-Relay-Socket on POST /v1/conversations/{token}); signing and vendor headers win. */
+  headers?: Record<string, string>;
 }
 
 let currentLocale: () => string | null = () => null;
@@ -46,7 +48,7 @@ async function parseBody(response: Response): Promise<unknown> {
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const method = options.method ?? 'GET';
   const target = buildTarget(path, options.query, options.withLocale === false ? null : currentLocale());
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
   const hasBody = method !== 'GET' && method !== 'DELETE' ? true : options.body !== undefined;
   if (hasBody) headers['Content-Type'] = 'application/json';
   if (options.signed !== false) {

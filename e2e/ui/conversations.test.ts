@@ -1,0 +1,343 @@
+import { createHmac } from 'node:crypto';
+import { CONVERSATION_TOKEN_TAIL, encodeAccessToken, signingMessage } from '@llmor/contracts';
+import { chatModelFor } from '@llmor/server/modules/models/providers/index';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, type Console, launchBrowser, newPage, signIn, startConsole } from '../harness';
+
+let app: Console;
+let browser: Browser;
+let appId: number;
+
+/** A signed API client over real HTTP (CONTRACTS.md "Sessions and request signing"). */
+async function signedClient(baseUrl: string, vendorKey: string) {
+  const session = (await (await fetch(`${baseUrl}/v1/auth/session`, { method: 'POST' })).json()) as {
+    token: string;
+    secret: string;
+  };
+  const call = async (method: string, path: string, body?: unknown) => {
+    const timestamp = Math.floor(Date.now() / 1000);
+    const signature = createHmac('sha256', session.secret)
+      .update(signingMessage(method, path, timestamp))
+      .digest('hex');
+    const res = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: {
+        'X-AccessToken': encodeAccessToken(session.token, timestamp, signature),
+        'X-Vendor': vendorKey,
+        Accept: 'application/json',
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (res.status >= 300) throw new Error(`${method} ${path} → ${res.status} ${text}`);
+    return text ? (JSON.parse(text) as { data: never }) : { data: undefined as never };
+  };
+  await call('POST', '/v1/auth/signin', { identifier: ADMIN.email, secret: ADMIN.password });
+  return call;
+}
+
+beforeAll(async () => {
+  app = await startConsole();
+  browser = await launchBrowser();
+  // The offline demo model streams word by word; slow it a little so a browser can watch the reply grow.
+  app.server.ctx.completion.resolveModel = (ctx, row) => chatModelFor(ctx, row, { demoChunkDelayMs: 120 });
+
+  const api = await signedClient(app.url, 'demo');
+  const vendors: { id: number; key: string }[] = (await api('GET', '/v1/vendors')).data;
+  const vendorId = vendors.find((v) => v.key === 'demo')!.id;
+  const model: { id: number } = (
+    await api('POST', `/v1/vendors/${vendorId}/avamodels/builtin-offline-demo/install`, {})
+  ).data;
+  const installed: { id: number; name: string } = (
+    await api('POST', `/v1/vendors/${vendorId}/apps`, { app_key: 'chatbot' })
+  ).data;
+  await api('PUT', `/v1/vendors/${vendorId}/apps/${installed.id}`, {
+    name: installed.name,
+    completion_vendor_model_id: model.id,
+  });
+  appId = installed.id;
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+const messages = (page: Page, role?: string) =>
+  page.locator(role ? `[data-testid="message"][data-role="${role}"]` : '[data-testid="message"]');
+const lastText = async (page: Page, role: string) =>
+  (await messages(page, role).last().getByTestId('message-text').innerText()).trim();
+const status = (page: Page) => page.getByTestId('socket-status').getAttribute('data-status');
+
+/** The streamed (in-progress) reply's text at this instant, or null when none is shown. */
+const streamingText = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.querySelector('[data-testid="message"][data-streaming] [data-testid="message-text"]');
+    return el ? (el as HTMLElement).innerText.trim() : null;
+  });
+
+/** Watches the in-progress reply until it is gone; returns the distinct texts seen while it grew. */
+async function watchStream(page: Page, timeoutMs = 20_000): Promise<string[]> {
+  const seen: string[] = [];
+  const until = Date.now() + timeoutMs;
+  let started = false;
+  while (Date.now() < until) {
+    const present = await page.locator('[data-testid="message"][data-streaming]').count();
+    if (present) started = true;
+    const text = await streamingText(page);
+    if (text && seen.at(-1) !== text) seen.push(text);
+    if (started && !present) break;
+    await page.waitForTimeout(60);
+  }
+  return seen;
+}
+
+describe('conversations', () => {
+  let token = '';
+
+  it('starts a conversation from the composer, streams the reply and lists it in the history', async () => {
+    const { context, page, errors } = await newPage(browser, app.url);
+    await signIn(page);
+    await page.goto(`/apps/${appId}/chat`);
+    await page.getByTestId('conversations-view').waitFor();
+    await page.getByTestId('conversation-empty').waitFor();
+    expect(await status(page)).toBe('none');
+    expect(await page.getByTestId('socket-status-label').textContent()).toBe('No conversation');
+
+    // Blank text is not sent.
+    await page.getByTestId('composer-input').fill('   ');
+    await page.getByTestId('composer-input').press('Enter');
+    await page.waitForTimeout(300);
+    expect(page.url()).toMatch(new RegExp(`/apps/${appId}/chat$`));
+
+    // Shift+Enter inserts a newline; Enter sends and routes to the new conversation.
+    await page.getByTestId('composer-input').fill('Hello from e2e');
+    await page.getByTestId('composer-input').press('Shift+Enter');
+    await page.getByTestId('composer-input').pressSequentially('second line');
+    await page.getByTestId('composer-input').press('Alt+Enter');
+    await page.getByTestId('composer-input').press('Control+Enter');
+    expect(await page.getByTestId('composer-input').inputValue()).toBe('Hello from e2e\nsecond line\n\n');
+    await page.getByTestId('composer-input').press('Backspace');
+    await page.getByTestId('composer-input').press('Backspace');
+    expect(await page.getByTestId('composer-input').inputValue()).toBe('Hello from e2e\nsecond line');
+    await page.getByTestId('composer-input').press('Enter');
+    await page.waitForURL(new RegExp(`/apps/${appId}/chat/[A-Za-z0-9_-]{16,}$`));
+    token = page.url().split('/').pop()!;
+    expect(await page.getByTestId('composer-input').inputValue()).toBe('');
+
+    const seen = await watchStream(page);
+    const final = await lastText(page, 'assistant');
+    expect(final).toContain('You said: Hello from e2e');
+    // The reply grew chunk by chunk (completion_stream) before the stored answer replaced it.
+    const partial = seen.filter((s) => s.length < final.length && final.startsWith(s));
+    expect(partial.length).toBeGreaterThanOrEqual(2);
+    expect(seen.at(-1)!.length).toBeGreaterThan(seen[0]!.length);
+
+    // The user's message, rendered with its line break.
+    expect(await lastText(page, 'user')).toBe('Hello from e2e\nsecond line');
+    await expect.poll(() => status(page)).toBe('connected');
+    expect(await page.getByTestId('socket-status-label').textContent()).toBe('Connected');
+
+    // The history lists it ('#' + token tail), highlighted.
+    const item = page.locator(`[data-testid="conversation-history-item"][data-token="${token}"]`);
+    await item.waitFor();
+    expect(await item.innerText()).toContain(`#${token.slice(-CONVERSATION_TOKEN_TAIL)}`);
+    expect(await item.getAttribute('data-active')).toBe('true');
+
+    // Debug data from the reply.
+    await page.getByTestId('tab-debug').click();
+    await expect
+      .poll(() => page.locator('[data-testid="debug-entry"][data-key="app_type"]').innerText())
+      .toContain('chatbot');
+
+    // New → back to the empty state; the history item opens the conversation again.
+    await page.getByTestId('tab-messages').click();
+    await page.getByTestId('conversation-new').click();
+    await page.waitForURL(new RegExp(`/apps/${appId}/chat$`));
+    await page.getByTestId('conversation-empty').waitFor();
+    await item.click();
+    await page.waitForURL(`**/chat/${token}`);
+    await expect.poll(() => lastText(page, 'assistant')).toContain('You said: Hello from e2e');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('logs relay messages, shows function calls while they run, and overrides the state', async () => {
+    const { context, page, errors } = await newPage(browser, app.url);
+    await signIn(page);
+    await page.goto(`/apps/${appId}/chat/${token}`);
+    await expect.poll(() => status(page)).toBe('connected');
+    await page.getByTestId('tab-relay').click();
+    await page.getByTestId('relay-empty').waitFor();
+
+    // Events the relay carries for this conversation (as the completion engine or a script sends them).
+    const relay = app.server.ctx.relay;
+    relay.emit(token, 'e2e.custom', { hello: 'world' });
+    relay.emit(token, 'completion.started', { input_async: true });
+    relay.emit(token, 'function_call.begin', {
+      id: 'call_1',
+      name: 'get_weather',
+      arguments: { city: 'Bern' },
+    });
+    await expect.poll(() => page.locator('[data-testid="relay-entry"]').count()).toBe(2);
+    expect(
+      await page
+        .locator('[data-testid="relay-entry"]')
+        .evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.type)),
+    ).toEqual(['function_call.begin', 'e2e.custom']);
+    expect(await page.getByTestId('conversation-relay-count').textContent()).toBe('2');
+    expect(await page.locator('[data-testid="relay-entry"]').last().innerText()).toContain(
+      '"hello": "world"',
+    );
+
+    await page.getByTestId('tab-messages').click();
+    const chip = page.locator('[data-testid="message"][data-streaming] [data-testid="function-call"]');
+    await expect.poll(() => chip.getAttribute('data-status')).toBe('executing');
+    relay.emit(token, 'function_call.end', {
+      id: 'call_1',
+      name: 'get_weather',
+      result: { temp: 3 },
+      status: 1,
+    });
+    relay.emit(token, 'function_call_iteration', { iteration: 1 });
+    const committed = page.locator(
+      '[data-testid="message"]:not([data-streaming]) [data-testid="function-call"]',
+    );
+    await expect.poll(() => committed.getAttribute('data-status')).toBe('completed');
+    await committed.getByTestId('function-call-toggle').click();
+    await expect
+      .poll(() => committed.getByTestId('function-call-arguments').innerText())
+      .toContain('"city": "Bern"');
+    expect(await committed.getByTestId('function-call-result').innerText()).toContain('"temp": 3');
+    // The end of the reply reloads the stored conversation (no such call was stored).
+    relay.emit(token, 'completion.finished', { input_async: true });
+    relay.emit(token, 'completion.ended', {});
+    await expect.poll(() => committed.count()).toBe(0);
+    await page.getByTestId('tab-relay').click();
+    await expect.poll(() => page.locator('[data-testid="relay-entry"]').count()).toBe(4);
+    expect(
+      await page
+        .locator('[data-testid="relay-entry"]')
+        .evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.type)),
+    ).toEqual(['function_call_iteration', 'function_call.end', 'function_call.begin', 'e2e.custom']);
+
+    // State: the editor overrides it with valid JSON only.
+    await page.getByTestId('tab-state').click();
+    await page.getByTestId('state-editor-toggle').check({ force: true });
+    const editor = page.getByTestId('state-editor-input');
+    await editor.fill('{not json');
+    expect(await page.getByTestId('state-editor-validity').getAttribute('data-valid')).toBe('false');
+    expect(await page.getByTestId('state-override').isDisabled()).toBe(true);
+    await editor.fill('{"step": 1, "who": "e2e"}');
+    expect(await page.getByTestId('state-editor-validity').getAttribute('data-valid')).toBe('true');
+    await page.getByTestId('state-override').click();
+    await expect.poll(() => page.getByTestId('state-json').innerText()).toContain('"who": "e2e"');
+    // A state the relay refuses shows the error panel, which can be dismissed.
+    await editor.fill('[1, 2]');
+    await page.getByTestId('state-override').click();
+    await expect.poll(() => page.getByTestId('state-error').innerText()).toContain('State Operation Error');
+    await page.getByTestId('state-error').getByRole('button').click();
+    await expect.poll(() => page.getByTestId('state-error').count()).toBe(0);
+    expect(await page.getByTestId('state-json').innerText()).toContain('"who": "e2e"');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('shows failures as error messages: unknown conversation, failed send, failed start', async () => {
+    const { context, page } = await newPage(browser, app.url);
+    await signIn(page);
+    const errorTexts = () => messages(page, 'error').getByTestId('message-text').allInnerTexts();
+
+    // An unknown token: back to the conversations route, with the server's message.
+    await page.goto(`/apps/${appId}/chat/AAAAAAAAAAAAAAAAAAAAAAAA`);
+    await page.waitForURL(new RegExp(`/apps/${appId}/chat$`));
+    await expect.poll(errorTexts).toEqual(['Conversation not found']);
+
+    // Sending fails: the message list and the input are restored, the error shown.
+    await page.goto(`/apps/${appId}/chat/${token}`);
+    await expect.poll(() => status(page)).toBe('connected');
+    const before = await messages(page).count();
+    const failNext = async (path: RegExp, body: string) => {
+      await page.route(path, (route) =>
+        route.request().method() === 'POST'
+          ? route.fulfill({ status: 500, contentType: 'application/json', body })
+          : route.continue(),
+      );
+    };
+    await failNext(
+      /\/v1\/conversations\/[A-Za-z0-9_-]+(\?.*)?$/,
+      JSON.stringify({ name: 'Oops', message: 'Boom from e2e' }),
+    );
+    await page.getByTestId('composer-input').fill('will fail');
+    await page.getByTestId('composer-input').press('Enter');
+    await expect.poll(errorTexts).toEqual(['Boom from e2e']);
+    expect(await messages(page).count()).toBe(before + 1);
+    expect(await page.getByTestId('composer-input').inputValue()).toBe('will fail');
+    await page.unrouteAll();
+    await failNext(/\/v1\/conversations\/[A-Za-z0-9_-]+(\?.*)?$/, '');
+    await page.getByTestId('composer-input').press('Enter');
+    await expect.poll(errorTexts).toEqual(['Boom from e2e', 'Failed to send message. Please try again.']);
+    await page.unrouteAll();
+
+    // Starting a conversation fails.
+    await page.getByTestId('conversation-new').click();
+    await page.getByTestId('conversation-empty').waitFor();
+    await failNext(/\/v1\/conversations(\?.*)?$/, '');
+    await page.getByTestId('composer-input').fill('no luck');
+    await page.getByTestId('composer-input').press('Enter');
+    await expect.poll(errorTexts).toEqual(['Failed to start the conversation. Please try again.']);
+    expect(page.url()).toMatch(new RegExp(`/apps/${appId}/chat$`));
+    expect(await page.getByTestId('composer-input').inputValue()).toBe('no luck');
+    await context.close();
+  });
+
+  it('keeps two tabs on the same conversation in step', async () => {
+    const a = await newPage(browser, app.url);
+    const b = await newPage(browser, app.url);
+    await signIn(a.page);
+    await signIn(b.page);
+    await a.page.goto(`/apps/${appId}/chat/${token}`);
+    await b.page.goto(`/apps/${appId}/chat/${token}`);
+    await expect.poll(() => status(a.page)).toBe('connected');
+    await expect.poll(() => status(b.page)).toBe('connected');
+    await expect.poll(() => messages(b.page).count()).toBe(await messages(a.page).count());
+
+    // B has fetched the state (about 1 s after loading); A changes it and B follows.
+    await b.page.getByTestId('tab-state').click();
+    await expect.poll(() => b.page.getByTestId('state-json').innerText()).toContain('"who": "e2e"');
+    await a.page.getByTestId('tab-state').click();
+    await a.page.getByTestId('state-editor-toggle').check({ force: true });
+    await a.page.getByTestId('state-editor-input').fill('{"who": "tab A"}');
+    await a.page.getByTestId('state-override').click();
+    await expect.poll(() => b.page.getByTestId('state-json').innerText()).toContain('"who": "tab A"');
+    await b.page.getByTestId('tab-messages').click();
+    await a.page.getByTestId('tab-messages').click();
+
+    // A sends; B shows the user's message, watches the reply stream in, then shows the stored reply.
+    const before = await messages(a.page).count();
+    const watching = watchStream(b.page);
+    await a.page.getByTestId('composer-input').fill('Second message');
+    await a.page.getByTestId('composer-input').press('Enter');
+    await expect.poll(() => lastText(b.page, 'user')).toBe('Second message');
+    const seenByB = await watching;
+    expect(seenByB.length).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => lastText(b.page, 'assistant')).toContain('You said: Second message');
+    await expect.poll(() => lastText(a.page, 'assistant')).toContain('You said: Second message');
+    await expect.poll(() => messages(a.page).count()).toBe(before + 2);
+    await expect.poll(() => messages(b.page).count()).toBe(before + 2);
+
+    // And the other way round.
+    await b.page.getByTestId('composer-input').fill('Reply from B');
+    await b.page.getByTestId('composer-input').press('Enter');
+    await expect
+      .poll(() => lastText(a.page, 'assistant'), { timeout: 20_000 })
+      .toContain('You said: Reply from B');
+    await expect.poll(() => messages(a.page).count()).toBe(before + 4);
+    await expect.poll(() => messages(b.page).count()).toBe(before + 4);
+    expect(a.errors).toEqual([]);
+    expect(b.errors).toEqual([]);
+    await a.context.close();
+    await b.context.close();
+  });
+});

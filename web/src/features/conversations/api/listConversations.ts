@@ -1,0 +1,24 @@
+import { type ConversationListItem, HISTORY_PAGE_SIZE, type ListEnvelope } from '@llmor/contracts';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api/client';
+
+/** GET /v1/conversations?vendor_app_id=&page=&page_size=20&order=id&order_dir=desc (newest first). */
+export function listConversations(appId: number, page: number): Promise<ListEnvelope<ConversationListItem>> {
+  return apiRequest<ListEnvelope<ConversationListItem>>('/v1/conversations', {
+    query: { vendor_app_id: appId, page, page_size: HISTORY_PAGE_SIZE, order: 'id', order_dir: 'desc' },
+  });
+}
+
+export const conversationsKey = (appId: number) => ['conversations', appId, 'list'] as const;
+
+export const conversationsQueryOptions = (appId: number, page: number) =>
+  queryOptions({
+    queryKey: [...conversationsKey(appId), page] as const,
+    queryFn: () => listConversations(appId, page),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+
+export function useConversations(appId: number, page: number) {
+  return useQuery(conversationsQueryOptions(appId, page));
+}

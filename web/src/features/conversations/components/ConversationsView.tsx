@@ -1,0 +1,362 @@
+import { type Conversation, STATE_FETCH_DELAY_MS } from '@llmor/contracts';
+import {
+  Badge,
+  Center,
+  Grid,
+  Group,
+  Loader,
+  Paper,
+  Stack,
+  Switch,
+  Tabs,
+  Text,
+  ThemeIcon,
+  Title,
+} from '@mantine/core';
+import { IconBug, IconMessages, IconPlugConnected, IconSparkles, IconStack2 } from '@tabler/icons-react';
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { ApiError } from '../../../lib/api/error';
+import { events } from '../../../lib/events';
+import { createConversation } from '../api/createConversation';
+import { getConversation } from '../api/getConversation';
+import { sendMessage } from '../api/sendMessage';
+import { useRelaySocket } from '../hooks/useRelaySocket';
+import { conversationReducer, initialConversationState, showInProgress } from '../model/conversation';
+import { localMessage, visibleMessages } from '../model/messages';
+import '../i18n';
+import { Composer } from './Composer';
+import { DebugPanel } from './DebugPanel';
+import { HistoryList } from './HistoryList';
+import { MessageList } from './MessageList';
+import { RelayPanel } from './RelayPanel';
+import { SocketStatus } from './SocketStatus';
+import { StatePanel } from './StatePanel';
+
+export interface ConversationsViewProps {
+  appId: number;
+  /** The conversation token from the route (`/apps/{appId}/chat/{token}`), if any. */
+  token?: string;
+}
+
+type Tab = 'messages' | 'debug' | 'relay' | 'state';
+
+/** The server's message of a failed call, if it sent one. */
+function serverMessage(error: unknown): string | undefined {
+  return error instanceof ApiError ? error.serverMessage : undefined;
+}
+
+/**
+ * The Conversations page (spec 01): history on the left; Messages, Debug, Relay and State tabs; the
+ * relay socket; the composer. Routes with react-router to /apps/{appId}/chat[/{token}].
+ */
+export function ConversationsPage({ appId, token: routeToken }: ConversationsViewProps) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const token = routeToken || null;
+
+  const [conversation, setConversation] = useState<Conversation | null>(null);
+  const [state, dispatch] = useReducer(conversationReducer, initialConversationState);
+  const [relayState, setRelayState] = useState<unknown>(null);
+  const [stateError, setStateError] = useState<string | null>(null);
+  const [input, setInput] = useState('');
+  const [creating, setCreating] = useState(false);
+  const [loadingToken, setLoadingToken] = useState<string | null>(null);
+  const [showAll, setShowAll] = useState(false);
+  const [tab, setTab] = useState<Tab>('messages');
+
+  /** The token whose conversation is shown (set before routing to a conversation created here). */
+  const loadedTokenRef = useRef<string | null>(null);
+  const loadSeq = useRef(0);
+  /** The token being fetched by the route effect. */
+  const loadingTokenRef = useRef<string | null>(null);
+  const stateRef = useRef(state);
+  stateRef.current = state;
+  const stateTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  const socket = useRelaySocket(token, conversation?.relay_url ?? null, {
+    onMessage: (message) => dispatch({ type: 'relay', message, now: new Date().toISOString() }),
+    onState: (next) => {
+      setRelayState(next);
+      setStateError(null);
+    },
+    onStateError: (error) => setStateError(error ?? ''),
+  });
+  const { requestState, waitForSocket } = socket;
+
+  const addError = useCallback(
+    (text: string) => dispatch({ type: 'error', message: localMessage('error', text) }),
+    [],
+  );
+
+  /** About 1 s after a conversation is loaded, its state is fetched (spec 01 §9). */
+  const scheduleStateFetch = useCallback(
+    (target: string) => {
+      clearTimeout(stateTimer.current);
+      stateTimer.current = setTimeout(() => {
+        if (loadedTokenRef.current === target) requestState(target);
+      }, STATE_FETCH_DELAY_MS);
+    },
+    [requestState],
+  );
+  useEffect(() => () => clearTimeout(stateTimer.current), []);
+
+  const showConversation = useCallback((c: Conversation) => {
+    setConversation(c);
+    setRelayState(c.state ?? {});
+    setStateError(null);
+  }, []);
+
+  // Route handling: no token → clear; another token than the loaded one → load it.
+  useEffect(() => {
+    if (!token) {
+      loadSeq.current += 1;
+      loadingTokenRef.current = null;
+      setLoadingToken(null);
+      if (loadedTokenRef.current !== null) {
+        loadedTokenRef.current = null;
+        clearTimeout(stateTimer.current);
+        dispatch({ type: 'reset' });
+        setConversation(null);
+        setRelayState(null);
+        setStateError(null);
+      }
+      return;
+    }
+    if (token === loadedTokenRef.current || token === loadingTokenRef.current) return;
+    const seq = ++loadSeq.current;
+    loadingTokenRef.current = token;
+    loadedTokenRef.current = null;
+    clearTimeout(stateTimer.current);
+    dispatch({ type: 'reset' });
+    setConversation(null);
+    setRelayState(null);
+    setStateError(null);
+    setLoadingToken(token);
+    getConversation(token).then(
+      (answer) => {
+        if (seq !== loadSeq.current) return;
+        loadingTokenRef.current = null;
+        loadedTokenRef.current = token;
+        setLoadingToken(null);
+        showConversation(answer.conversation);
+        dispatch({ type: 'loaded', messages: answer.data });
+        scheduleStateFetch(token);
+      },
+      (error: unknown) => {
+        if (seq !== loadSeq.current) return;
+        loadingTokenRef.current = null;
+        setLoadingToken(null);
+        addError(serverMessage(error) ?? t('conversations.errors.failedToLoad'));
+        navigate(`/apps/${appId}/chat`, { replace: true });
+      },
+    );
+  }, [token, appId, navigate, addError, showConversation, scheduleStateFetch, t]);
+
+  // completion.finished: fetch the stored messages again.
+  const lastReload = useRef(state.reloadRequests);
+  useEffect(() => {
+    if (state.reloadRequests === lastReload.current) return;
+    lastReload.current = state.reloadRequests;
+    const target = loadedTokenRef.current;
+    if (!target) return;
+    getConversation(target).then(
+      (answer) => {
+        if (loadedTokenRef.current !== target) return;
+        setConversation(answer.conversation);
+        dispatch({ type: 'loaded', messages: answer.data });
+      },
+      (error: unknown) => console.warn('[conversations] reloading the conversation failed', error),
+    );
+  }, [state.reloadRequests]);
+
+  /** Sends to the given (or the loaded) conversation: shown at once, restored on failure. */
+  const send = useCallback(
+    async (text: string, target: string | null = loadedTokenRef.current) => {
+      if (!target) {
+        addError(t('conversations.errors.noConversation'));
+        return;
+      }
+      const restore = stateRef.current.messages;
+      dispatch({ type: 'sendStarted', message: localMessage('user', text) });
+      setInput('');
+      const socketId = await waitForSocket(target);
+      try {
+        const answer = await sendMessage(target, text, socketId);
+        if (loadedTokenRef.current !== target) return;
+        setConversation(answer.conversation);
+        dispatch({ type: 'sendSucceeded', messages: answer.data });
+      } catch (error) {
+        if (loadedTokenRef.current !== target) return;
+        if (error instanceof ApiError && error.status === 504) {
+          // The reply goes on over the relay and is stored when done.
+          dispatch({ type: 'sendTimedOut' });
+          return;
+        }
+        dispatch({
+          type: 'sendFailed',
+          restore,
+          error: localMessage('error', serverMessage(error) ?? t('conversations.errors.failedToSend')),
+        });
+        setInput((current) => (current.trim() === '' ? text : current));
+      }
+    },
+    [addError, waitForSocket, t],
+  );
+
+  /** No conversation yet: create one for the app, route to it, then send the typed text. */
+  const start = useCallback(
+    async (text: string) => {
+      setCreating(true);
+      setInput('');
+      let created: Awaited<ReturnType<typeof createConversation>>;
+      try {
+        created = await createConversation(appId);
+      } catch (error) {
+        setCreating(false);
+        setInput((current) => (current.trim() === '' ? text : current));
+        addError(serverMessage(error) ?? t('conversations.errors.failedToCreate'));
+        return;
+      }
+      setCreating(false);
+      const { messages, ...rest } = created;
+      loadSeq.current += 1;
+      loadingTokenRef.current = null;
+      loadedTokenRef.current = created.token;
+      dispatch({ type: 'reset' });
+      showConversation(rest);
+      dispatch({ type: 'loaded', messages });
+      events.emit('conversation-created', { conversation: created, appId });
+      navigate(`/apps/${appId}/chat/${created.token}`);
+      scheduleStateFetch(created.token);
+      await send(text, created.token);
+    },
+    [appId, addError, navigate, send, showConversation, scheduleStateFetch, t],
+  );
+
+  const onSend = (raw: string) => {
+    if (raw.trim() === '') {
+      console.warn('[conversations] not sending a blank message');
+      return;
+    }
+    if (creating) return;
+    if (loadedTokenRef.current) void send(raw);
+    else if (!token) void start(raw);
+    else void send(raw, null);
+  };
+
+  const shown = useMemo(() => visibleMessages(state.messages, showAll), [state.messages, showAll]);
+  const loading = loadingToken !== null && loadingToken === token;
+  const hasConversation = conversation !== null || token !== null;
+
+  return (
+    <Grid gap="md" data-testid="conversations-view">
+      <Grid.Col span={{ base: 12, md: 3 }}>
+        <Paper withBorder p="sm">
+          <HistoryList appId={appId} token={token} />
+        </Paper>
+      </Grid.Col>
+      <Grid.Col span={{ base: 12, md: 9 }}>
+        <Paper withBorder p="sm">
+          <Tabs value={tab} onChange={(v) => v && setTab(v as Tab)} keepMounted={false}>
+            <Tabs.List aria-label={t('conversations.tabs.label')}>
+              <Tabs.Tab
+                value="messages"
+                leftSection={<IconMessages size={16} />}
+                rightSection={
+                  <Badge size="sm" variant="light" data-testid="conversation-messages-count">
+                    {shown.length}
+                  </Badge>
+                }
+                data-testid="tab-messages"
+              >
+                {t('conversations.tabs.messages')}
+              </Tabs.Tab>
+              <Tabs.Tab value="debug" leftSection={<IconBug size={16} />} data-testid="tab-debug">
+                {t('conversations.tabs.debug')}
+              </Tabs.Tab>
+              <Tabs.Tab
+                value="relay"
+                leftSection={<IconPlugConnected size={16} />}
+                rightSection={
+                  <Badge size="sm" variant="light" data-testid="conversation-relay-count">
+                    {state.relayLog.length}
+                  </Badge>
+                }
+                data-testid="tab-relay"
+              >
+                {t('conversations.tabs.relay')}
+              </Tabs.Tab>
+              <Tabs.Tab value="state" leftSection={<IconStack2 size={16} />} data-testid="tab-state">
+                {t('conversations.tabs.state')}
+              </Tabs.Tab>
+              <Group ml="auto" px="xs">
+                <SocketStatus status={socket.status} />
+              </Group>
+            </Tabs.List>
+
+            <Tabs.Panel value="messages" pt="sm">
+              <Stack gap="sm">
+                <Group justify="flex-end">
+                  <Switch
+                    size="xs"
+                    label={t('conversations.messages.showAll')}
+                    checked={showAll}
+                    onChange={(e) => setShowAll(e.currentTarget.checked)}
+                    data-testid="conversation-show-all"
+                  />
+                </Group>
+                {loading ? (
+                  <Center mih={280}>
+                    <Loader aria-label={t('conversations.messages.loading')} />
+                  </Center>
+                ) : !hasConversation && shown.length === 0 && !creating ? (
+                  <Center mih={280} data-testid="conversation-empty">
+                    <Stack align="center" gap="xs" maw={420}>
+                      <ThemeIcon size={48} radius="xl" variant="light">
+                        <IconSparkles size={28} />
+                      </ThemeIcon>
+                      <Title order={4}>{t('conversations.empty.title')}</Title>
+                      <Text c="dimmed" size="sm" ta="center">
+                        {t('conversations.empty.text')}
+                      </Text>
+                    </Stack>
+                  </Center>
+                ) : (
+                  <MessageList
+                    messages={shown}
+                    inProgress={state.inProgress}
+                    showInProgress={showInProgress(state) || creating}
+                  />
+                )}
+                <Composer value={input} onChange={setInput} onSend={onSend} />
+              </Stack>
+            </Tabs.Panel>
+            <Tabs.Panel value="debug" pt="sm">
+              <DebugPanel data={state.debug} />
+            </Tabs.Panel>
+            <Tabs.Panel value="relay" pt="sm">
+              <RelayPanel log={state.relayLog} />
+            </Tabs.Panel>
+            <Tabs.Panel value="state" pt="sm">
+              <StatePanel
+                state={relayState}
+                error={stateError}
+                connected={socket.status === 'connected'}
+                onRefresh={() => token && requestState(token)}
+                onOverride={(next) => socket.overrideState(next)}
+                onDismissError={() => setStateError(null)}
+              />
+            </Tabs.Panel>
+          </Tabs>
+        </Paper>
+      </Grid.Col>
+    </Grid>
+  );
+}
+
+/** The Conversations tab of an app page; a fresh page (socket, state) per app. */
+export function ConversationsView(props: ConversationsViewProps) {
+  return <ConversationsPage key={props.appId} {...props} />;
+}

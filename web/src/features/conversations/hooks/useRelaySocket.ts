@@ -1,0 +1,200 @@
+import {
+  RelayClientEvent,
+  type RelayMessage,
+  RelayServerEvent,
+  SOCKET_OPTIONS,
+  SOCKET_WAIT,
+} from '@llmor/contracts';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { io, type Socket } from 'socket.io-client';
+import { parseRelayMessage } from '../model/relay';
+
+export type SocketPhase = 'idle' | 'connecting' | 'connected' | 'disconnected';
+
+/** The status dot (spec 01 "Conversations page"). */
+export type SocketStatus = 'none' | 'connecting' | 'connected' | 'other' | 'disconnected';
+
+export interface RelayHandlers {
+  onMessage(message: RelayMessage): void;
+  /** get, set, patch, state_change: the whole new state. */
+  onState(state: unknown): void;
+  /** state_err: its error text (may be empty). */
+  onStateError(error: string | null): void;
+}
+
+const STATE_EVENTS = [
+  RelayServerEvent.get,
+  RelayServerEvent.set,
+  RelayServerEvent.patch,
+  RelayServerEvent.stateChange,
+] as const;
+
+/**
+ * Where to connect socket.io: the origin of the conversation's relay_url, else this page's origin. A
+ * relay on this page's host uses this page's origin (and so its scheme: no http relay from an https page).
+ */
+export function relayOrigin(relayUrl: string | null | undefined, page: Pick<URL, 'host' | 'origin'>): string {
+  if (relayUrl) {
+    try {
+      const url = new URL(relayUrl, page.origin);
+      return url.host === page.host ? page.origin : url.origin;
+    } catch {
+      // fall through
+    }
+  }
+  return page.origin;
+}
+
+export function socketStatus(token: string | null, phase: SocketPhase, joined: string | null): SocketStatus {
+  if (!token) return 'none';
+  if (phase === 'connected') return joined === token ? 'connected' : 'other';
+  if (phase === 'connecting' || phase === 'idle') return 'connecting';
+  return 'disconnected';
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * One socket.io connection to the relay (path /stream, websocket only, SOCKET_OPTIONS) for the page,
+ * opened once a conversation is known. connecting → connected → `join(token)`; on disconnect or
+ * connect error → disconnected (socket.io reconnects with 1–5 s delays and joins again).
+ * Events of another conversation than the current one are dropped.
+ */
+export function useRelaySocket(token: string | null, relayUrl: string | null, handlers: RelayHandlers) {
+  const [phase, setPhase] = useState<SocketPhase>('idle');
+  const [joined, setJoined] = useState<string | null>(null);
+  const socketRef = useRef<Socket | null>(null);
+  const tokenRef = useRef(token);
+  /** The token of the last join sent. */
+  const requestedRef = useRef<string | null>(null);
+  const joinedRef = useRef<string | null>(null);
+  /** A `get` asked for before the socket had joined; sent on join. */
+  const pendingGetRef = useRef<string | null>(null);
+  const handlersRef = useRef(handlers);
+  handlersRef.current = handlers;
+  tokenRef.current = token;
+
+  const active = token !== null || socketRef.current !== null;
+  const origin = active ? relayOrigin(relayUrl, window.location) : null;
+
+  const setJoinedToken = useCallback((value: string | null) => {
+    joinedRef.current = value;
+    setJoined(value);
+  }, []);
+
+  const join = useCallback(
+    (socket: Socket, target: string) => {
+      requestedRef.current = target;
+      setJoinedToken(null);
+      socket.emit(RelayClientEvent.join, target, (ack?: { ok: boolean }) => {
+        if (!ack?.ok || requestedRef.current !== target || socketRef.current !== socket) return;
+        setJoinedToken(target);
+        if (pendingGetRef.current === target) {
+          pendingGetRef.current = null;
+          socket.emit(RelayClientEvent.get);
+        }
+      });
+    },
+    [setJoinedToken],
+  );
+
+  useEffect(() => {
+    if (!origin) return;
+    const socket = io(origin, { ...SOCKET_OPTIONS, transports: [...SOCKET_OPTIONS.transports] });
+    socketRef.current = socket;
+    setPhase('connecting');
+    const current = () => requestedRef.current !== null && requestedRef.current === tokenRef.current;
+
+    socket.on('connect', () => {
+      setPhase('connected');
+      const target = tokenRef.current;
+      if (target) join(socket, target);
+    });
+    const down = () => {
+      setPhase('disconnected');
+      requestedRef.current = null;
+      setJoinedToken(null);
+    };
+    socket.on('disconnect', down);
+    socket.on('connect_error', down);
+    socket.on(RelayServerEvent.message, (raw: unknown) => {
+      const message = parseRelayMessage(raw);
+      if (!message) {
+        console.warn('[relay] ignoring an unreadable message', raw);
+        return;
+      }
+      if (current()) handlersRef.current.onMessage(message);
+    });
+    for (const event of STATE_EVENTS) {
+      socket.on(event, (state: unknown) => {
+        if (current()) handlersRef.current.onState(state);
+      });
+    }
+    socket.on(RelayServerEvent.stateErr, (body: unknown) => {
+      if (!current()) return;
+      const error = body && typeof body === 'object' ? (body as { error?: unknown }).error : undefined;
+      handlersRef.current.onStateError(typeof error === 'string' && error ? error : null);
+    });
+
+    return () => {
+      socket.removeAllListeners();
+      socket.disconnect();
+      if (socketRef.current === socket) socketRef.current = null;
+      requestedRef.current = null;
+      setJoinedToken(null);
+      setPhase('idle');
+    };
+  }, [origin, join, setJoinedToken]);
+
+  // Another conversation: join it on the open socket.
+  useEffect(() => {
+    const socket = socketRef.current;
+    if (!socket?.connected) return;
+    if (token && requestedRef.current !== token) join(socket, token);
+    if (!token) {
+      requestedRef.current = null;
+      setJoinedToken(null);
+    }
+  }, [token, join, setJoinedToken]);
+
+  const isReady = useCallback((target: string) => {
+    const socket = socketRef.current;
+    return !!socket?.connected && joinedRef.current === target;
+  }, []);
+
+  /**
+   * Waits until the socket has joined `target`: up to 50 tries of 100 ms, then goes on anyway.
+   * Resolves with the socket id when joined (for X-Relay-Socket), else undefined.
+   */
+  const waitForSocket = useCallback(
+    async (target: string): Promise<string | undefined> => {
+      for (let i = 0; i < SOCKET_WAIT.tries && !isReady(target); i++) await sleep(SOCKET_WAIT.intervalMs);
+      return isReady(target) ? socketRef.current?.id : undefined;
+    },
+    [isReady],
+  );
+
+  /** Asks for the state (`get`); if the socket has not joined yet, as soon as it has. */
+  const requestState = useCallback(
+    (target: string) => {
+      if (isReady(target)) socketRef.current!.emit(RelayClientEvent.get);
+      else pendingGetRef.current = target;
+    },
+    [isReady],
+  );
+
+  /** Replaces the state (`set`). */
+  const overrideState = useCallback((state: unknown) => {
+    socketRef.current?.emit(RelayClientEvent.set, state);
+  }, []);
+
+  return {
+    phase,
+    joined,
+    status: socketStatus(token, phase, joined),
+    connected: phase === 'connected',
+    waitForSocket,
+    requestState,
+    overrideState,
+  };
+}

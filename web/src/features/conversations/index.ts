@@ -1,0 +1,2 @@
+export type { ConversationsViewProps } from './components/ConversationsView';
+export { ConversationsView } from './components/ConversationsView';
