@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 // One runner for the unit and API suites; the browser journeys run separately (e2e/).
 export default defineConfig({
   test: {
+    // PGlite and the Lua workers are memory-heavy; keep parallelism within 2 cores.
+    maxWorkers: 2,
     projects: [
       { test: { name: 'contracts', include: ['contracts/src/**/*.test.ts'] } },
       {
@@ -11,8 +13,6 @@ export default defineConfig({
           include: ['server/src/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
-          // PGlite and the Lua workers are memory-heavy; keep parallelism within 2 cores.
-          maxWorkers: 2,
         },
       },
       { test: { name: 'web', include: ['web/src/**/*.test.ts'] } },
