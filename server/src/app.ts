@@ -6,6 +6,7 @@ import { registerAuthRoutes } from './modules/auth/routes';
 import { SessionVerifier } from './modules/auth/sessions';
 import { CompletionEngine } from './modules/completion/engine';
 import { registerConversationRoutes } from './modules/conversations/routes';
+import { registerFunctionRoutes } from './modules/functions/routes';
 import { registerHealthRoutes } from './modules/health/routes';
 import { registerIconRoutes } from './modules/icons/routes';
 import { registerModelRoutes } from './modules/models/routes';
@@ -103,6 +104,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   registerAppRoutes(app, ctx);
   registerIconRoutes(app, ctx);
   registerModelRoutes(app, ctx);
+  registerFunctionRoutes(app, ctx);
 
   const webServed =
     opts.serveWeb !== false && (await registerWebConsole(app, opts.config.WEB_DIST ?? DEFAULT_WEB_DIST));

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createClient, type RedisClientType } from 'redis';
 import { buildApp } from './app';
+import { closeSiliconPools } from './modules/functions/sandbox';
 import type { Config } from './platform/config';
 import type { AppContext } from './platform/context';
 import { SecretBox } from './platform/crypto';
@@ -47,6 +48,8 @@ export async function startServer(config: Config, opts: { now?: () => number } =
       seed: seeded,
       close: async () => {
         await app.close();
+        // After the app: running replies (and their Lua runs) were stopped by then.
+        await closeSiliconPools();
         await redis?.quit();
         await database.close();
       },

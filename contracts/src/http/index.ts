@@ -2,4 +2,5 @@ export * from './apps';
 export * from './auth';
 export * from './common';
 export * from './conversations';
+export * from './functions';
 export * from './models';

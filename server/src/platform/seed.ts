@@ -1,4 +1,5 @@
 import { findUserByEmail, insertUser } from '../modules/auth/repo';
+import { seedLibraryFunctions } from '../modules/functions/library';
 import { addMember, findVendorByKey, insertVendor } from '../modules/vendors/repo';
 import { hashPassword, randomToken } from './crypto';
 import type { Db } from './db';
@@ -12,7 +13,7 @@ export interface SeedResult {
   created: boolean;
 }
 
-/** First start: a superuser in a demo vendor. Later starts change nothing. */
+/** First start: a superuser in a demo vendor with the library functions. Later starts change nothing. */
 export async function seed(db: Db, email: string, password: string | undefined): Promise<SeedResult> {
   const existing = await findUserByEmail(db, email);
   if (existing) return { email: existing.email, generatedPassword: null, created: false };
@@ -26,5 +27,7 @@ export async function seed(db: Db, email: string, password: string | undefined):
     isSu: true,
   });
   await addMember(db, vendor.id, user.id, 'owner');
+  // Idempotent (by function_key): a demo vendor that already has them keeps its own versions.
+  await seedLibraryFunctions(db, vendor.id);
   return { email, generatedPassword: generated, created: true };
 }

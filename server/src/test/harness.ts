@@ -8,6 +8,7 @@ import pg from 'pg';
 import { buildApp } from '../app';
 import { type AppRow, insertApp } from '../modules/apps/repo';
 import { insertUser, type UserRow } from '../modules/auth/repo';
+import { type FunctionRow, insertFunction } from '../modules/functions/repo';
 import { addMember, insertVendor, type VendorRow } from '../modules/vendors/repo';
 import { loadConfig } from '../platform/config';
 import type { AppContext } from '../platform/context';
@@ -236,4 +237,33 @@ export async function createListeningTestServer(
     await pgdb?.drop();
     throw err;
   }
+}
+
+/** A function inserted directly (schemas as given, no sandbox): for list, tenancy and conversation tests. */
+export async function makeFunction(
+  ctx: AppContext,
+  vendor: VendorRow,
+  opts: {
+    name?: string;
+    functionKey?: string;
+    description?: string;
+    code?: string;
+    isLibrary?: boolean;
+    specificAppId?: number | null;
+    argumentSchema?: Record<string, unknown> | null;
+    configSchema?: Record<string, unknown> | null;
+  } = {},
+): Promise<FunctionRow> {
+  return insertFunction(ctx.db, vendor.id, {
+    name: opts.name ?? uniq('Function '),
+    functionKey: opts.functionKey ?? uniq('fn_'),
+    description: opts.description ?? '',
+    runtime: 'silicon',
+    isLibrary: opts.isLibrary ?? false,
+    code: opts.code ?? 'function run(args, config) return args end\n',
+    argumentSchema: opts.argumentSchema ?? null,
+    configSchema: opts.configSchema ?? null,
+    specificAppId: opts.specificAppId ?? null,
+    createdBy: null,
+  });
 }

@@ -12,6 +12,8 @@ import type {
 import type { z } from 'zod';
 import type { AppContext } from '../../platform/context';
 import { notFound, validationError } from '../../platform/errors';
+import { checkFunctionConfig } from '../functions/config';
+import { configSchemasOf } from '../functions/repo';
 import { isKnownIcon } from '../icons/icon-set';
 import { type AppManifest, appCatalogue, findManifest } from './catalogue';
 import { validateParameters, valueKeyOf } from './parameters';
@@ -155,7 +157,17 @@ export async function updateApp(
     if (unknown.length > 0) errors.functions = { functions_data: `Unknown function: ${unknown.join(', ')}` };
     else if (duplicates.length > 0) {
       errors.functions = { functions_data: `Listed more than once: ${duplicates.join(', ')}` };
-    } else functionsData = body.functions.map((f) => ({ functionId: f.id, config: f.config ?? {} }));
+    } else {
+      // Each config must satisfy its function's config schema (spec 02 §5: `function_config.<id>`).
+      const schemas = await configSchemasOf(ctx.db, vendorId, ids);
+      const configErrors: Record<string, string> = {};
+      for (const f of body.functions) {
+        const problem = checkFunctionConfig(schemas.get(f.id), f.config ?? {});
+        if (problem) configErrors[String(f.id)] = problem;
+      }
+      if (Object.keys(configErrors).length > 0) errors.function_config = configErrors;
+      else functionsData = body.functions.map((f) => ({ functionId: f.id, config: f.config ?? {} }));
+    }
   }
 
   if (Object.keys(errors).length > 0) throw validationError(errors);

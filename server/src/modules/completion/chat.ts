@@ -23,7 +23,7 @@ function toJsonText(value: unknown): string {
   }
 }
 
-async function recordUsage(turn: Turn, model: VendorModelRow, usage: Usage): Promise<void> {
+export async function recordUsage(turn: Turn, model: VendorModelRow, usage: Usage): Promise<void> {
   const cost = usageCost(usage, model.costPer1kMinor);
   await insertUsage(turn.ctx.db, turn.app.vendorId, {
     appId: turn.app.id,
@@ -139,8 +139,3 @@ export const chatResponder: Responder = modelResponder((turn) =>
 export const oneshotResponder: Responder = modelResponder((turn) =>
   oneshotInput(turn.app.parameters, turn.conversation.parameters, turn.userMessage.message ?? ''),
 );
-
-/** Silicon apps are answered by Lua code (the functions/silicon work); a seam until then. */
-export const siliconUnavailable: Responder = async () => {
-  throw new ReplyError('Silicon apps are not available yet');
-};

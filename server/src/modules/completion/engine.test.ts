@@ -8,6 +8,7 @@ import { ProviderError } from '../models/providers/types';
 import type { VendorRow } from '../vendors/repo';
 import { MAX_TOOL_ROUNDS, NO_MODEL_TEXT, TOO_MANY_ROUNDS_TEXT } from './chat';
 import { UNEXPECTED_ERROR_TEXT } from './engine';
+import { NO_SCRIPT_TEXT } from './silicon';
 import {
   call,
   FakeTools,
@@ -316,7 +317,7 @@ describe('completion engine', () => {
     expect(types().slice(-2)).toEqual(['completion.finished', 'completion.ended']);
   });
 
-  it('answers without a model request when the app has no completion model, or is a silicon app', async () => {
+  it('answers without a model request when the app has no completion model, or is a silicon app without a script', async () => {
     const model = useModel([]);
     const a = await setup({ noModel: true });
     await a.send('Q');
@@ -329,7 +330,7 @@ describe('completion engine', () => {
     ]);
     const s = await setup({ type: 'silicon' });
     await s.send('Q');
-    expect(await s.stored()).toEqual([msg('user', 'Q'), msg('error', 'Silicon apps are not available yet')]);
+    expect(await s.stored()).toEqual([msg('user', 'Q'), msg('error', NO_SCRIPT_TEXT)]);
     expect(model.requests).toHaveLength(0);
   });
 

@@ -5,16 +5,11 @@ import { presentMessage } from '../conversations/present';
 import { type ConversationRow, insertMessage, listMessages, type NewMessage } from '../conversations/repo';
 import { chatModelFor } from '../models/providers/index';
 import { ProviderError } from '../models/providers/types';
-import { chatResponder, oneshotResponder, siliconUnavailable } from './chat';
+import { chatResponder, oneshotResponder } from './chat';
 import type { AppRow } from './repo';
-import {
-  type ModelResolver,
-  noTools,
-  ReplyError,
-  type Responder,
-  type ToolProvider,
-  type Turn,
-} from './types';
+import { siliconResponder } from './silicon';
+import { functionTools } from './tools';
+import { type ModelResolver, ReplyError, type Responder, type ToolProvider, type Turn } from './types';
 
 export const DEFAULT_COMPLETION_TIMEOUT_MS = 180_000;
 const SHUTDOWN_WAIT_MS = 5_000;
@@ -46,12 +41,13 @@ interface Running {
  */
 export class CompletionEngine {
   resolveModel: ModelResolver = providerModels;
-  tools: ToolProvider = noTools;
+  /** The app's installed functions, run in the Lua sandbox (tools.ts). */
+  tools: ToolProvider = functionTools;
   responders: Record<string, Responder> = {
     chatbot: chatResponder,
     generic: chatResponder,
     oneshot: oneshotResponder,
-    silicon: siliconUnavailable,
+    silicon: siliconResponder,
   };
   /** Overrides `COMPLETION_TIMEOUT_MS` (tests). */
   timeoutMs: number | undefined;

@@ -22,8 +22,8 @@ export interface ToolResult {
 }
 
 /**
- * Where an app's tools come from. The functions module implements it over the Lua sandbox
- * (installed functions of the app); until then the default offers none.
+ * Where an app's tools come from. The default (`tools.ts`) offers the app's installed functions and
+ * runs them in the Lua sandbox; `noTools` offers none.
  */
 export interface ToolProvider {
   list(ctx: AppContext, app: AppRow): Promise<ToolSpec[]>;
@@ -51,7 +51,7 @@ export interface Turn {
   store(message: NewMessage): Promise<MessageRow>;
 }
 
-/** Answers a turn for one app type (a strategy per type: chat, oneshot, silicon later). */
+/** Answers a turn for one app type (a strategy per type: chat, oneshot, silicon). */
 export type Responder = (turn: Turn) => Promise<void>;
 
 /** A failure whose message is written for the console user, stored as an error-role message as-is. */

@@ -1,0 +1,304 @@
+/**
+ * Functions: vendor-owned Lua (runtime `silicon`) functions, their editor runs ("build") and stored runs.
+ * Spec 02 §2 (Functions list, Function detail shell: Details / Editor / Runs), §3, §4, §7; CONTRACTS "Functions".
+ *
+ * Calls (all vendor-scoped, signed session required; another vendor's function or run, an unknown id or a
+ * non-numeric id answers 404 `{name: 'NotFound', message: 'Function not found' | 'Run not found'}`):
+ *
+ * | call | request | answer |
+ * | --- | --- | --- |
+ * | GET /v1/vendors/{vendorId}/functions | `functionsListQuery` | `FunctionsList` (`{data, total_count, filter_count}`) |
+ * | GET /v1/vendors/{vendorId}/functions/{id} | – | `{data: FunctionDetail}` (with `code`) |
+ * | POST /v1/vendors/{vendorId}/functions | `functionCreateBody` | 201 `FunctionSaved` |
+ * | PUT /v1/vendors/{vendorId}/functions/{id} | `functionUpdateBody` | `FunctionSaved` |
+ * | PUT /v1/vendors/{vendorId}/functions/{id}/code | `functionCodeBody` | `FunctionSaved` (the editor's save icon) |
+ * | DELETE /v1/vendors/{vendorId}/functions/{id} | – | 204 (its runs and app installations go with it) |
+ * | POST /v1/vendors/{vendorId}/functions/{id}/build | `functionBuildBody` | `FunctionBuildResponse` |
+ * | GET /v1/vendors/{vendorId}/functions/{id}/runs | `functionRunsQuery` | `FunctionRunsList` |
+ * | GET /v1/vendors/{vendorId}/functions/{id}/runs/stats | – | `{data: FunctionRunStats}` (Runs tab tiles) |
+ * | GET /v1/vendors/{vendorId}/functions/{id}/runs/{runId} | – | `{data: FunctionRunDetail}` |
+ *
+ * Validation errors answer 400 `{name: 'ValidationError', message, errors}` and change nothing. `errors` keys:
+ * `name`, `function_key` (format, or `Function key already exists.` — keys are unique per vendor, another
+ * vendor may use the same key), `description`, `runtime` (only `silicon`), `is_library`, `code` (≤ 64 KiB
+ * UTF-8), `specific_app_id` (`Unknown app` unless it is this vendor's app), `arguments` / `config` on build
+ * (`Must be a JSON object`), list filters (`app_id`: `Unknown app`, `order`, `status`, …), `_` (body not an object).
+ *
+ * Saving code (POST, PUT with `code`, PUT …/code) loads the chunk in the sandbox without calling `run`
+ * and stores `schema.arguments` / `schema.config` as `argument_schema` / `config_schema` (null when not
+ * declared). Code that does not load (syntax error, an error or a limit hit while the chunk's top level runs)
+ * is still saved — the editor saves work in progress — but keeps the previously stored schemas, and the
+ * answer carries `code_error: {status, message, line}` saying why. Schema loads are not stored as runs.
+ *
+ * Calls that run Lua (create, update, save-code, build) are limited to 120 per user and minute (429 with
+ * `Retry-After`).
+ *
+ * Every build and every tool call from a conversation is stored as a function run and updates the
+ * function's `last_run`, `run_count` and `run_count_success` in the same transaction.
+ */
+import { z } from 'zod';
+import { idParam, listQuery, pagingQuery } from './common';
+
+/** The only runtime: Lua 5.4 in the silicon sandbox (labelled 'Silicon (lua)'). */
+export const FUNCTION_RUNTIMES = ['silicon'] as const;
+export type FunctionRuntime = (typeof FUNCTION_RUNTIMES)[number];
+export const FUNCTION_RUNTIME_LABELS: Record<FunctionRuntime, string> = { silicon: 'Silicon (lua)' };
+
+/** Letters, digits and underscores; also a valid tool name for every model provider. */
+export const FUNCTION_KEY_PATTERN = /^[A-Za-z0-9_]+$/;
+export const FUNCTION_KEY_MAX_LENGTH = 64;
+export const FUNCTION_NAME_MAX_LENGTH = 200;
+export const FUNCTION_DESCRIPTION_MAX_LENGTH = 4000;
+/** Largest function code, in UTF-8 bytes. */
+export const FUNCTION_CODE_MAX_BYTES = 64 * 1024;
+export const FUNCTION_KEY_EXISTS = 'Function key already exists.';
+export const FUNCTION_KEY_FORMAT = 'Use letters, digits and underscores only.';
+
+/** Run status codes (CONTRACTS "Functions"): 1 success, every other value a failure. */
+export const FunctionRunStatus = {
+  Ok: 1,
+  RuntimeError: -1,
+  SyntaxError: -2,
+  TimeLimit: -3,
+  MemoryLimit: -4,
+  NotSerialisable: -5,
+  Breakpoint: -6,
+} as const;
+export type FunctionRunStatusCode = (typeof FunctionRunStatus)[keyof typeof FunctionRunStatus];
+
+// ---------------------------------------------------------------------------------------------------
+// Requests
+// ---------------------------------------------------------------------------------------------------
+
+export const FUNCTION_ORDER_COLUMNS = ['name', 'runtime', 'last_run', 'run_count'] as const;
+export type FunctionOrderColumn = (typeof FUNCTION_ORDER_COLUMNS)[number];
+
+const emptyIsAbsent = (v: unknown) => (v === '' ? undefined : v);
+const queryBoolean = z.preprocess(
+  emptyIsAbsent,
+  z
+    .enum(['1', '0', 'true', 'false'], { error: 'Must be 1, 0, true or false' })
+    .transform((v) => v === '1' || v === 'true')
+    .optional(),
+);
+
+/**
+ * GET /v1/vendors/{vendorId}/functions. Default order `name asc` (case-insensitive); `order` without
+ * `order_dir` sorts ascending; functions never run sort last by `last_run` in both directions; ties break on id.
+ * - `app_id`: only functions that app may use — shared ones (library or not) and those specific to it;
+ *   without it every function of the vendor. Another vendor's or an unknown app → 400 `app_id`.
+ * - `search`: case-insensitive substring of name, function_key or description.
+ * - `runtime`: `silicon`; `is_library`: `1`/`true` or `0`/`false`. Empty values mean no filter.
+ * `count` is accepted; both counts are always returned.
+ */
+export const functionsListQuery = listQuery(FUNCTION_ORDER_COLUMNS).extend({
+  app_id: z.preprocess(emptyIsAbsent, idParam.optional()),
+  search: z.string().trim().max(200).optional(),
+  runtime: z.preprocess(emptyIsAbsent, z.enum(FUNCTION_RUNTIMES).optional()),
+  is_library: queryBoolean,
+});
+export type FunctionsListQuery = z.input<typeof functionsListQuery>;
+
+const encoder = new TextEncoder();
+const utf8Length = (v: string) => encoder.encode(v).length;
+
+const codeField = z
+  .string({ error: 'Must be a string' })
+  .refine(
+    (v) => utf8Length(v) <= FUNCTION_CODE_MAX_BYTES,
+    `Must be at most ${FUNCTION_CODE_MAX_BYTES / 1024} KiB`,
+  );
+
+const functionFields = {
+  name: z
+    .string({ error: 'Required' })
+    .trim()
+    .min(1, 'Required')
+    .max(FUNCTION_NAME_MAX_LENGTH, `At most ${FUNCTION_NAME_MAX_LENGTH} characters`),
+  function_key: z
+    .string({ error: 'Required' })
+    .min(1, { error: 'Required', abort: true })
+    .max(FUNCTION_KEY_MAX_LENGTH, `At most ${FUNCTION_KEY_MAX_LENGTH} characters`)
+    .regex(FUNCTION_KEY_PATTERN, FUNCTION_KEY_FORMAT),
+  description: z
+    .string({ error: 'Must be a string' })
+    .max(FUNCTION_DESCRIPTION_MAX_LENGTH, `At most ${FUNCTION_DESCRIPTION_MAX_LENGTH} characters`)
+    .optional(),
+  runtime: z.enum(FUNCTION_RUNTIMES, { error: 'The only runtime is silicon' }).optional(),
+  is_library: z.boolean({ error: 'Must be true or false' }).optional(),
+  code: codeField.optional(),
+  /** The app this function is specific to (only that app may install it); null: shared. */
+  specific_app_id: idParam.nullable().optional(),
+};
+
+/**
+ * POST /v1/vendors/{vendorId}/functions. `name` and `function_key` are required; `runtime` defaults to
+ * `silicon`, `is_library` to false, `description` and `code` to ''.
+ */
+export const functionCreateBody = z.object(functionFields, { error: 'Must be an object' });
+export type FunctionCreateBody = z.input<typeof functionCreateBody>;
+
+/**
+ * PUT /v1/vendors/{vendorId}/functions/{id} (the Details form). `name` and `function_key` are required;
+ * any other field left out keeps its value. Making a function specific to an app removes it from every
+ * other app it was installed in.
+ */
+export const functionUpdateBody = z.object(functionFields, { error: 'Must be an object' });
+export type FunctionUpdateBody = z.input<typeof functionUpdateBody>;
+
+/** PUT /v1/vendors/{vendorId}/functions/{id}/code: the editor's save icon; code and schemas only. */
+export const functionCodeBody = z.object({ code: codeField }, { error: 'Must be an object' });
+export type FunctionCodeBody = z.input<typeof functionCodeBody>;
+
+const jsonObject = () =>
+  z.custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), {
+    error: 'Must be a JSON object',
+  });
+
+/**
+ * POST /v1/vendors/{vendorId}/functions/{id}/build: runs `run(arguments, config)` on `code` (saved or
+ * not; nothing about the function changes except its run counters) with the default sandbox limits
+ * (1 s Lua time, 32 MiB). `arguments` and `config` default to `{}`.
+ */
+export const functionBuildBody = z.object(
+  {
+    code: codeField,
+    arguments: jsonObject().optional(),
+    config: jsonObject().optional(),
+  },
+  { error: 'Must be an object' },
+);
+export type FunctionBuildBody = z.input<typeof functionBuildBody>;
+
+/**
+ * GET /v1/vendors/{vendorId}/functions/{id}/runs: newest first. `status=1` successful runs only,
+ * `status=-1` every failure (status ≠ 1); empty means all.
+ */
+export const functionRunsQuery = pagingQuery.extend({
+  status: z.preprocess(
+    emptyIsAbsent,
+    z
+      .enum(['1', '-1'], { error: 'Must be 1 or -1' })
+      .transform((v) => Number(v) as 1 | -1)
+      .optional(),
+  ),
+});
+export type FunctionRunsQuery = z.input<typeof functionRunsQuery>;
+
+export const functionPath = z.object({ vendorId: idParam, functionId: idParam });
+export const functionRunPath = z.object({ vendorId: idParam, functionId: idParam, runId: idParam });
+
+// ---------------------------------------------------------------------------------------------------
+// Responses
+// ---------------------------------------------------------------------------------------------------
+
+/** A list item (everything but `code`). */
+export interface FunctionSummary {
+  id: number;
+  vendor_id: number;
+  name: string;
+  description: string;
+  function_key: string;
+  runtime: FunctionRuntime;
+  is_library: boolean;
+  specific_app_id: number | null;
+  /** JSON schemas from the code's `schema.arguments` / `schema.config`; null when not declared. */
+  argument_schema: Record<string, unknown> | null;
+  config_schema: Record<string, unknown> | null;
+  last_run: string | null;
+  run_count: number;
+  run_count_success: number;
+  /** Whole percent of run_count_success over run_count (rounded); null with no runs ('N/A'). */
+  success_rate: number | null;
+  created_at: string;
+  modified_at: string | null;
+}
+
+export interface FunctionDetail extends FunctionSummary {
+  code: string;
+}
+
+export interface FunctionsList {
+  data: FunctionSummary[];
+  total_count: number;
+  filter_count: number;
+}
+
+/** Why saved code did not load (it is saved anyway; the stored schemas were kept). */
+export interface FunctionCodeError {
+  status: FunctionRunStatusCode;
+  message: string;
+  line: number | null;
+}
+
+/** Answer of create, update and save-code. */
+export interface FunctionSaved {
+  data: FunctionDetail;
+  code_error?: FunctionCodeError;
+}
+
+export interface FunctionConsoleEntry {
+  /** 0 ok, 1 info, 2 warn, 3 error. */
+  level: 0 | 1 | 2 | 3;
+  message: string;
+  /** ms since the epoch */
+  timestamp: number;
+}
+
+export interface FunctionBuildResponse {
+  data: {
+    status: FunctionRunStatusCode;
+    /** ms, rounded up */
+    took: number;
+    /** peak Lua memory in bytes */
+    memory: number;
+    /** `run`'s first return value; null unless status is 1 */
+    result: unknown;
+    console: FunctionConsoleEntry[];
+    /** The stored run (GET …/runs/{run_id}). */
+    run_id: number;
+  };
+  /** Only with status -6: the line of `breakpoint(value)` and the value rendered. */
+  debug?: { breakpoint: number; string: string };
+  /** Only with a failure other than -6. */
+  error?: { message: string; line: number | null };
+  argument_schema?: Record<string, unknown>;
+  config_schema?: Record<string, unknown>;
+}
+
+export interface FunctionRun {
+  id: number;
+  status: FunctionRunStatusCode;
+  took: number;
+  memory: number;
+  created_at: string;
+  /** The conversation a tool call ran in; null for editor runs. */
+  conversation_id: number | null;
+}
+
+export interface FunctionRunDetail extends FunctionRun {
+  arguments: unknown;
+  config: unknown;
+  result: unknown;
+  error: { message: string; line: number | null } | null;
+  console: FunctionConsoleEntry[];
+  debug: { breakpoint: number; string: string } | null;
+}
+
+export interface FunctionRunsList {
+  data: FunctionRun[];
+  total_count: number;
+  filter_count: number;
+}
+
+/** The Runs tab tiles. */
+export interface FunctionRunStats {
+  total_runs: number;
+  success_runs: number;
+  /** Whole percent; null with no runs. */
+  success_rate: number | null;
+  last_run: string | null;
+  runtime: FunctionRuntime;
+  /** Mean duration of the stored runs in ms (rounded); null with no runs. */
+  average_took: number | null;
+}

@@ -1,0 +1,236 @@
+/**
+ * The responder of `silicon` apps: the app's `silicon` parameter (Lua) answers every user message.
+ *
+ * The engine calls `on_message(ctx)` with `ctx = {message, messages, state, parameters}`:
+ * `message` the user's text, `messages` the stored conversation oldest first (`{role, message}`, the new
+ * message last), `state` the conversation state, `parameters` the conversation's parameters.
+ * Host API (besides the sandbox's `json`, `log`, `print`, `breakpoint`):
+ * - `llm.complete{messages?, prompt?, system?, temperature?, max_tokens?}` (or `llm.complete("prompt")`)
+ *   → the full text of the app's completion model. `messages` items are `{role, content}` (or `message`,
+ *   so `ctx.messages` can be passed as is; its tool and error messages are skipped). Usage is recorded.
+ * - `relay.emit(type, data)` → a relay `message` of that custom type to the room (engine types are reserved).
+ * - `state.get()`, `state.set(obj)`, `state.patch(patches)` → the durable conversation state (`state_change`).
+ * - `debug(key, value)` → a relay `debug` event `{key: value}`.
+ * - `datastore.search(name, query, k)` → error 'Datastores are not available yet' (the seam for datastores).
+ * - `functions.<function_key>(args)` → runs an installed function with the app's config for it and returns
+ *   its result (a failure is a Lua error naming the line); stored as a function run of the conversation and
+ *   announced with `function_call.begin` / `.end`. Keys starting with a digit are not exposed.
+ * - `clock.now()` (ISO 8601 UTC) / `clock.ms()`.
+ * What `on_message` returns is the reply: a string as is, anything else as JSON, nil for no reply. It is
+ * streamed as one `completion_stream` chunk and stored as the assistant message. A failed run (any status
+ * but 1) becomes an error-role message such as `Line 3: attempt to index a nil value (local 'x')`.
+ */
+import { RelayMessageType } from '@llmor/contracts';
+import { getConversationState } from '../conversations/state';
+import { type InstalledFunctionRow, listInstalledFunctions } from '../functions/repo';
+import {
+  baseHost,
+  failureText,
+  type HostFunctions,
+  nestedSiliconPool,
+  runAndStore,
+  siliconPool,
+} from '../functions/sandbox';
+import type { ChatMessage, ChatModel, Usage } from '../models/providers/types';
+import { ProviderError } from '../models/providers/types';
+import { NO_MODEL_TEXT, recordUsage } from './chat';
+import { temperatureOf } from './input';
+import { findVendorModel, type VendorModelRow } from './repo';
+import { abortable, raceAbort } from './stream';
+import { ReplyError, type Responder, type Turn } from './types';
+
+export const NO_SCRIPT_TEXT = 'This silicon app has no script. Add one in the app settings.';
+export const DATASTORES_UNAVAILABLE_TEXT = 'Datastores are not available yet';
+
+const LUA_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function llmComplete(turn: Turn) {
+  let model: { row: VendorModelRow; chat: ChatModel } | undefined;
+  const resolve = async () => {
+    if (model) return model;
+    const { ctx, app } = turn;
+    const row = app.completionVendorModelId
+      ? await findVendorModel(ctx.db, app.vendorId, app.completionVendorModelId)
+      : null;
+    if (!row) throw new Error(NO_MODEL_TEXT);
+    model = { row, chat: await ctx.completion.resolveModel(ctx, row) };
+    return model;
+  };
+
+  return async (request: unknown): Promise<string> => {
+    const req = typeof request === 'string' ? { prompt: request } : request;
+    if (!isPlainObject(req)) {
+      throw new Error('llm.complete: expected a table {messages?, prompt?, system?, temperature?}');
+    }
+    const messages: ChatMessage[] = [];
+    if (req.system !== undefined) {
+      if (typeof req.system !== 'string') throw new Error('llm.complete: system must be a string');
+      messages.push({ role: 'system', content: req.system });
+    }
+    if (req.messages !== undefined) {
+      if (!Array.isArray(req.messages)) throw new Error('llm.complete: messages must be a list');
+      req.messages.forEach((m, i) => {
+        const where = `llm.complete: messages[${i + 1}]`;
+        if (!isPlainObject(m)) throw new Error(`${where} must be a table {role, content}`);
+        if (m.role === 'tool' || m.role === 'error') return;
+        if (m.role !== 'system' && m.role !== 'user' && m.role !== 'assistant') {
+          throw new Error(`${where}.role must be system, user or assistant`);
+        }
+        const content = m.content ?? m.message;
+        if (typeof content !== 'string') throw new Error(`${where}.content must be a string`);
+        messages.push({ role: m.role, content });
+      });
+    }
+    if (req.prompt !== undefined) {
+      if (typeof req.prompt !== 'string') throw new Error('llm.complete: prompt must be a string');
+      messages.push({ role: 'user', content: req.prompt });
+    }
+    if (!messages.some((m) => m.role !== 'system'))
+      throw new Error('llm.complete: give a prompt or messages');
+    const temperature = req.temperature ?? temperatureOf(turn.app.parameters);
+    if (temperature !== undefined && (typeof temperature !== 'number' || !Number.isFinite(temperature))) {
+      throw new Error('llm.complete: temperature must be a number');
+    }
+    const maxTokens = req.max_tokens;
+    if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || (maxTokens as number) < 1)) {
+      throw new Error('llm.complete: max_tokens must be a positive whole number');
+    }
+
+    const { row, chat } = await resolve();
+    let text = '';
+    let usage: Usage | null = null;
+    try {
+      const stream = chat.stream({
+        messages,
+        ...(temperature === undefined ? {} : { temperature: temperature as number }),
+        ...(maxTokens === undefined ? {} : { maxTokens: maxTokens as number }),
+        signal: turn.signal,
+      });
+      for await (const event of abortable(stream, turn.signal)) {
+        if (event.type === 'text') text += event.text;
+        else if (event.type === 'finish') usage = event.usage;
+      }
+    } catch (err) {
+      if (err instanceof ProviderError) throw new Error(`The model could not answer: ${err.message}`);
+      throw err;
+    }
+    if (usage) await recordUsage(turn, row, usage);
+    return text;
+  };
+}
+
+function functionsHost(
+  turn: Turn,
+  installed: InstalledFunctionRow[],
+  host: (fn: InstalledFunctionRow) => HostFunctions,
+): HostFunctions {
+  const out: HostFunctions = {};
+  let seq = 0;
+  for (const fn of installed) {
+    if (!LUA_NAME.test(fn.functionKey)) continue;
+    const name = `functions.${fn.functionKey}`;
+    out[name] = async (args: unknown) => {
+      const input = args ?? {};
+      if (!isPlainObject(input)) throw new Error(`${name}: the arguments must be a table (a JSON object)`);
+      const id = `silicon_${turn.userMessage.id}_${++seq}`;
+      turn.emit(RelayMessageType.functionCallBegin, { id, name: fn.functionKey, arguments: input });
+      const { result: r } = await runAndStore(turn.ctx, fn, {
+        code: fn.code,
+        arguments: input,
+        config: isPlainObject(fn.config) ? fn.config : {},
+        host: host(fn),
+        conversationId: turn.conversation.id,
+        pool: nestedSiliconPool(),
+      });
+      turn.emit(RelayMessageType.functionCallEnd, {
+        id,
+        name: fn.functionKey,
+        result: r.status === 1 ? (r.result ?? null) : { error: failureText(r) },
+        status: r.status,
+      });
+      if (r.status !== 1) throw new Error(`${name}: ${failureText(r)}`);
+      return r.result ?? null;
+    };
+  }
+  return out;
+}
+
+/** Host functions refuse to start once the reply was stopped (timeout, shutdown). */
+function guarded(host: HostFunctions, signal: AbortSignal): HostFunctions {
+  const out: HostFunctions = {};
+  for (const [name, fn] of Object.entries(host)) {
+    out[name] = (...args: unknown[]) => {
+      if (signal.aborted) {
+        const reason = signal.reason;
+        throw new Error(reason instanceof Error ? reason.message : 'The reply was stopped.');
+      }
+      return fn(...args);
+    };
+  }
+  return out;
+}
+
+function replyText(result: unknown): string | null {
+  if (result === null || result === undefined) return null;
+  if (typeof result === 'string') return result;
+  return JSON.stringify(result);
+}
+
+export const siliconResponder: Responder = async (turn) => {
+  const { ctx, app, conversation, signal } = turn;
+  const params = isPlainObject(app.parameters) ? app.parameters : {};
+  const code = typeof params.silicon === 'string' ? params.silicon : '';
+  if (code.trim() === '') throw new ReplyError(NO_SCRIPT_TEXT);
+
+  const target = { id: conversation.id, vendorId: conversation.vendorId, token: conversation.token };
+  const [installed, state] = await Promise.all([
+    listInstalledFunctions(ctx.db, app.vendorId, app.id),
+    getConversationState(ctx, target),
+  ]);
+  const common = () => baseHost({ ctx, target, emit: turn.emit });
+  const host = guarded(
+    {
+      ...common(),
+      'llm.complete': llmComplete(turn),
+      debug: (key: unknown, value: unknown) => {
+        if (typeof key !== 'string' || key === '')
+          throw new Error('debug: the key must be a non-empty string');
+        turn.debug({ [key]: value ?? null });
+        return null;
+      },
+      'datastore.search': () => {
+        throw new Error(DATASTORES_UNAVAILABLE_TEXT);
+      },
+      ...functionsHost(turn, installed, common),
+    },
+    signal,
+  );
+  const luaCtx = {
+    message: turn.userMessage.message ?? '',
+    messages: turn.history.map((m) => ({ role: m.role, message: m.message ?? '' })),
+    state,
+    parameters: isPlainObject(conversation.parameters) ? conversation.parameters : {},
+  };
+  turn.debug({ silicon_functions: Object.keys(host).filter((n) => n.startsWith('functions.')) });
+
+  // The run ends by itself when the reply's own time is up (its host calls fail once the turn aborts).
+  const wallMs = ctx.completion.timeoutMs ?? ctx.config.COMPLETION_TIMEOUT_MS;
+  const r = await raceAbort(
+    siliconPool().run({ code, entry: 'on_message', args: [luaCtx], host, limits: { wallMs } }),
+    signal,
+  );
+  turn.debug({
+    silicon_status: r.status,
+    silicon_took: r.took,
+    silicon_memory: r.memory,
+    ...(r.console.length > 0 ? { silicon_console: r.console } : {}),
+  });
+  if (r.status !== 1) throw new ReplyError(failureText(r));
+  const reply = replyText(r.result);
+  if (reply === null) return;
+  if (reply !== '') turn.emit(RelayMessageType.completionStream, { chunk: reply });
+  await turn.store({ role: 'assistant', creator: 'system', message: reply });
+};

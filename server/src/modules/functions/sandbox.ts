@@ -1,0 +1,232 @@
+/**
+ * Functions over the silicon sandbox: the process's pools, loading code for its schemas, running a
+ * function and storing the run, and the host functions (clock, state, relay) Lua code gets.
+ */
+import type { FunctionCodeError, FunctionRunStatusCode } from '@llmor/contracts';
+import type { AppContext } from '../../platform/context';
+import { applyPatch, deepClone, type Operation } from '../../platform/json-patch';
+import {
+  closeSharedSiliconPool,
+  getSharedSiliconPool,
+  type SiliconHostFunction,
+  SiliconPool,
+  type SiliconRunResult,
+  SiliconStatus,
+} from '../../silicon';
+import {
+  getConversationState,
+  patchConversationState,
+  type StateTarget,
+  setConversationState,
+} from '../conversations/state';
+import { type FunctionRunRow, insertRun } from './repo';
+
+export type HostFunctions = Record<string, SiliconHostFunction>;
+
+let nested: SiliconPool | undefined;
+
+/** The pool every top-level run uses (editor builds, tool calls, silicon apps). */
+export function siliconPool(): SiliconPool {
+  return getSharedSiliconPool();
+}
+
+/**
+ * A separate pool for functions a silicon app calls (`functions.<key>(args)`) while its own run holds
+ * a worker of the main pool: sharing one pool could exhaust it with apps waiting on their functions.
+ */
+export function nestedSiliconPool(): SiliconPool {
+  nested ??= new SiliconPool({ size: 2, spares: 0 });
+  return nested;
+}
+
+/** Closes both pools (server shutdown). */
+export async function closeSiliconPools(): Promise<void> {
+  const pool = nested;
+  nested = undefined;
+  await Promise.all([closeSharedSiliconPool(), pool?.close()]);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Schemas
+// ---------------------------------------------------------------------------------------------------
+
+/** An entry no code defines: the chunk runs, its schemas are read, then the run stops there. */
+const SCHEMA_ENTRY = '__llmor_schema_only__';
+const SCHEMA_ENTRY_MISSING = `function '${SCHEMA_ENTRY}' is not defined`;
+
+export type SchemaLoad =
+  | { ok: true; argumentSchema: Record<string, unknown> | null; configSchema: Record<string, unknown> | null }
+  | { ok: false; error: FunctionCodeError };
+
+const asSchema = (v: unknown): Record<string, unknown> | null =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+
+/**
+ * Loads code (its top level runs, `run` is not called) and reads `schema.arguments` / `schema.config`.
+ * Code that does not load — a syntax error, an error or limit while the top level runs — is `ok: false`.
+ */
+export async function loadSchemas(code: string): Promise<SchemaLoad> {
+  const r = await siliconPool().run({
+    code,
+    entry: SCHEMA_ENTRY,
+    args: [],
+    host: baseHost({ scratchState: true }),
+  });
+  if (r.status === SiliconStatus.RuntimeError && r.error?.message === SCHEMA_ENTRY_MISSING) {
+    return { ok: true, argumentSchema: asSchema(r.argument_schema), configSchema: asSchema(r.config_schema) };
+  }
+  return {
+    ok: false,
+    error: {
+      status: r.status as FunctionRunStatusCode,
+      message:
+        r.error?.message ??
+        (r.status === SiliconStatus.Breakpoint ? 'Stopped at a breakpoint' : 'The code did not load'),
+      line: r.error?.line ?? r.debug?.breakpoint ?? null,
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Host functions
+// ---------------------------------------------------------------------------------------------------
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** `clock.now()` → ISO 8601 UTC time, `clock.ms()` → ms since the epoch (the sandbox has no `os`). */
+export function clockHost(): HostFunctions {
+  return {
+    'clock.now': () => new Date().toISOString(),
+    'clock.ms': () => Date.now(),
+  };
+}
+
+/** `state.get/set/patch` on the conversation's durable state (announced to the room by state.ts). */
+export function conversationStateHost(ctx: AppContext, target: StateTarget): HostFunctions {
+  return {
+    'state.get': () => getConversationState(ctx, target),
+    'state.set': (value: unknown) => setConversationState(ctx, target, value),
+    'state.patch': (patches: unknown) => patchConversationState(ctx, target, patches),
+  };
+}
+
+/**
+ * `state.get/set/patch` on a scratch state that lives for one run (editor builds have no conversation),
+ * so code written for conversations runs in the editor unchanged.
+ */
+export function scratchStateHost(): HostFunctions {
+  let state: Record<string, unknown> = {};
+  return {
+    'state.get': () => state,
+    'state.set': (value: unknown) => {
+      if (!isPlainObject(value)) throw new Error('The state must be a JSON object.');
+      state = value;
+      return state;
+    },
+    'state.patch': (patches: unknown) => {
+      if (!Array.isArray(patches))
+        throw new Error('Patches must be an array of JSON Patch (RFC 6902) operations.');
+      try {
+        const next = applyPatch(deepClone(state), patches as Operation[], true, false, true).newDocument;
+        if (!isPlainObject(next)) throw new Error('The state must be a JSON object.');
+        state = next;
+      } catch (err) {
+        throw new Error(`Invalid patch: ${(err as Error).message.split('\n')[0]}`);
+      }
+      return state;
+    },
+  };
+}
+
+/**
+ * What every function run gets: `clock.*`, `state.*` (the conversation's, or a scratch state) and
+ * `relay.emit(type, data)` (to the conversation's room; a no-op without one).
+ */
+export function baseHost(
+  opts:
+    | { scratchState: true }
+    | { ctx: AppContext; target: StateTarget; emit: (type: string, data: unknown) => void },
+): HostFunctions {
+  if ('scratchState' in opts) {
+    return { ...clockHost(), ...scratchStateHost(), 'relay.emit': () => null };
+  }
+  return {
+    ...clockHost(),
+    ...conversationStateHost(opts.ctx, opts.target),
+    'relay.emit': relayEmitHost(opts.emit),
+  };
+}
+
+/** Message types the engine itself sends; scripts may not fake them. */
+const RESERVED_TYPES = new Set([
+  'completion.started',
+  'completion_stream',
+  'function_call.begin',
+  'function_call.end',
+  'function_call_iteration',
+  'completion.finished',
+  'completion.ended',
+  'user_input',
+  'debug',
+]);
+
+export function relayEmitHost(emit: (type: string, data: unknown) => void): SiliconHostFunction {
+  return (type: unknown, data: unknown) => {
+    if (typeof type !== 'string' || type.trim() === '' || type.length > 100) {
+      throw new Error('relay.emit: the type must be a non-empty string of at most 100 characters');
+    }
+    if (RESERVED_TYPES.has(type)) throw new Error(`relay.emit: '${type}' is reserved`);
+    emit(type, data ?? null);
+    return null;
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Runs
+// ---------------------------------------------------------------------------------------------------
+
+export interface FunctionRunInput {
+  code: string;
+  arguments: Record<string, unknown>;
+  config: Record<string, unknown>;
+  host: HostFunctions;
+  conversationId?: number | null;
+  pool?: SiliconPool;
+}
+
+/** Runs `run(arguments, config)` with the default limits and stores the run (with the function's counters). */
+export async function runAndStore(
+  ctx: AppContext,
+  fn: { id: number; vendorId: number },
+  input: FunctionRunInput,
+): Promise<{ result: SiliconRunResult; run: FunctionRunRow | null }> {
+  const result = await (input.pool ?? siliconPool()).run({
+    code: input.code,
+    arguments: input.arguments,
+    config: input.config,
+    host: input.host,
+  });
+  const run = await insertRun(ctx.db, fn.vendorId, fn.id, {
+    conversationId: input.conversationId ?? null,
+    status: result.status,
+    took: result.took,
+    memory: result.memory,
+    arguments: input.arguments,
+    config: input.config,
+    result: result.result ?? null,
+    error: result.error ?? null,
+    console: result.console,
+    debug: result.debug ?? null,
+  });
+  return { result, run };
+}
+
+/** A failed run in one line: `Line 3: attempt to index a nil value`. */
+export function failureText(r: SiliconRunResult): string {
+  if (r.status === SiliconStatus.Breakpoint && r.debug) {
+    return `Stopped at a breakpoint on line ${r.debug.breakpoint}: ${r.debug.string}`;
+  }
+  const message = r.error?.message ?? `The run failed (status ${r.status})`;
+  return r.error?.line != null ? `Line ${r.error.line}: ${message}` : message;
+}
