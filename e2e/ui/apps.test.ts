@@ -177,7 +177,7 @@ describe('apps', () => {
     await page.waitForURL(`**/apps/${id}/chat`);
     // On the conversations tab the breadcrumb does not repeat the app name.
     await expect.poll(() => page.getByTestId('breadcrumbs').textContent()).toBe('Dashboard/Apps');
-    await page.getByTestId('placeholder-alert').waitFor();
+    await page.getByTestId('conversations-view').waitFor();
     expect(await page.getByTestId('page-title').textContent()).toBe('Support Bot');
     expect(errors).toEqual([]);
     await context.close();

@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { createBrowserRouter, Navigate, Outlet } from 'react-router';
+import { createBrowserRouter, Navigate, Outlet, useLocation } from 'react-router';
 import { RedirectIfAuthenticated, RequireAuth, RequireVendor } from './guards';
 import { InitGate } from './InitGate';
 import { AppLayout, PageLoader } from './shell/AppLayout';
@@ -44,7 +44,12 @@ function LoginShell() {
   );
 }
 
-const redirect = (to: string) => <Navigate to={to} replace />;
+/** A default-child redirect that keeps the query string (e.g. `/functions/+?app_id=3` → `…/details?app_id=3`). */
+function RedirectKeepingQuery({ to }: { to: string }) {
+  const { search } = useLocation();
+  return <Navigate to={{ pathname: to, search }} replace />;
+}
+const redirect = (to: string) => <RedirectKeepingQuery to={to} />;
 
 /** Every route of spec 01 §2 and spec 02 §2. Unbuilt screens render the shared placeholder. */
 export const router = createBrowserRouter([

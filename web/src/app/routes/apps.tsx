@@ -10,6 +10,7 @@ import { AppParametersForm } from '../../features/apps/components/AppParametersF
 import { AppSettingsLayout, type AppSettingsSection } from '../../features/apps/components/AppSettingsLayout';
 import { AppsListPage } from '../../features/apps/components/AppsListPage';
 import { ConversationsView } from '../../features/conversations';
+import { AppFunctionsSettings } from '../../features/functions';
 import { useEntityLabel } from './useEntityLabel';
 
 export type { AppSettingsSection };
@@ -49,10 +50,11 @@ export function AppConversationsRoute() {
 export function AppSettingsRoute({ section }: { section: AppSettingsSection }) {
   const { t } = useTranslation();
   const label = useEntityLabel();
-  const { clientId, embedId } = useParams();
+  const { id = '', clientId, embedId } = useParams();
   let content: ReactNode;
   if (section === 'details') content = <AppDetailsForm />;
   else if (section === 'parameters') content = <AppParametersForm />;
+  else if (section === 'functions') content = <AppFunctionsSettings appId={id} />;
   else if (section === 'client')
     content = <SectionPlaceholder title={`${t('pages.app.client')} ${label(clientId)}`} />;
   else if (section === 'embed')

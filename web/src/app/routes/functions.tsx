@@ -1,28 +1,37 @@
-import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
-import { PlaceholderPage } from '../../components/PlaceholderPage';
-import { useEntityLabel } from './useEntityLabel';
+import { useParams, useSearchParams } from 'react-router';
+import { NoVendorSelected } from '../../components/NoVendorSelected';
+import {
+  FunctionDetail,
+  type FunctionSection,
+  FunctionsList,
+  functionRouteId,
+} from '../../features/functions';
+import { useCurrentVendor } from '../../lib/appState';
+import { NotFoundRoute } from './NotFoundRoute';
 
+/** /functions: the vendor's functions. */
 export function FunctionsRoute() {
-  const { t } = useTranslation();
-  return (
-    <PlaceholderPage
-      title={t('pages.functions.title')}
-      breadcrumbs={[{ label: t('pages.functions.title') }]}
-    />
-  );
+  const vendor = useCurrentVendor();
+  if (!vendor) return <NoVendorSelected />;
+  return <FunctionsList key={vendor.id} vendorId={vendor.id} />;
 }
 
-export function FunctionRoute({ section }: { section: 'details' | 'editor' | 'runs' }) {
-  const { t } = useTranslation();
-  const label = useEntityLabel();
+/** /functions/{id}/{details,editor,runs}: '+' creates (optional ?app_id=), other ids must be numeric. */
+export function FunctionRoute({ section }: { section: FunctionSection }) {
+  const vendor = useCurrentVendor();
   const { id } = useParams();
-  const fn = `${t('pages.functions.function')} ${label(id)}`;
+  const [search] = useSearchParams();
+  const parsed = functionRouteId(id);
+  if (!vendor) return <NoVendorSelected />;
+  if (!parsed) return <NotFoundRoute />;
+  const appId = functionRouteId(search.get('app_id') ?? undefined);
   return (
-    <PlaceholderPage
-      title={fn}
-      subtitle={t(`pages.functions.${section}`)}
-      breadcrumbs={[{ label: t('pages.functions.title'), to: '/functions' }, { label: fn }]}
+    <FunctionDetail
+      key={`${vendor.id}:${id}`}
+      vendorId={vendor.id}
+      id={parsed.kind === 'id' ? parsed.id : null}
+      section={section}
+      appId={appId?.kind === 'id' ? appId.id : null}
     />
   );
 }

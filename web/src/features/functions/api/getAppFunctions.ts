@@ -1,0 +1,25 @@
+import type { AppResponse } from '@llmor/contracts';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api/client';
+import { functionKeys } from './keys';
+
+/** GET /v1/vendors/{vendorId}/apps/{appId}?resolve=functions → {data: app with its installed functions}. */
+export function getAppFunctions(vendorId: number, appId: string): Promise<AppResponse> {
+  return apiRequest<AppResponse>(`/v1/vendors/${vendorId}/apps/${encodeURIComponent(appId)}`, {
+    query: { resolve: 'functions' },
+    skipDefaultErrorHandler: true,
+  });
+}
+
+export const appFunctionsQueryOptions = (vendorId: number, appId: string) =>
+  queryOptions({
+    queryKey: functionKeys.app(vendorId, appId),
+    queryFn: () => getAppFunctions(vendorId, appId),
+    select: (r) => r.data,
+    staleTime: 0,
+    retry: false,
+  });
+
+export function useAppFunctions(vendorId: number, appId: string) {
+  return useQuery(appFunctionsQueryOptions(vendorId, appId));
+}

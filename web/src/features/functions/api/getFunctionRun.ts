@@ -1,0 +1,26 @@
+import type { DataEnvelope, FunctionRunDetail } from '@llmor/contracts';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api/client';
+import { functionKeys, functionPath } from './keys';
+
+/** GET /v1/vendors/{vendorId}/functions/{id}/runs/{runId} → {data: run with arguments, result, console}. */
+export function getFunctionRun(
+  vendorId: number,
+  id: number,
+  runId: number,
+): Promise<DataEnvelope<FunctionRunDetail>> {
+  return apiRequest<DataEnvelope<FunctionRunDetail>>(`${functionPath(vendorId, id)}/runs/${runId}`, {
+    skipDefaultErrorHandler: true,
+  });
+}
+
+export const functionRunQueryOptions = (vendorId: number, id: number, runId: number) =>
+  queryOptions({
+    queryKey: functionKeys.run(vendorId, id, runId),
+    queryFn: () => getFunctionRun(vendorId, id, runId),
+    retry: false,
+  });
+
+export function useFunctionRun(vendorId: number, id: number, runId: number | null) {
+  return useQuery({ ...functionRunQueryOptions(vendorId, id, runId ?? 0), enabled: runId !== null });
+}

@@ -1,0 +1,35 @@
+import type { FunctionsList } from '@llmor/contracts';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api/client';
+import { type FunctionsListParams, functionKeys, functionPath } from './keys';
+
+/**
+ * GET /v1/vendors/{vendorId}/functions?page&page_size&order&order_dir&search&runtime&app_id → paged list.
+ * Failures are only logged by the caller (spec 02 §8).
+ */
+export function listFunctions(vendorId: number, params: FunctionsListParams): Promise<FunctionsList> {
+  return apiRequest<FunctionsList>(functionPath(vendorId), {
+    query: {
+      page: params.page,
+      page_size: params.page_size,
+      order: params.order,
+      order_dir: params.order ? params.order_dir : undefined,
+      search: params.search || undefined,
+      runtime: params.runtime || undefined,
+      app_id: params.app_id,
+    },
+    skipDefaultErrorHandler: true,
+  });
+}
+
+export const functionsQueryOptions = (vendorId: number, params: FunctionsListParams) =>
+  queryOptions({
+    queryKey: functionKeys.list(vendorId, params),
+    queryFn: () => listFunctions(vendorId, params),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+
+export function useFunctions(vendorId: number, params: FunctionsListParams, enabled = true) {
+  return useQuery({ ...functionsQueryOptions(vendorId, params), enabled });
+}

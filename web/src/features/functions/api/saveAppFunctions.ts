@@ -1,0 +1,48 @@
+import { type App, type AppResponse, LOADING_BUTTON_MIN_MS } from '@llmor/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api/client';
+import { withMinDuration } from '../../../lib/minDuration';
+import { functionKeys } from './keys';
+
+export interface InstalledFunctionInput {
+  id: number;
+  config: Record<string, unknown>;
+}
+
+/**
+ * PUT /v1/vendors/{vendorId}/apps/{appId}?resolve=functions with the app's current name, description,
+ * completion model and parameters (the body requires `name`) and `functions: [{id, config}]` (replaces the
+ * installed functions, order kept). Errors: `functions.functions_data`, `function_config.<id>`.
+ */
+export function saveAppFunctions(
+  vendorId: number,
+  app: App,
+  functions: InstalledFunctionInput[],
+): Promise<AppResponse> {
+  return apiRequest<AppResponse>(`/v1/vendors/${vendorId}/apps/${app.id}`, {
+    method: 'PUT',
+    query: { resolve: 'functions' },
+    body: {
+      name: app.name,
+      description: app.description ?? '',
+      completion_vendor_model_id: app.completion_vendor_model_id,
+      parameters: app.parameters,
+      functions,
+    },
+    skipDefaultErrorHandler: true,
+  });
+}
+
+export function useSaveAppFunctions(vendorId: number, appId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationKey: ['functions', vendorId, 'app-save', appId],
+    mutationFn: ({ app, functions }: { app: App; functions: InstalledFunctionInput[] }) =>
+      withMinDuration(saveAppFunctions(vendorId, app, functions), LOADING_BUTTON_MIN_MS),
+    onSuccess: (response) => {
+      client.setQueryData(functionKeys.app(vendorId, appId), response);
+      // The app page's own cache (apps feature: ['apps', vendorId, 'app', id]) shows modified_at.
+      void client.invalidateQueries({ queryKey: ['apps', vendorId, 'app', appId] });
+    },
+  });
+}

@@ -1,0 +1,32 @@
+import { type FunctionSaved, type FunctionUpdateBody, LOADING_BUTTON_MIN_MS } from '@llmor/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api/client';
+import { withMinDuration } from '../../../lib/minDuration';
+import { functionKeys, functionPath } from './keys';
+
+/** PUT /v1/vendors/{vendorId}/functions/{id} (the Details form) → {data: function, code_error?}. */
+export function updateFunction(
+  vendorId: number,
+  id: number,
+  body: FunctionUpdateBody,
+): Promise<FunctionSaved> {
+  return apiRequest<FunctionSaved>(functionPath(vendorId, id), {
+    method: 'PUT',
+    body,
+    skipDefaultErrorHandler: true,
+  });
+}
+
+/** The button stays loading for at least LOADING_BUTTON_MIN_MS; the cached function is replaced. */
+export function useUpdateFunction(vendorId: number, id: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationKey: ['functions', vendorId, 'update', id],
+    mutationFn: (body: FunctionUpdateBody) =>
+      withMinDuration(updateFunction(vendorId, id, body), LOADING_BUTTON_MIN_MS),
+    onSuccess: (saved) => {
+      client.setQueryData(functionKeys.detail(vendorId, id), { data: saved.data });
+      void client.invalidateQueries({ queryKey: functionKeys.lists(vendorId) });
+    },
+  });
+}
