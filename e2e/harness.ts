@@ -2,9 +2,11 @@
  * Starts the real console (server + built web) on a fresh embedded database and drives it with
  * Debian's Chromium through playwright-core. Nothing is downloaded: a missing browser is an error.
  */
+import { createHmac } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { encodeAccessToken, signingMessage } from '@llmor/contracts';
 import { loadConfig } from '@llmor/server/platform/config';
 import { type RunningServer, startServer } from '@llmor/server/server';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -75,4 +77,43 @@ export async function signIn(page: Page, user: { email: string; password: string
   await page.getByTestId('login-password').fill(user.password);
   await page.getByTestId('login-submit').click();
   await page.getByTestId('dashboard-heading').waitFor();
+}
+
+/** The generic form helper's success toast (spelt as the spec spells it). */
+export const SAVED = 'Data has been succesfully saved.';
+
+export async function toast(page: Page, text: string): Promise<void> {
+  await page.locator('.mantine-Notification-root', { hasText: text }).first().waitFor();
+}
+
+/**
+ * A signed API client over real HTTP for test setup (CONTRACTS.md "Sessions and request signing"),
+ * signed in as the admin and acting in the vendor with this key.
+ */
+export async function signedClient(baseUrl: string, vendorKey: string) {
+  const session = (await (await fetch(`${baseUrl}/v1/auth/session`, { method: 'POST' })).json()) as {
+    token: string;
+    secret: string;
+  };
+  const call = async <T = { data: never }>(method: string, path: string, body?: unknown): Promise<T> => {
+    const timestamp = Math.floor(Date.now() / 1000);
+    const signature = createHmac('sha256', session.secret)
+      .update(signingMessage(method, path, timestamp))
+      .digest('hex');
+    const res = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: {
+        'X-AccessToken': encodeAccessToken(session.token, timestamp, signature),
+        'X-Vendor': vendorKey,
+        Accept: 'application/json',
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (res.status >= 300) throw new Error(`${method} ${path} → ${res.status} ${text}`);
+    return (text ? JSON.parse(text) : { data: undefined }) as T;
+  };
+  await call('POST', '/v1/auth/signin', { identifier: ADMIN.email, secret: ADMIN.password });
+  return call;
 }

@@ -3,7 +3,7 @@ import { installModel } from '@llmor/server/modules/models/service';
 import { findVendorByKey } from '@llmor/server/modules/vendors/repo';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, type Console, launchBrowser, newPage, signIn, startConsole } from '../harness';
+import { ADMIN, type Console, launchBrowser, newPage, SAVED, signIn, startConsole, toast } from '../harness';
 
 let app: Console;
 let browser: Browser;
@@ -23,12 +23,6 @@ afterAll(async () => {
   await browser?.close();
   await app?.close();
 });
-
-const SAVED = 'Data has been succesfully saved.';
-
-async function toast(page: Page, text: string) {
-  await page.locator('.mantine-Notification-root', { hasText: text }).first().waitFor();
-}
 
 async function installFromDialog(page: Page, appKey: string): Promise<string> {
   await page.goto('/apps');

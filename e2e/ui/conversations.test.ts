@@ -1,42 +1,12 @@
-import { createHmac } from 'node:crypto';
-import { CONVERSATION_TOKEN_TAIL, encodeAccessToken, signingMessage } from '@llmor/contracts';
+import { CONVERSATION_TOKEN_TAIL } from '@llmor/contracts';
 import { chatModelFor } from '@llmor/server/modules/models/providers/index';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, type Console, launchBrowser, newPage, signIn, startConsole } from '../harness';
+import { type Console, launchBrowser, newPage, signedClient, signIn, startConsole } from '../harness';
 
 let app: Console;
 let browser: Browser;
 let appId: number;
-
-/** A signed API client over real HTTP (CONTRACTS.md "Sessions and request signing"). */
-async function signedClient(baseUrl: string, vendorKey: string) {
-  const session = (await (await fetch(`${baseUrl}/v1/auth/session`, { method: 'POST' })).json()) as {
-    token: string;
-    secret: string;
-  };
-  const call = async (method: string, path: string, body?: unknown) => {
-    const timestamp = Math.floor(Date.now() / 1000);
-    const signature = createHmac('sha256', session.secret)
-      .update(signingMessage(method, path, timestamp))
-      .digest('hex');
-    const res = await fetch(`${baseUrl}${path}`, {
-      method,
-      headers: {
-        'X-AccessToken': encodeAccessToken(session.token, timestamp, signature),
-        'X-Vendor': vendorKey,
-        Accept: 'application/json',
-        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (res.status >= 300) throw new Error(`${method} ${path} → ${res.status} ${text}`);
-    return text ? (JSON.parse(text) as { data: never }) : { data: undefined as never };
-  };
-  await call('POST', '/v1/auth/signin', { identifier: ADMIN.email, secret: ADMIN.password });
-  return call;
-}
 
 beforeAll(async () => {
   app = await startConsole();

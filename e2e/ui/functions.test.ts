@@ -1,43 +1,21 @@
-import { createHmac } from 'node:crypto';
-import { encodeAccessToken, signingMessage } from '@llmor/contracts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, type Console, launchBrowser, newPage, signIn, startConsole } from '../harness';
+import {
+  type Console,
+  launchBrowser,
+  newPage,
+  SAVED,
+  signedClient,
+  signIn,
+  startConsole,
+  toast,
+} from '../harness';
 
 let app: Console;
 let browser: Browser;
 let api: Awaited<ReturnType<typeof signedClient>>;
 let vendorId: number;
 let appId: number;
-
-/** A signed API client over real HTTP (CONTRACTS.md "Sessions and request signing"). */
-async function signedClient(baseUrl: string, vendorKey: string) {
-  const session = (await (await fetch(`${baseUrl}/v1/auth/session`, { method: 'POST' })).json()) as {
-    token: string;
-    secret: string;
-  };
-  const call = async <T = unknown>(method: string, path: string, body?: unknown): Promise<T> => {
-    const timestamp = Math.floor(Date.now() / 1000);
-    const signature = createHmac('sha256', session.secret)
-      .update(signingMessage(method, path, timestamp))
-      .digest('hex');
-    const res = await fetch(`${baseUrl}${path}`, {
-      method,
-      headers: {
-        'X-AccessToken': encodeAccessToken(session.token, timestamp, signature),
-        'X-Vendor': vendorKey,
-        Accept: 'application/json',
-        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (res.status >= 300) throw new Error(`${method} ${path} → ${res.status} ${text}`);
-    return (text ? JSON.parse(text) : undefined) as T;
-  };
-  await call('POST', '/v1/auth/signin', { identifier: ADMIN.email, secret: ADMIN.password });
-  return call;
-}
 
 beforeAll(async () => {
   app = await startConsole();
@@ -53,12 +31,6 @@ afterAll(async () => {
   await browser?.close();
   await app?.close();
 });
-
-const SAVED = 'Data has been succesfully saved.';
-
-async function toast(page: Page, text: string) {
-  await page.locator('.mantine-Notification-root', { hasText: text }).first().waitFor();
-}
 
 /** Replaces the whole text of a CodeMirror editor (insertText: no auto-closing brackets or indentation). */
 async function replaceCode(page: Page, code: string) {

@@ -1,7 +1,6 @@
-import { Input, Skeleton } from '@mantine/core';
-import { lazy, type ReactNode, Suspense } from 'react';
-import { useTranslation } from 'react-i18next';
-import './editorMessages';
+import { Input } from '@mantine/core';
+import { lazy, type ReactNode } from 'react';
+import { EditorFrame } from './EditorFrame';
 
 const Core = lazy(() => import('./CodeEditorCore').then((m) => ({ default: m.CodeEditorCore })));
 
@@ -38,30 +37,20 @@ export function CodeEditor({
   required,
   'data-testid': testId,
 }: CodeEditorProps) {
-  const { t } = useTranslation();
   const cssHeight = typeof height === 'number' ? `${height}px` : height;
   return (
     <Input.Wrapper label={label} description={description} error={error} required={required}>
-      <div
-        data-testid={testId}
-        style={{
-          border: `1px solid ${error ? 'var(--mantine-color-error)' : 'var(--mantine-color-default-border)'}`,
-          borderRadius: 'var(--mantine-radius-sm)',
-          overflow: 'hidden',
-        }}
-      >
-        <Suspense fallback={<Skeleton height={cssHeight} aria-label={t('editors.loading')} />}>
-          <Core
-            value={value}
-            onChange={onChange}
-            language={language}
-            height={cssHeight}
-            dark={dark}
-            readOnly={readOnly}
-            ariaLabel={typeof label === 'string' ? label : undefined}
-          />
-        </Suspense>
-      </div>
+      <EditorFrame testId={testId} hasError={!!error} height={cssHeight}>
+        <Core
+          value={value}
+          onChange={onChange}
+          language={language}
+          height={cssHeight}
+          dark={dark}
+          readOnly={readOnly}
+          ariaLabel={typeof label === 'string' ? label : undefined}
+        />
+      </EditorFrame>
     </Input.Wrapper>
   );
 }

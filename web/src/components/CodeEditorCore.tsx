@@ -1,8 +1,9 @@
 // The heavy part of CodeEditor (CodeMirror + the Lua mode), loaded on demand by CodeEditor.tsx.
 import { StreamLanguage } from '@codemirror/language';
 import { lua } from '@codemirror/legacy-modes/mode/lua';
-import CodeMirror, { EditorState, EditorView, type Extension } from '@uiw/react-codemirror';
+import CodeMirror, { type Extension } from '@uiw/react-codemirror';
 import { useMemo } from 'react';
+import { ariaLabelExtension, baseExtensions } from './editorTheme';
 
 export interface CodeEditorCoreProps {
   value: string;
@@ -14,11 +15,6 @@ export interface CodeEditorCoreProps {
   ariaLabel?: string;
 }
 
-const fontTheme = EditorView.theme({
-  '&': { fontSize: '12px' },
-  '.cm-content, .cm-gutter': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' },
-});
-
 export function CodeEditorCore({
   value,
   onChange,
@@ -29,9 +25,9 @@ export function CodeEditorCore({
   ariaLabel,
 }: CodeEditorCoreProps) {
   const extensions = useMemo(() => {
-    const list: Extension[] = [fontTheme, EditorView.lineWrapping, EditorState.tabSize.of(2)];
+    const list: Extension[] = baseExtensions();
     if (language === 'lua') list.push(StreamLanguage.define(lua));
-    if (ariaLabel) list.push(EditorView.contentAttributes.of({ 'aria-label': ariaLabel }));
+    if (ariaLabel) list.push(ariaLabelExtension(ariaLabel));
     return list;
   }, [language, ariaLabel]);
   return (

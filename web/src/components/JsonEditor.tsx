@@ -1,6 +1,7 @@
-import { Input, Skeleton, Text } from '@mantine/core';
-import { lazy, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
+import { Input, Text } from '@mantine/core';
+import { lazy, type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { EditorFrame } from './EditorFrame';
 import './editorMessages';
 import { JSON_EDITOR_DEFAULT_ROWS, jsonEditorHeight, parseJsonText } from './editorRules';
 
@@ -73,25 +74,15 @@ export function JsonEditor({
         ) : undefined
       }
     >
-      <div
-        data-testid={testId}
-        data-invalid={invalid || undefined}
-        style={{
-          border: `1px solid ${shownError ? 'var(--mantine-color-error)' : 'var(--mantine-color-default-border)'}`,
-          borderRadius: 'var(--mantine-radius-sm)',
-          overflow: 'hidden',
-        }}
-      >
-        <Suspense fallback={<Skeleton height={height} aria-label={t('editors.loading')} />}>
-          <Core
-            text={text}
-            onTextChange={onTextChange}
-            height={height}
-            readOnly={readOnly}
-            ariaLabel={typeof label === 'string' ? label : undefined}
-          />
-        </Suspense>
-      </div>
+      <EditorFrame testId={testId} hasError={!!shownError} invalid={invalid} height={height}>
+        <Core
+          text={text}
+          onTextChange={onTextChange}
+          height={height}
+          readOnly={readOnly}
+          ariaLabel={typeof label === 'string' ? label : undefined}
+        />
+      </EditorFrame>
     </Input.Wrapper>
   );
 }

@@ -1,7 +1,8 @@
 // The heavy part of JsonEditor (CodeMirror + JSON language), loaded on demand by JsonEditor.tsx.
 import { json } from '@codemirror/lang-json';
-import CodeMirror, { EditorState, EditorView, type Extension } from '@uiw/react-codemirror';
+import CodeMirror, { type Extension } from '@uiw/react-codemirror';
 import { useMemo } from 'react';
+import { ariaLabelExtension, baseExtensions } from './editorTheme';
 
 export interface JsonEditorCoreProps {
   text: string;
@@ -11,15 +12,10 @@ export interface JsonEditorCoreProps {
   ariaLabel?: string;
 }
 
-const fontTheme = EditorView.theme({
-  '&': { fontSize: '12px' },
-  '.cm-content, .cm-gutter': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' },
-});
-
 export function JsonEditorCore({ text, onTextChange, height, readOnly, ariaLabel }: JsonEditorCoreProps) {
   const extensions = useMemo(() => {
-    const list: Extension[] = [json(), fontTheme, EditorView.lineWrapping, EditorState.tabSize.of(2)];
-    if (ariaLabel) list.push(EditorView.contentAttributes.of({ 'aria-label': ariaLabel }));
+    const list: Extension[] = [json(), ...baseExtensions()];
+    if (ariaLabel) list.push(ariaLabelExtension(ariaLabel));
     return list;
   }, [ariaLabel]);
   return (

@@ -5,16 +5,19 @@ export interface ListFooterProps {
   /** Zero-based page index, as the API takes it. */
   page: number;
   pageSize: number;
-  /** Entries matching the current search and filters (`filter_count`). */
-  filtered: number;
-  /** Entries before search and filters (`total_count`). */
-  total: number;
+  /**
+   * The list answer's counts: `filter_count` (entries matching the current search and filters) and
+   * `total_count` (entries before search and filters). Nothing is shown until they are known.
+   */
+  counts: { filter_count: number; total_count: number } | undefined;
   onPageChange(page: number): void;
 }
 
 /** 'Showing X - Y of N entries (filtered from M total entries)' and the pager (spec 01, Apps list). */
-export function ListFooter({ page, pageSize, filtered, total, onPageChange }: ListFooterProps) {
+export function ListFooter({ page, pageSize, counts, onPageChange }: ListFooterProps) {
   const { t } = useTranslation();
+  if (!counts) return null;
+  const { filter_count: filtered, total_count: total } = counts;
   const pages = Math.max(1, Math.ceil(filtered / pageSize));
   const from = filtered === 0 ? 0 : page * pageSize + 1;
   const to = Math.min(filtered, (page + 1) * pageSize);

@@ -1,20 +1,21 @@
 import { Alert } from '@mantine/core';
 import { IconTools } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { type Crumb, PageHeader } from './PageHeader';
+import { PageHeader, type PageHeaderProps } from './PageHeader';
 
-export interface PlaceholderPageProps {
+export interface PlaceholderPageProps extends PageHeaderProps {
   title: string;
-  subtitle?: string;
-  breadcrumbs: Crumb[];
 }
 
-/** An honest stand-in for a screen that is not built yet. */
-export function PlaceholderPage({ title, subtitle, breadcrumbs }: PlaceholderPageProps) {
+/**
+ * An honest stand-in for a screen that is not built yet: its page header (or, with `sub`, a section's
+ * sub-header) and the "not built yet" alert.
+ */
+export function PlaceholderPage(props: PlaceholderPageProps) {
   const { t } = useTranslation();
   return (
     <>
-      <PageHeader title={title} subtitle={subtitle} breadcrumbs={breadcrumbs} />
+      <PageHeader {...props} />
       <Alert
         variant="light"
         color="blue"

@@ -75,6 +75,11 @@ async function openPglite(dataDir: string): Promise<Database> {
 
 async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle client whose server connection dies (restart, failover, a dropped database) is reported
+  // here; without a listener the process would crash. The pool replaces the client on next use.
+  pool.on('error', (err) => {
+    process.stderr.write(`database connection lost (idle client): ${err.message}\n`);
+  });
   const db = drizzleNodePg(pool, { schema }) as unknown as Db;
   try {
     await migrateNodePg(db as never, { migrationsFolder });

@@ -1,9 +1,7 @@
-import { Alert } from '@mantine/core';
-import { IconTools } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { PageHeader } from '../../components/PageHeader';
+import { PlaceholderPage } from '../../components/PlaceholderPage';
 import { AppDetailsForm } from '../../features/apps/components/AppDetailsForm';
 import { AppPage } from '../../features/apps/components/AppPage';
 import { AppParametersForm } from '../../features/apps/components/AppParametersForm';
@@ -21,21 +19,7 @@ export function AppsRoute() {
 
 /** A section of the app page that is not built yet: sub-header and the "not built yet" alert. */
 function SectionPlaceholder({ title }: { title: string }) {
-  const { t } = useTranslation();
-  return (
-    <>
-      <PageHeader sub title={title} titleTestId="settings-title" />
-      <Alert
-        variant="light"
-        color="blue"
-        title={t('placeholder.title')}
-        icon={<IconTools size={18} />}
-        data-testid="placeholder-alert"
-      >
-        {t('placeholder.message')}
-      </Alert>
-    </>
-  );
+  return <PlaceholderPage sub title={title} titleTestId="settings-title" />;
 }
 
 export function AppConversationsRoute() {

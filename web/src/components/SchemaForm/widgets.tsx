@@ -14,13 +14,30 @@ import { primaryType, toNumberOrNull } from './schema';
 const errorText = (rawErrors?: string[]) =>
   rawErrors && rawErrors.length > 0 ? rawErrors.join('\n') : undefined;
 
+/** The props every widget's Mantine input takes from RJSF: id, name, label, description, state, error. */
+function inputProps(props: WidgetProps) {
+  const { id, htmlName, required, disabled, readonly, autofocus, label, hideLabel, rawErrors } = props;
+  const { schema, options, placeholder } = props;
+  return {
+    id,
+    name: htmlName || id,
+    label: labelValue(label || undefined, hideLabel, false),
+    description: hideLabel ? undefined : options.description || schema.description,
+    placeholder,
+    required,
+    disabled: disabled || readonly,
+    autoFocus: autofocus,
+    error: errorText(rawErrors),
+    'aria-describedby': ariaDescribedByIds(id),
+  };
+}
+
 /**
  * Numbers (spec 02 §5): reports a finite number, or null when the input is empty or invalid; integers
  * take whole numbers only (step 1). Keeps what was typed (e.g. "-") while it is not a number yet.
  */
 export function NullableNumberWidget(props: WidgetProps) {
-  const { id, htmlName, value, required, disabled, readonly, autofocus, label, hideLabel, rawErrors } = props;
-  const { schema, options, onChange, onBlur, onFocus, placeholder } = props;
+  const { id, value, schema, options, onChange, onBlur, onFocus } = props;
   const integer = primaryType(schema as { type?: string }) === 'integer';
   const [text, setText] = useState<string | number>(typeof value === 'number' ? value : '');
 
@@ -35,14 +52,7 @@ export function NullableNumberWidget(props: WidgetProps) {
 
   return (
     <NumberInput
-      id={id}
-      name={htmlName || id}
-      label={labelValue(label || undefined, hideLabel, false)}
-      description={hideLabel ? undefined : options.description || schema.description}
-      placeholder={placeholder}
-      required={required}
-      disabled={disabled || readonly}
-      autoFocus={autofocus}
+      {...inputProps(props)}
       value={text}
       step={integer ? 1 : typeof options.step === 'number' ? options.step : undefined}
       allowDecimal={!integer}
@@ -55,33 +65,21 @@ export function NullableNumberWidget(props: WidgetProps) {
       }}
       onBlur={() => onBlur(id, value)}
       onFocus={() => onFocus(id, value)}
-      error={errorText(rawErrors)}
-      aria-describedby={ariaDescribedByIds(id)}
     />
   );
 }
 
 /** Masked input (descriptions that mention a password, and `x-secret`), with its description shown. */
 export function MaskedPasswordWidget(props: WidgetProps) {
-  const { id, htmlName, value, required, disabled, readonly, autofocus, label, hideLabel, rawErrors } = props;
-  const { schema, options, onChange, onBlur, onFocus, placeholder } = props;
+  const { id, value, options, onChange, onBlur, onFocus } = props;
   return (
     <PasswordInput
-      id={id}
-      name={htmlName || id}
-      label={labelValue(label || undefined, hideLabel, false)}
-      description={hideLabel ? undefined : options.description || schema.description}
-      placeholder={placeholder}
-      required={required}
-      disabled={disabled || readonly}
-      autoFocus={autofocus}
+      {...inputProps(props)}
       autoComplete="new-password"
       value={typeof value === 'string' ? value : ''}
       onChange={(e) => onChange(e.currentTarget.value === '' ? options.emptyValue : e.currentTarget.value)}
       onBlur={(e) => onBlur(id, e.currentTarget.value)}
       onFocus={(e) => onFocus(id, e.currentTarget.value)}
-      error={errorText(rawErrors)}
-      aria-describedby={ariaDescribedByIds(id)}
     />
   );
 }

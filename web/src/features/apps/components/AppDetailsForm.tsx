@@ -18,19 +18,19 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { EntityIcon } from '../../../components/EntityIcon';
 import { EntityPicker } from '../../../components/EntityPicker';
+import { fieldError } from '../../../components/FieldError';
 import { JsonEditor } from '../../../components/JsonEditor';
 import { PageHeader } from '../../../components/PageHeader';
 import { UserAvatar } from '../../../components/UserAvatar';
 import { useCurrentVendor } from '../../../lib/appState';
 import { formatDateTime } from '../../../lib/format/date';
 import { notifySuccess } from '../../../lib/notify';
+import { handleSaveError } from '../../../lib/saveError';
 import { useApp } from '../api/getApp';
 import '../i18n';
 import { searchCompletionModels, usePickedModel } from '../api/searchModels';
 import { useUpdateApp } from '../api/updateApp';
 import { errorMessages, parametersErrorLines } from '../lib';
-import { fieldError } from './FieldError';
-import { handleSaveError } from './saveErrors';
 
 /** Settings → Details (spec 02 §2 App settings: Details). */
 export function AppDetailsForm() {
@@ -101,7 +101,7 @@ function DetailsFields({ app, vendorId, advanced, setAdvanced }: DetailsFieldsPr
       setErrors(null);
       notifySuccess(t('apps.details.saved'));
     } catch (error) {
-      const fieldErrors = handleSaveError(error, t);
+      const fieldErrors = handleSaveError(error, t('apps.details.saveFailed'));
       setErrors(fieldErrors);
       if (fieldErrors?.parameters) setAdvanced(true);
     }

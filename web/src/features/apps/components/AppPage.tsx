@@ -1,13 +1,13 @@
-import { ActionIcon, Alert, Button, Group, Menu, Modal, Skeleton, Tabs, Text } from '@mantine/core';
-import { IconAlertTriangle, IconDots, IconMessages, IconSettings, IconTrash } from '@tabler/icons-react';
+import { Alert, Skeleton, Tabs } from '@mantine/core';
+import { IconAlertTriangle, IconMessages, IconSettings } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
+import { ConfirmDeleteModal, confirmDelete, DeleteMenu } from '../../../components/ConfirmDeleteModal';
 import { type Crumb, PageHeader } from '../../../components/PageHeader';
 import { describeError } from '../../../lib/api/error';
 import { useCurrentVendor } from '../../../lib/appState';
-import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useDeleteApp } from '../api/deleteApp';
 import { appQueryKey, useApp } from '../api/getApp';
 import '../i18n';
@@ -37,22 +37,21 @@ export function AppPage({ tab, children }: AppPageProps) {
   const crumbs: Crumb[] = [{ label: t('pages.apps.title'), to: '/apps' }];
   if (tab !== 'conversations') crumbs.push({ label: name ?? '…' });
 
-  const onDelete = async () => {
-    if (!app.data || !vendor) {
-      setConfirming(false);
-      notifyError(t('apps.page.deleteUnable'));
-      return;
-    }
-    try {
-      await remove.mutateAsync({ vendorId: vendor.id, appId: app.data.id });
-      setConfirming(false);
-      client.removeQueries({ queryKey: appQueryKey(vendor.id, id) });
-      notifySuccess(t('apps.page.deleted'));
-      navigate('/apps');
-    } catch (error) {
-      setConfirming(false);
-      notifyError(describeError(error).message || t('apps.page.deleteFailed'));
-    }
+  const onDelete = () => {
+    const target = app.data && vendor ? { vendorId: vendor.id, appId: app.data.id } : null;
+    return confirmDelete({
+      remove: target && (() => remove.mutateAsync(target)),
+      close: () => setConfirming(false),
+      onDeleted: () => {
+        if (target) client.removeQueries({ queryKey: appQueryKey(target.vendorId, id) });
+        navigate('/apps');
+      },
+      texts: {
+        unable: t('apps.page.deleteUnable'),
+        deleted: t('apps.page.deleted'),
+        failed: t('apps.page.deleteFailed'),
+      },
+    });
   };
 
   return (
@@ -71,23 +70,12 @@ export function AppPage({ tab, children }: AppPageProps) {
         }
         breadcrumbs={crumbs}
         actions={
-          <Menu position="bottom-end" withinPortal>
-            <Menu.Target>
-              <ActionIcon variant="default" size="lg" aria-label={t('apps.page.menu')} data-testid="app-menu">
-                <IconDots size={18} />
-              </ActionIcon>
-            </Menu.Target>
-            <Menu.Dropdown>
-              <Menu.Item
-                color="red"
-                leftSection={<IconTrash size={16} />}
-                onClick={() => setConfirming(true)}
-                data-testid="app-menu-delete"
-              >
-                {t('apps.page.deleteApp')}
-              </Menu.Item>
-            </Menu.Dropdown>
-          </Menu>
+          <DeleteMenu
+            menuLabel={t('apps.page.menu')}
+            deleteLabel={t('apps.page.deleteApp')}
+            onDelete={() => setConfirming(true)}
+            testId="app-menu"
+          />
         }
       />
 
@@ -122,29 +110,22 @@ export function AppPage({ tab, children }: AppPageProps) {
         children
       )}
 
-      <Modal
+      <ConfirmDeleteModal
         opened={confirming}
         onClose={() => setConfirming(false)}
         title={t('apps.page.deleteTitle')}
-        data-testid="delete-app-dialog"
-      >
-        <Text size="sm" mb="lg" data-testid="delete-app-text">
-          {t('apps.page.deleteText')}
-        </Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => setConfirming(false)} data-testid="delete-app-cancel">
-            {t('apps.page.cancel')}
-          </Button>
-          <Button
-            color="red"
-            onClick={() => void onDelete()}
-            loading={remove.isPending}
-            data-testid="delete-app-confirm"
-          >
-            {t('apps.page.delete')}
-          </Button>
-        </Group>
-      </Modal>
+        text={t('apps.page.deleteText')}
+        cancelLabel={t('apps.page.cancel')}
+        confirmLabel={t('apps.page.delete')}
+        onConfirm={() => void onDelete()}
+        loading={remove.isPending}
+        testIds={{
+          dialog: 'delete-app-dialog',
+          text: 'delete-app-text',
+          cancel: 'delete-app-cancel',
+          confirm: 'delete-app-confirm',
+        }}
+      />
     </>
   );
 }

@@ -7,13 +7,13 @@ import { useParams } from 'react-router';
 import { PageHeader } from '../../../components/PageHeader';
 import { useCurrentVendor } from '../../../lib/appState';
 import { notifySuccess } from '../../../lib/notify';
+import { handleSaveError } from '../../../lib/saveError';
 import { useApp } from '../api/getApp';
 import '../i18n';
 import { useAppParameters } from '../api/getAppParameters';
 import { useUpdateApp } from '../api/updateApp';
 import { errorMessages, gridSpan, parameterErrors, valueKeyOf } from '../lib';
 import { ParameterField } from './ParameterField';
-import { handleSaveError } from './saveErrors';
 
 /** Settings → Configuration: a 12-column grid built from the app's parameter definitions (spec 02). */
 export function AppParametersForm() {
@@ -77,7 +77,7 @@ function ParametersGrid({ app, definitions, vendorId }: ParametersGridProps) {
       setErrors(null);
       notifySuccess(t('apps.details.saved'));
     } catch (error) {
-      setErrors(handleSaveError(error, t));
+      setErrors(handleSaveError(error, t('apps.details.saveFailed')));
     }
   };
 

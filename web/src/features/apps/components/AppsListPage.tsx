@@ -14,14 +14,14 @@ import {
   Skeleton,
   Stack,
   Text,
-  TextInput,
 } from '@mantine/core';
 import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
-import { IconApps, IconFilter, IconPlus, IconSearch } from '@tabler/icons-react';
+import { IconApps, IconFilter, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListFooter } from '../../../components/ListFooter';
 import { PageHeader } from '../../../components/PageHeader';
+import { SearchInput } from '../../../components/SearchInput';
 import { useCurrentVendor } from '../../../lib/appState';
 import { useAppsList } from '../api/listApps';
 import { DEFAULT_SORT, type Filters, SORT_OPTIONS, sortOption, toggleFilterOption } from '../lib';
@@ -83,17 +83,16 @@ export function AppsListPage() {
 
       <Paper withBorder p="sm" radius="md" mb="md" data-testid="apps-toolbar">
         <Group gap="sm" align="flex-end" wrap="wrap">
-          <TextInput
+          <SearchInput
             style={{ flex: '1 1 240px' }}
-            leftSection={<IconSearch size={16} />}
             placeholder={t('apps.list.searchPlaceholder')}
-            aria-label={t('apps.list.searchLabel')}
+            label={t('apps.list.searchLabel')}
             value={search}
-            onChange={(e) => {
-              setSearch(e.currentTarget.value);
+            onSearch={(text) => {
+              setSearch(text);
               setPage(0);
             }}
-            data-testid="apps-search"
+            testId="apps-search"
           />
           <Menu closeOnItemClick={false} position="bottom-end" withinPortal>
             <Menu.Target>
@@ -209,15 +208,7 @@ export function AppsListPage() {
         </Box>
       )}
 
-      {data && (
-        <ListFooter
-          page={page}
-          pageSize={PAGE_SIZE}
-          filtered={data.filter_count}
-          total={data.total_count}
-          onPageChange={setPage}
-        />
-      )}
+      <ListFooter page={page} pageSize={PAGE_SIZE} counts={data} onPageChange={setPage} />
 
       {vendor && <InstallAppDialog vendorId={vendor.id} opened={installOpened} onClose={install.close} />}
     </>

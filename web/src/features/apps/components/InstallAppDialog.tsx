@@ -29,7 +29,9 @@ export function InstallAppDialog({ vendorId, opened, onClose }: InstallAppDialog
       onClose();
       navigate(`/apps/${data.id}/settings/details`);
     } catch (error) {
-      notifyError(describeError(error).message ?? t('apps.install.failed'), t('apps.install.failed'));
+      notifyError(describeError(error).message ?? t('apps.install.failed'), {
+        title: t('apps.install.failed'),
+      });
     } finally {
       setInstalling(null);
     }

@@ -11,20 +11,16 @@ import {
   Badge,
   Button,
   Card,
-  Center,
   Group,
-  Loader,
   Paper,
   Select,
   SimpleGrid,
   Skeleton,
   Stack,
   Text,
-  TextInput,
   Title,
   Tooltip,
 } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import {
   IconAlertTriangle,
   IconCheck,
@@ -32,7 +28,6 @@ import {
   IconDownload,
   IconPencil,
   IconPlus,
-  IconSearch,
   IconSettings,
   IconTrash,
 } from '@tabler/icons-react';
@@ -40,20 +35,23 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ListFooter } from '../../../components/ListFooter';
+import { LoadingState } from '../../../components/LoadingState';
 import { NoVendorSelected } from '../../../components/NoVendorSelected';
 import { PageHeader } from '../../../components/PageHeader';
-import { describeError, isApiError } from '../../../lib/api/error';
+import { SearchInput } from '../../../components/SearchInput';
+import { describeError } from '../../../lib/api/error';
 import { useCurrentVendor } from '../../../lib/appState';
+import { useDebouncedSearch, useLogError } from '../../../lib/listState';
+import { notifyError, notifySuccess } from '../../../lib/notify';
+import { handleSaveError } from '../../../lib/saveError';
 import { useAppFunctions } from '../api/getAppFunctions';
 import { useFunctions } from '../api/listFunctions';
 import { useSaveAppFunctions } from '../api/saveAppFunctions';
 import { schemaHasProperties } from '../lib';
 import { useFunctionLabels } from './labels';
 import { ObjectValueEditor } from './ObjectValueEditor';
-import { toastError, toastSuccess } from './toast';
+import { FUNCTIONS_TOAST } from './toast';
 import '../i18n';
-
-const SEARCH_DEBOUNCE_MS = 250;
 
 interface Installed {
   id: number;
@@ -186,16 +184,15 @@ function AppFunctionsEditor({ vendorId, appId, app }: { vendorId: number; appId:
     const broken = installed.find((f) => invalid[f.id]);
     if (broken) {
       setOpen((m) => ({ ...m, [broken.id]: true }));
-      toastError(t('functions.app.fixJson'));
+      notifyError(t('functions.app.fixJson'), FUNCTIONS_TOAST);
       return;
     }
     try {
       await save.mutateAsync({ app, functions: installed.map((f) => ({ id: f.id, config: f.config })) });
       setErrors({ functions: [], config: {} });
-      toastSuccess(t('functions.app.saved'));
+      notifySuccess(t('functions.app.saved'), FUNCTIONS_TOAST);
     } catch (error) {
-      toastError((isApiError(error) ? error.serverMessage : undefined) ?? t('functions.app.saveFailed'));
-      const next = readSaveErrors(isApiError(error) ? error.fieldErrors : undefined);
+      const next = readSaveErrors(handleSaveError(error, t('functions.app.saveFailed'), FUNCTIONS_TOAST));
       setErrors(next);
       const withErrors = Object.keys(next.config).map(Number);
       if (withErrors.length)
@@ -358,8 +355,7 @@ function FunctionLibrary({
   const { t } = useTranslation();
   const labels = useFunctionLabels();
   const navigate = useNavigate();
-  const [search, setSearch] = useState('');
-  const [debouncedSearch] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  const { search, setSearch, debouncedSearch } = useDebouncedSearch();
   const [runtime, setRuntime] = useState<string>('');
   const [page, setPage] = useState(0);
   const numericAppId = /^\d+$/.test(appId) ? Number(appId) : undefined;
@@ -373,9 +369,7 @@ function FunctionLibrary({
     app_id: numericAppId,
   });
 
-  useEffect(() => {
-    if (query.error) console.error('Loading the function library failed', query.error);
-  }, [query.error]);
+  useLogError(query.error, 'Loading the function library failed');
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new search or filter starts on the first page
   useEffect(() => setPage(0), [debouncedSearch, runtime]);
 
@@ -395,14 +389,13 @@ function FunctionLibrary({
         </Button>
       </Group>
       <Group gap="sm" align="flex-end">
-        <TextInput
+        <SearchInput
           placeholder={t('functions.app.searchPlaceholder')}
-          aria-label={t('functions.app.searchLabel')}
-          leftSection={<IconSearch size={16} />}
+          label={t('functions.app.searchLabel')}
           value={search}
-          onChange={(e) => setSearch(e.currentTarget.value)}
+          onSearch={setSearch}
           w={{ base: '100%', sm: 300 }}
-          data-testid="library-search"
+          testId="library-search"
         />
         <Select
           aria-label={t('functions.app.runtimeFilter')}
@@ -418,14 +411,7 @@ function FunctionLibrary({
         />
       </Group>
       {query.isPending ? (
-        <Center py="lg" data-testid="library-loading">
-          <Group gap="xs">
-            <Loader size="sm" />
-            <Text size="sm" c="dimmed">
-              {t('functions.app.loading')}
-            </Text>
-          </Group>
-        </Center>
+        <LoadingState text={t('functions.app.loading')} testId="library-loading" />
       ) : rows.length === 0 ? (
         <Paper withBorder p="lg" radius="md">
           <Text ta="center" c="dimmed" data-testid="library-empty">
@@ -525,8 +511,7 @@ function FunctionLibrary({
         <ListFooter
           page={page}
           pageSize={FUNCTION_LIBRARY_PAGE_SIZE}
-          filtered={query.data.filter_count}
-          total={query.data.total_count}
+          counts={query.data}
           onPageChange={setPage}
         />
       )}

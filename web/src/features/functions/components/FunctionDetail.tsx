@@ -1,31 +1,19 @@
 import type { FunctionDetail as FunctionDetailData } from '@llmor/contracts';
-import {
-  ActionIcon,
-  Alert,
-  Anchor,
-  Button,
-  Center,
-  Code,
-  Group,
-  Loader,
-  Menu,
-  Modal,
-  Skeleton,
-  Tabs,
-  Text,
-} from '@mantine/core';
-import { IconAlertTriangle, IconDots, IconTrash } from '@tabler/icons-react';
+import { Code, Skeleton, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useNavigate } from 'react-router';
+import { Navigate, useNavigate } from 'react-router';
+import { ConfirmDeleteModal, confirmDelete, DeleteMenu } from '../../../components/ConfirmDeleteModal';
+import { LoadProblem, SectionTabs } from '../../../components/DetailPage';
+import { LoadingState } from '../../../components/LoadingState';
 import { PageHeader } from '../../../components/PageHeader';
-import { ApiError, describeError } from '../../../lib/api/error';
+import { ApiError } from '../../../lib/api/error';
 import { useDeleteFunction } from '../api/deleteFunction';
 import { useFunction } from '../api/getFunction';
 import { FunctionDetailsForm } from './FunctionDetailsForm';
 import { FunctionEditor } from './FunctionEditor';
 import { FunctionRuns } from './FunctionRuns';
-import { toastError, toastSuccess } from './toast';
+import { FUNCTIONS_TOAST } from './toast';
 import '../i18n';
 
 export const FUNCTION_SECTIONS = ['details', 'editor', 'runs'] as const;
@@ -59,22 +47,18 @@ export function FunctionDetail({ vendorId, id, section, appId = null }: Function
   const title = creating ? t('functions.detail.newTitle') : fn?.name;
   const crumbTitle = title ?? `${t('functions.function')} ${t('common.idLabel', { id: String(id) })}`;
 
-  const onDelete = async () => {
-    if (!fn) {
-      setConfirming(false);
-      toastError(t('functions.detail.deleteUnable'));
-      return;
-    }
-    try {
-      await remove.mutateAsync(fn.id);
-      setConfirming(false);
-      toastSuccess(t('functions.detail.deleted'));
-      navigate('/functions');
-    } catch (error) {
-      setConfirming(false);
-      toastError(describeError(error).message || t('functions.detail.deleteFailed'));
-    }
-  };
+  const onDelete = () =>
+    confirmDelete({
+      remove: fn ? () => remove.mutateAsync(fn.id) : null,
+      close: () => setConfirming(false),
+      onDeleted: () => navigate('/functions'),
+      texts: {
+        unable: t('functions.detail.deleteUnable'),
+        deleted: t('functions.detail.deleted'),
+        failed: t('functions.detail.deleteFailed'),
+      },
+      toast: FUNCTIONS_TOAST,
+    });
 
   return (
     <>
@@ -101,87 +85,50 @@ export function FunctionDetail({ vendorId, id, section, appId = null }: Function
         breadcrumbs={[{ label: t('functions.title'), to: '/functions' }, { label: crumbTitle }]}
         actions={
           creating ? undefined : (
-            <Menu position="bottom-end" withinPortal>
-              <Menu.Target>
-                <ActionIcon
-                  variant="default"
-                  size="lg"
-                  aria-label={t('functions.detail.menu')}
-                  data-testid="function-menu"
-                >
-                  <IconDots size={18} />
-                </ActionIcon>
-              </Menu.Target>
-              <Menu.Dropdown>
-                <Menu.Item
-                  color="red"
-                  leftSection={<IconTrash size={16} />}
-                  onClick={() => setConfirming(true)}
-                  data-testid="function-menu-delete"
-                >
-                  {t('functions.detail.delete')}
-                </Menu.Item>
-              </Menu.Dropdown>
-            </Menu>
+            <DeleteMenu
+              menuLabel={t('functions.detail.menu')}
+              deleteLabel={t('functions.detail.delete')}
+              onDelete={() => setConfirming(true)}
+              testId="function-menu"
+            />
           )
         }
       />
 
-      <Tabs
-        value={section}
-        onChange={(value) => value && navigate(`/functions/${creating ? '+' : id}/${value}`)}
-        mb="lg"
-        keepMounted={false}
-      >
-        <Tabs.List aria-label={t('functions.detail.tabs')}>
-          {FUNCTION_SECTIONS.filter((s) => !creating || s === 'details').map((s) => (
-            <Tabs.Tab key={s} value={s} data-testid={`function-tab-${s}`}>
-              {t(`functions.detail.${s}`)}
-            </Tabs.Tab>
-          ))}
-        </Tabs.List>
-      </Tabs>
+      <SectionTabs
+        section={section}
+        sections={FUNCTION_SECTIONS.filter((s) => !creating || s === 'details')}
+        basePath={`/functions/${creating ? '+' : id}`}
+        testIdPrefix="function"
+        textKeyPrefix="functions.detail"
+      />
 
       {creating ? (
         <FunctionDetailsForm vendorId={vendorId} fn={null} specificAppId={appId} />
       ) : query.isPending ? (
-        <Center py="xl" data-testid="function-loading">
-          <Group gap="xs">
-            <Loader size="sm" />
-            <Text size="sm" c="dimmed">
-              {t('functions.detail.loading')}
-            </Text>
-          </Group>
-        </Center>
+        <LoadingState py="xl" text={t('functions.detail.loading')} testId="function-loading" />
       ) : query.error || !fn ? (
-        <LoadProblem notFound={notFound} error={query.error} />
+        <FunctionLoadProblem notFound={notFound} error={query.error} />
       ) : (
         <SectionContent vendorId={vendorId} fn={fn} section={section} />
       )}
 
-      <Modal
+      <ConfirmDeleteModal
         opened={confirming}
         onClose={() => setConfirming(false)}
         title={t('functions.detail.deleteTitle')}
-        data-testid="delete-function-dialog"
-      >
-        <Text size="sm" mb="lg" data-testid="delete-function-text">
-          {t('functions.detail.deleteText')}
-        </Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => setConfirming(false)} data-testid="delete-function-cancel">
-            {t('functions.detail.cancel')}
-          </Button>
-          <Button
-            color="red"
-            onClick={() => void onDelete()}
-            loading={remove.isPending}
-            data-testid="delete-function-confirm"
-          >
-            {t('functions.detail.confirmDelete')}
-          </Button>
-        </Group>
-      </Modal>
+        text={t('functions.detail.deleteText')}
+        cancelLabel={t('functions.detail.cancel')}
+        confirmLabel={t('functions.detail.confirmDelete')}
+        onConfirm={() => void onDelete()}
+        loading={remove.isPending}
+        testIds={{
+          dialog: 'delete-function-dialog',
+          text: 'delete-function-text',
+          cancel: 'delete-function-cancel',
+          confirm: 'delete-function-confirm',
+        }}
+      />
     </>
   );
 }
@@ -200,26 +147,16 @@ function SectionContent({
   return <FunctionDetailsForm key={`${fn.id}:${fn.modified_at ?? ''}`} vendorId={vendorId} fn={fn} />;
 }
 
-function LoadProblem({ notFound, error }: { notFound: boolean; error: unknown }) {
-  const { t } = useTranslation();
+function FunctionLoadProblem({ notFound, error }: { notFound: boolean; error: unknown }) {
   // Spec 02 §8: a failed function fetch is logged; the page still says what happened.
   if (error && !notFound) console.error('Loading the function failed', error);
   return (
-    <Alert
-      color={notFound ? 'gray' : 'red'}
-      variant="light"
-      icon={notFound ? undefined : <IconAlertTriangle size={18} />}
-      title={notFound ? t('functions.detail.notFoundTitle') : t('functions.detail.loadFailedTitle')}
-      data-testid={notFound ? 'function-not-found' : 'function-load-error'}
-    >
-      <Text size="sm" mb="xs">
-        {notFound
-          ? t('functions.detail.notFoundMessage')
-          : (describeError(error).message ?? t('errors.unknownMessage'))}
-      </Text>
-      <Anchor component={Link} to="/functions" size="sm">
-        {t('functions.detail.backToList')}
-      </Anchor>
-    </Alert>
+    <LoadProblem
+      notFound={notFound}
+      error={error}
+      listPath="/functions"
+      testIdPrefix="function"
+      textKeyPrefix="functions.detail"
+    />
   );
 }

@@ -9,13 +9,13 @@ import { IconDeviceFloppy, IconInfoCircle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { isApiError } from '../../../lib/api/error';
+import { testIdProps } from '../../../components/FieldError';
+import { notifySuccess } from '../../../lib/notify';
+import { type FieldErrors, handleSaveError } from '../../../lib/saveError';
 import { useCreateFunction } from '../api/createFunction';
 import { useUpdateFunction } from '../api/updateFunction';
 import { useFunctionLabels } from './labels';
-import { toastError, toastSuccess } from './toast';
-
-type FieldErrors = Record<string, unknown>;
+import { FUNCTIONS_TOAST } from './toast';
 
 /** The messages of one field of a server error map (a string or a list of strings). */
 function fieldMessage(errors: FieldErrors | null, key: string): string | undefined {
@@ -24,8 +24,6 @@ function fieldMessage(errors: FieldErrors | null, key: string): string | undefin
   if (Array.isArray(value)) return value.filter((v) => typeof v === 'string').join(' ') || undefined;
   return undefined;
 }
-
-const errorProps = (id: string) => ({ 'data-testid': id }) as Record<string, string>;
 
 /** Details tab (spec 02): name, function_key, description, runtime, library switch; create or update. */
 export function FunctionDetailsForm({
@@ -81,14 +79,11 @@ export function FunctionDetailsForm({
         saved = await create.mutateAsync(specificAppId ? { ...body, specific_app_id: specificAppId } : body);
       }
       setErrors(null);
-      toastSuccess(t('functions.form.saved'));
+      notifySuccess(t('functions.form.saved'), FUNCTIONS_TOAST);
       // Spec 02 §4: after a create the route's '+' becomes the new id.
       if (!fn) navigate(`/functions/${saved.data.id}/details`, { replace: true });
     } catch (error) {
-      const message = isApiError(error) ? error.serverMessage : undefined;
-      toastError(message ?? t('functions.form.saveFailed'));
-      const fieldErrors = isApiError(error) ? error.fieldErrors : undefined;
-      setErrors(fieldErrors && typeof fieldErrors === 'object' ? (fieldErrors as FieldErrors) : null);
+      setErrors(handleSaveError(error, t('functions.form.saveFailed'), FUNCTIONS_TOAST));
     }
   };
 
@@ -120,7 +115,7 @@ export function FunctionDetailsForm({
               value={name}
               onChange={(e) => setName(e.currentTarget.value)}
               error={fieldMessage(errors, 'name')}
-              errorProps={errorProps('function-name-error')}
+              errorProps={testIdProps('function-name-error')}
               data-testid="function-name-input"
             />
           </Grid.Col>
@@ -132,7 +127,7 @@ export function FunctionDetailsForm({
               value={functionKey}
               onChange={(e) => setFunctionKey(e.currentTarget.value)}
               error={fieldMessage(errors, 'function_key')}
-              errorProps={errorProps('function-key-error')}
+              errorProps={testIdProps('function-key-error')}
               ff="monospace"
               data-testid="function-key-input"
             />
@@ -146,7 +141,7 @@ export function FunctionDetailsForm({
               value={description}
               onChange={(e) => setDescription(e.currentTarget.value)}
               error={fieldMessage(errors, 'description')}
-              errorProps={errorProps('function-description-error')}
+              errorProps={testIdProps('function-description-error')}
               data-testid="function-description-input"
             />
           </Grid.Col>

@@ -14,7 +14,7 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { IconAlertTriangle, IconDeviceFloppy, IconPlayerPlay } from '@tabler/icons-react';
-import { useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CodeEditor } from '../../../components/CodeEditor';
 import { describeError } from '../../../lib/api/error';
@@ -128,6 +128,15 @@ export function FunctionEditor({ vendorId, fn }: { vendorId: number; fn: Functio
   const status = result?.data.status;
   const consoleEntries = result?.data.console ?? [];
 
+  // The arguments and config editors differ only in the JSON field's label.
+  const editorTexts = (jsonLabel: string) => ({
+    editAsJson: t('functions.editor.editAsJson'),
+    jsonLabel,
+    invalidJson: t('functions.editor.invalidJson'),
+    notObject: t('functions.editor.notObject'),
+    noSchema: t('functions.editor.noSchema'),
+  });
+
   return (
     <Grid columns={10} gap="md" data-testid="function-editor">
       <Grid.Col span={{ base: 10, md: 7 }}>
@@ -171,10 +180,7 @@ export function FunctionEditor({ vendorId, fn }: { vendorId: number; fn: Functio
                   </ActionIcon>
                 </Tooltip>
               </Group>
-              <Group justify="space-between" wrap="nowrap">
-                <Text size="xs" c="dimmed">
-                  {t('functions.editor.status')}
-                </Text>
+              <StatRow label={t('functions.editor.status')}>
                 {status === undefined ? (
                   <Badge variant="light" color="gray" data-testid="function-status" data-color="none">
                     {t('functions.editor.notRun')}
@@ -182,23 +188,17 @@ export function FunctionEditor({ vendorId, fn }: { vendorId: number; fn: Functio
                 ) : (
                   <StatusIcon status={status} testId="function-status" />
                 )}
-              </Group>
-              <Group justify="space-between" wrap="nowrap">
-                <Text size="xs" c="dimmed">
-                  {t('functions.editor.took')}
-                </Text>
+              </StatRow>
+              <StatRow label={t('functions.editor.took')}>
                 <Text size="sm" data-testid="function-took">
                   {result ? labels.ms(result.data.took) : '–'}
                 </Text>
-              </Group>
-              <Group justify="space-between" wrap="nowrap">
-                <Text size="xs" c="dimmed">
-                  {t('functions.editor.memory')}
-                </Text>
+              </StatRow>
+              <StatRow label={t('functions.editor.memory')}>
                 <Text size="sm" data-testid="function-memory">
                   {result ? formatBytes(result.data.memory) : '–'}
                 </Text>
-              </Group>
+              </StatRow>
               {codeError && (
                 <Alert
                   color="orange"
@@ -244,13 +244,7 @@ export function FunctionEditor({ vendorId, fn }: { vendorId: number; fn: Functio
                 value={args}
                 onChange={setArgs}
                 onValidityChange={setArgsValid}
-                texts={{
-                  editAsJson: t('functions.editor.editAsJson'),
-                  jsonLabel: t('functions.editor.jsonArguments'),
-                  invalidJson: t('functions.editor.invalidJson'),
-                  notObject: t('functions.editor.notObject'),
-                  noSchema: t('functions.editor.noSchema'),
-                }}
+                texts={editorTexts(t('functions.editor.jsonArguments'))}
                 testId="editor-arguments"
                 formId="function-arguments"
               />
@@ -261,13 +255,7 @@ export function FunctionEditor({ vendorId, fn }: { vendorId: number; fn: Functio
                 value={config}
                 onChange={setConfig}
                 onValidityChange={setConfigValid}
-                texts={{
-                  editAsJson: t('functions.editor.editAsJson'),
-                  jsonLabel: t('functions.editor.jsonConfig'),
-                  invalidJson: t('functions.editor.invalidJson'),
-                  notObject: t('functions.editor.notObject'),
-                  noSchema: t('functions.editor.noSchema'),
-                }}
+                texts={editorTexts(t('functions.editor.jsonConfig'))}
                 testId="editor-config"
                 formId="function-config"
               />
@@ -279,6 +267,18 @@ export function FunctionEditor({ vendorId, fn }: { vendorId: number; fn: Functio
         </Stack>
       </Grid.Col>
     </Grid>
+  );
+}
+
+/** One line of the run panel: a small dimmed label and its value on the right. */
+function StatRow({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Group justify="space-between" wrap="nowrap">
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      {children}
+    </Group>
   );
 }
 

@@ -1,10 +1,7 @@
 import { type FunctionDetail, PAGE_SIZE_DEFAULT } from '@llmor/contracts';
 import {
   Anchor,
-  Card,
-  Center,
   Group,
-  Loader,
   Paper,
   SegmentedControl,
   SimpleGrid,
@@ -12,11 +9,13 @@ import {
   Text,
   VisuallyHidden,
 } from '@mantine/core';
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListFooter } from '../../../components/ListFooter';
+import { ListTable } from '../../../components/ListTable';
 import { RelativeTime } from '../../../components/RelativeTime';
 import { formatDateTime } from '../../../lib/format/date';
+import { useLogError } from '../../../lib/listState';
 import { useFunctionRunStats } from '../api/getFunctionRunStats';
 import { useFunctionRuns } from '../api/listFunctionRuns';
 import { formatBytes } from '../lib';
@@ -55,10 +54,8 @@ export function FunctionRuns({ vendorId, fn }: { vendorId: number; fn: FunctionD
     status: FILTER_STATUS[filter],
   });
 
-  useEffect(() => {
-    if (runs.error) console.error('Loading the runs failed', runs.error);
-    if (stats.error) console.error('Loading the run statistics failed', stats.error);
-  }, [runs.error, stats.error]);
+  useLogError(runs.error, 'Loading the runs failed');
+  useLogError(stats.error, 'Loading the run statistics failed');
 
   const s = stats.data?.data;
   const rows = runs.data?.data ?? [];
@@ -98,86 +95,47 @@ export function FunctionRuns({ vendorId, fn }: { vendorId: number; fn: FunctionD
         />
       </Group>
 
-      <Card withBorder padding={0} radius="md">
-        <Table.ScrollContainer minWidth={640}>
-          <Table
-            verticalSpacing="sm"
-            highlightOnHover
-            data-testid="runs-table"
-            data-loading={String(loading)}
-          >
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('functions.runs.columns.id')}</Table.Th>
-                <Table.Th>{t('functions.runs.columns.status')}</Table.Th>
-                <Table.Th>{t('functions.runs.columns.duration')}</Table.Th>
-                <Table.Th>{t('functions.runs.columns.memory')}</Table.Th>
-                <Table.Th>{t('functions.runs.columns.started')}</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>{t('functions.runs.columns.actions')}</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {loading ? (
-                <Table.Tr>
-                  <Table.Td colSpan={COLUMNS}>
-                    <Center py="lg" data-testid="runs-loading">
-                      <Group gap="xs">
-                        <Loader size="sm" />
-                        <Text c="dimmed" size="sm">
-                          {t('functions.runs.loading')}
-                        </Text>
-                      </Group>
-                    </Center>
-                  </Table.Td>
-                </Table.Tr>
-              ) : rows.length === 0 ? (
-                <Table.Tr>
-                  <Table.Td colSpan={COLUMNS}>
-                    <Text ta="center" c="dimmed" py="lg" data-testid="runs-empty">
-                      {filter === 'all' ? t('functions.runs.empty') : t('functions.runs.noMatch')}
-                    </Text>
-                  </Table.Td>
-                </Table.Tr>
-              ) : (
-                rows.map((run) => (
-                  <Table.Tr key={run.id} data-testid={`run-row-${run.id}`} data-status={run.status}>
-                    <Table.Td data-testid="run-id">#{run.id}</Table.Td>
-                    <Table.Td>
-                      <StatusIcon status={run.status} testId="run-status" />
-                    </Table.Td>
-                    <Table.Td data-testid="run-duration">{labels.ms(run.took)}</Table.Td>
-                    <Table.Td data-testid="run-memory">{formatBytes(run.memory)}</Table.Td>
-                    <Table.Td data-testid="run-started" style={{ whiteSpace: 'nowrap' }}>
-                      {formatDateTime(run.created_at, i18n.language)}
-                    </Table.Td>
-                    <Table.Td>
-                      <Anchor
-                        component="button"
-                        size="sm"
-                        onClick={() => setViewing(run.id)}
-                        data-testid="run-view"
-                      >
-                        {t('functions.runs.view')}
-                      </Anchor>
-                    </Table.Td>
-                  </Table.Tr>
-                ))
-              )}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      </Card>
-      {runs.data && (
-        <ListFooter
-          page={page}
-          pageSize={PAGE_SIZE_DEFAULT}
-          filtered={runs.data.filter_count}
-          total={runs.data.total_count}
-          onPageChange={setPage}
-        />
-      )}
+      <ListTable
+        testIdPrefix="runs"
+        minWidth={640}
+        columns={COLUMNS}
+        loading={loading}
+        loadingText={t('functions.runs.loading')}
+        empty={rows.length === 0}
+        emptyText={filter === 'all' ? t('functions.runs.empty') : t('functions.runs.noMatch')}
+        head={
+          <>
+            <Table.Th>{t('functions.runs.columns.id')}</Table.Th>
+            <Table.Th>{t('functions.runs.columns.status')}</Table.Th>
+            <Table.Th>{t('functions.runs.columns.duration')}</Table.Th>
+            <Table.Th>{t('functions.runs.columns.memory')}</Table.Th>
+            <Table.Th>{t('functions.runs.columns.started')}</Table.Th>
+            <Table.Th>
+              <VisuallyHidden>{t('functions.runs.columns.actions')}</VisuallyHidden>
+            </Table.Th>
+          </>
+        }
+      >
+        {rows.map((run) => (
+          <Table.Tr key={run.id} data-testid={`run-row-${run.id}`} data-status={run.status}>
+            <Table.Td data-testid="run-id">#{run.id}</Table.Td>
+            <Table.Td>
+              <StatusIcon status={run.status} testId="run-status" />
+            </Table.Td>
+            <Table.Td data-testid="run-duration">{labels.ms(run.took)}</Table.Td>
+            <Table.Td data-testid="run-memory">{formatBytes(run.memory)}</Table.Td>
+            <Table.Td data-testid="run-started" style={{ whiteSpace: 'nowrap' }}>
+              {formatDateTime(run.created_at, i18n.language)}
+            </Table.Td>
+            <Table.Td>
+              <Anchor component="button" size="sm" onClick={() => setViewing(run.id)} data-testid="run-view">
+                {t('functions.runs.view')}
+              </Anchor>
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </ListTable>
+      <ListFooter page={page} pageSize={PAGE_SIZE_DEFAULT} counts={runs.data} onPageChange={setPage} />
       <RunDetailModal
         vendorId={vendorId}
         functionId={fn.id}

@@ -1,19 +1,8 @@
-import {
-  Alert,
-  Button,
-  Center,
-  Code,
-  Group,
-  Loader,
-  Modal,
-  SimpleGrid,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Code, Group, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LoadingState } from '../../../components/LoadingState';
 import { describeError } from '../../../lib/api/error';
 import { formatDateTime } from '../../../lib/format/date';
 import { useFunctionRun } from '../api/getFunctionRun';
@@ -61,14 +50,7 @@ export function RunDetailModal({
       data-testid="run-modal"
     >
       {query.isPending ? (
-        <Center py="lg" data-testid="run-modal-loading">
-          <Group gap="xs">
-            <Loader size="sm" />
-            <Text size="sm" c="dimmed">
-              {t('functions.runs.modal.loading')}
-            </Text>
-          </Group>
-        </Center>
+        <LoadingState text={t('functions.runs.modal.loading')} testId="run-modal-loading" />
       ) : query.error || !run ? (
         <Alert
           color="red"

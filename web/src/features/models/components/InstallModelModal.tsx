@@ -5,10 +5,8 @@ import {
   Box,
   Button,
   Card,
-  Center,
   Group,
   List,
-  Loader,
   Modal,
   ScrollArea,
   SegmentedControl,
@@ -23,6 +21,7 @@ import { IconAlertTriangle, IconArrowLeft, IconCircleCheckFilled, IconSearch } f
 import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EntityIcon } from '../../../components/EntityIcon';
+import { LoadingState } from '../../../components/LoadingState';
 import {
   type FormSchema,
   type FormValues,
@@ -313,14 +312,7 @@ function InstallModelFlow({ vendorId, onClose }: { vendorId: number; onClose(): 
           )}
 
           {available.isPending ? (
-            <Center py="xl" data-testid="model-install-loading">
-              <Group gap="xs">
-                <Loader size="sm" />
-                <Text size="sm" c="dimmed">
-                  {t('models.installModal.loading')}
-                </Text>
-              </Group>
-            </Center>
+            <LoadingState py="xl" text={t('models.installModal.loading')} testId="model-install-loading" />
           ) : filtered.length === 0 ? (
             available.error ? null : (
               <Text ta="center" c="dimmed" py="xl" data-testid="model-install-none">

@@ -1,11 +1,10 @@
 import type { InstalledModelDetail } from '@llmor/contracts';
-import { Alert, Anchor, Center, Group, Loader, Tabs, Text } from '@mantine/core';
-import { IconAlertTriangle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { LoadProblem, SectionTabs } from '../../../components/DetailPage';
 import { EntityIcon } from '../../../components/EntityIcon';
+import { LoadingState } from '../../../components/LoadingState';
 import { PageHeader } from '../../../components/PageHeader';
-import { ApiError, describeError } from '../../../lib/api/error';
+import { ApiError } from '../../../lib/api/error';
 import { useModel } from '../api/getModel';
 import { ModelConfiguration } from './ModelConfiguration';
 import { ModelDetails } from './ModelDetails';
@@ -32,7 +31,6 @@ export function ModelDetail({
   section: ModelSection;
 }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const query = useModel(vendorId, id);
   const model = query.data?.data;
   const fallbackTitle = `${t('models.model')} ${t('common.idLabel', { id })}`;
@@ -47,47 +45,24 @@ export function ModelDetail({
         breadcrumbs={[{ label: t('models.title'), to: '/models' }, { label: title }]}
         actions={model ? <EntityIcon icon={model.image} name={model.name} size="lg" /> : undefined}
       />
-      <Tabs
-        value={section}
-        onChange={(value) => value && navigate(`/models/${encodeURIComponent(id)}/${value}`)}
-        mb="lg"
-        keepMounted={false}
-      >
-        <Tabs.List aria-label={t('models.detail.tabs')}>
-          {MODEL_SECTIONS.map((s) => (
-            <Tabs.Tab key={s} value={s} data-testid={`model-tab-${s}`}>
-              {t(`models.detail.${s}`)}
-            </Tabs.Tab>
-          ))}
-        </Tabs.List>
-      </Tabs>
+      <SectionTabs
+        section={section}
+        sections={MODEL_SECTIONS}
+        basePath={`/models/${encodeURIComponent(id)}`}
+        testIdPrefix="model"
+        textKeyPrefix="models.detail"
+      />
 
       {query.isPending ? (
-        <Center py="xl" data-testid="model-loading">
-          <Group gap="xs">
-            <Loader size="sm" />
-            <Text size="sm" c="dimmed">
-              {t('models.detail.loading')}
-            </Text>
-          </Group>
-        </Center>
+        <LoadingState py="xl" text={t('models.detail.loading')} testId="model-loading" />
       ) : query.error || !model ? (
-        <Alert
-          color={notFound ? 'gray' : 'red'}
-          variant="light"
-          icon={notFound ? undefined : <IconAlertTriangle size={18} />}
-          title={notFound ? t('models.detail.notFoundTitle') : t('models.detail.loadFailedTitle')}
-          data-testid={notFound ? 'model-not-found' : 'model-load-error'}
-        >
-          <Text size="sm" mb="xs">
-            {notFound
-              ? t('models.detail.notFoundMessage')
-              : (describeError(query.error).message ?? t('errors.unknownMessage'))}
-          </Text>
-          <Anchor component={Link} to="/models" size="sm">
-            {t('models.detail.backToList')}
-          </Anchor>
-        </Alert>
+        <LoadProblem
+          notFound={notFound}
+          error={query.error}
+          listPath="/models"
+          testIdPrefix="model"
+          textKeyPrefix="models.detail"
+        />
       ) : (
         <SectionContent section={section} model={model} />
       )}

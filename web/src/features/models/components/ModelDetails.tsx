@@ -1,9 +1,10 @@
 import type { InstalledModelDetail } from '@llmor/contracts';
-import { Button, Card, Group, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Button, Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { ConfirmDeleteModal } from '../../../components/ConfirmDeleteModal';
 import { RelativeTime } from '../../../components/RelativeTime';
 import { describeError } from '../../../lib/api/error';
 import { useCurrentVendor } from '../../../lib/appState';
@@ -44,10 +45,9 @@ export function ModelDetails({ model }: { model: InstalledModelDetail }) {
       },
       onError: (error) => {
         console.error('Deleting the model failed', error);
-        notifyError(
-          describeError(error).message ?? t('models.detail.deleteFailed'),
-          t('models.detail.deleteFailed'),
-        );
+        notifyError(describeError(error).message ?? t('models.detail.deleteFailed'), {
+          title: t('models.detail.deleteFailed'),
+        });
       },
     });
 
@@ -104,34 +104,23 @@ export function ModelDetails({ model }: { model: InstalledModelDetail }) {
           {t('models.detail.delete')}
         </Button>
       </Group>
-      <Modal
+      <ConfirmDeleteModal
         opened={confirming}
-        onClose={() => !remove.isPending && setConfirming(false)}
+        onClose={() => setConfirming(false)}
         title={t('models.detail.deleteTitle')}
+        text={t('models.detail.deleteMessage', { name: model.name })}
+        cancelLabel={t('models.detail.deleteCancel')}
+        confirmLabel={t('models.detail.deleteConfirm')}
+        onConfirm={onDelete}
+        loading={remove.isPending}
+        lockWhileLoading
         centered
-      >
-        <Text size="sm" mb="lg" data-testid="model-delete-message">
-          {t('models.detail.deleteMessage', { name: model.name })}
-        </Text>
-        <Group justify="flex-end" gap="sm">
-          <Button
-            variant="default"
-            onClick={() => setConfirming(false)}
-            disabled={remove.isPending}
-            data-testid="model-delete-cancel"
-          >
-            {t('models.detail.deleteCancel')}
-          </Button>
-          <Button
-            color="red"
-            loading={remove.isPending}
-            onClick={onDelete}
-            data-testid="model-delete-confirm"
-          >
-            {t('models.detail.deleteConfirm')}
-          </Button>
-        </Group>
-      </Modal>
+        testIds={{
+          text: 'model-delete-message',
+          cancel: 'model-delete-cancel',
+          confirm: 'model-delete-confirm',
+        }}
+      />
     </Stack>
   );
 }

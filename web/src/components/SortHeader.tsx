@@ -1,6 +1,6 @@
 import { Group, Table, Text, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowsSort, IconArrowUp } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 export interface Sort<C extends string> {
@@ -14,17 +14,31 @@ export function nextSort<C extends string>(current: Sort<C> | null, column: C): 
   return { column, dir: current.dir === 'asc' ? 'desc' : 'asc' };
 }
 
+/** A table's sort state (`Sort<C>`, or `Sort<C> | null` for "not sorted") and the handler its headers call. */
+export function useSort<S extends Sort<string> | null>(initial: S) {
+  const [sort, setSort] = useState<S>(initial);
+  const onSort = (column: NonNullable<S>['column']) => setSort(nextSort(sort, column) as S);
+  return [sort, onSort] as const;
+}
+
+/**
+ * A sortable column header: a button with the sort direction's icon, `aria-sort` on the cell,
+ * `data-testid="<testIdPrefix>-<column>"` and `data-sort` on the button. Its tooltip is the text
+ * `<titleKeyPrefix>.none|asc|desc`.
+ */
 export function SortHeader<C extends string>({
   column,
   sort,
   onSort,
   testIdPrefix,
+  titleKeyPrefix,
   children,
 }: {
   column: C;
   sort: Sort<C> | null;
   onSort(column: C): void;
   testIdPrefix: string;
+  titleKeyPrefix: string;
   children: ReactNode;
 }) {
   const { t } = useTranslation();
@@ -36,7 +50,7 @@ export function SortHeader<C extends string>({
         onClick={() => onSort(column)}
         data-testid={`${testIdPrefix}-${column}`}
         data-sort={dir ?? 'none'}
-        title={t(`functions.sort.${dir ?? 'none'}`)}
+        title={t(`${titleKeyPrefix}.${dir ?? 'none'}`)}
       >
         <Group gap={4} wrap="nowrap">
           <Text fw={700} size="sm">
