@@ -709,6 +709,23 @@ describe('PUT /v1/vendors/{vendorId}/apps/{appId}', () => {
     await c.put(`${base(vendor)}/${app.id}`, { name: before!.name });
   });
 
+  it("starts a newly installed app on the vendor's first chat model, never an embedding or another vendor's", async () => {
+    const { vendor, c } = await setup();
+    const other = await makeVendor(server.ctx);
+    const model = (vendorId: number, type: string) =>
+      db()
+        .insert(schema.vendorModels)
+        .values({ vendorId, modelKey: uniq('m'), name: 'M', type })
+        .returning()
+        .then((r) => r[0]!);
+    await model(other.id, 'chat_completion');
+    await model(vendor.id, 'embedding');
+    expect((await installed(c, vendor)).completion_vendor_model_id).toBeNull();
+    const first = await model(vendor.id, 'chat_completion');
+    await model(vendor.id, 'chat_completion');
+    expect((await installed(c, vendor)).completion_vendor_model_id).toBe(first.id);
+  });
+
   it("accepts only one of the vendor's own chat_completion models as completion model", async () => {
     const { vendor, c } = await setup();
     const other = await makeVendor(server.ctx);

@@ -194,6 +194,17 @@ export async function installableFunctionIds(
   return new Set(rows.map((r) => r.id));
 }
 
+/** The vendor's first installed chat completion model, the default for a newly installed app. */
+export async function firstVendorChatModelId(db: Db, vendorId: number): Promise<number | null> {
+  const rows = await db
+    .select({ id: vendorModels.id })
+    .from(vendorModels)
+    .where(and(eq(vendorModels.vendorId, vendorId), eq(vendorModels.type, 'chat_completion')))
+    .orderBy(vendorModels.id)
+    .limit(1);
+  return rows[0]?.id ?? null;
+}
+
 /** Whether `modelId` is one of this vendor's chat completion models. */
 export async function isVendorChatModel(db: Db, vendorId: number, modelId: number): Promise<boolean> {
   const rows = await db

@@ -112,7 +112,8 @@ export async function installApp(
     description: manifest.description,
     parameters: checked.value,
     meta: metaFor(manifest, checked.value, { icon: null, icon_is_standalone: false }),
-    completionVendorModelId: null,
+    // Answering out of the box beats a first message that fails: start with the vendor's first chat model.
+    completionVendorModelId: await repo.firstVendorChatModelId(ctx.db, vendorId),
     createdBy: userId,
   });
   return getApp(ctx, vendorId, row.id, ['creator', 'functions']);
