@@ -600,7 +600,11 @@ describe('PUT /v1/vendors/{vendorId}/apps/{appId}', () => {
   async function installed(c: Client, vendor: VendorRow, appKey = 'chatbot') {
     const res = await c.post(base(vendor), { app_key: appKey });
     expect(res.statusCode).toBe(201);
-    return res.json().data as { id: number; parameters: Record<string, unknown> };
+    return res.json().data as {
+      id: number;
+      parameters: Record<string, unknown>;
+      completion_vendor_model_id: number | null;
+    };
   }
 
   it('saves name (trimmed), description and parameters; missing keys take the default; sets modified_at', async () => {

@@ -118,6 +118,23 @@ describe('sessions', () => {
     expect(res.statusCode).toBe(401);
   });
 
+  it('never lets a remembered header stand for another method or target, or outlive its session', async () => {
+    const vendor = await makeVendor(server.ctx);
+    const user = await makeUser(server.ctx, { vendors: [vendor] });
+    const c = await Client.signedIn(server.app, user.email, user.password);
+    const header = c.accessToken('GET', '/v1/vendors');
+    const send = (method: 'GET' | 'POST', url: string) =>
+      server.app.inject({ method, url, headers: { 'x-accesstoken': header } });
+    expect((await send('GET', '/v1/vendors')).statusCode).toBe(200);
+    expect((await send('GET', '/v1/vendors')).statusCode).toBe(200); // answered from memory
+    expect((await send('GET', `/v1/vendors/${vendor.id}`)).statusCode).toBe(401);
+    expect((await send('POST', '/v1/auth/signout')).statusCode).toBe(401);
+    expect((await c.post('/v1/auth/signout')).statusCode).toBe(204);
+    const after = await send('GET', '/v1/vendors');
+    expect(after.statusCode).toBe(401);
+    expect(after.json().message).toContain('Invalid access token');
+  });
+
   it('accepts a timestamp exactly 300 s away and refuses one at 301 s (server clock moved)', async () => {
     const c = await Client.create(server.app);
     const now = Math.floor(Date.now() / 1000);

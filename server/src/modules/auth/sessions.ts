@@ -34,7 +34,10 @@ interface DecodedHeader {
  */
 export class SessionVerifier {
   private readonly sessions = new Map<string, { ctx: AuthContext | null; expiresAt: number }>();
-  private readonly verified = new Map<string, { token: string; expiresAt: number }>();
+  private readonly verified = new Map<
+    string,
+    { token: string; method: string; target: string; expiresAt: number }
+  >();
 
   constructor(
     private readonly db: Db,
@@ -48,9 +51,8 @@ export class SessionVerifier {
   verifyCached(header: string | undefined, method: string, target: string): VerifyResult | undefined {
     if (!header) return { ok: false, reason: 'missing' };
     const now = this.now();
-    const memoKey = `${method} ${target} ${header}`;
-    const memo = this.verified.get(memoKey);
-    if (memo && memo.expiresAt >= now) {
+    const memo = this.verified.get(header);
+    if (memo && memo.expiresAt >= now && memo.method === method && memo.target === target) {
       const ctx = this.cachedSession(memo.token, now);
       if (ctx) return { ok: true, ctx };
     }
@@ -61,7 +63,7 @@ export class SessionVerifier {
     }
     const cached = this.sessions.get(decoded.token);
     if (!cached || cached.expiresAt <= now) return undefined;
-    return this.check(decoded, cached.ctx, method, target, memoKey);
+    return this.check(decoded, cached.ctx, method, target, header);
   }
 
   async verify(header: string | undefined, method: string, target: string): Promise<VerifyResult> {
@@ -69,7 +71,7 @@ export class SessionVerifier {
     if (fromMemory) return fromMemory;
     const decoded = decodeHeader(header!)!; // verifyCached returned undefined: the header decoded fine
     const ctx = await this.load(decoded.token);
-    return this.check(decoded, ctx, method, target, `${method} ${target} ${header}`);
+    return this.check(decoded, ctx, method, target, header!);
   }
 
   private check(
@@ -77,14 +79,16 @@ export class SessionVerifier {
     ctx: AuthContext | null,
     method: string,
     target: string,
-    memoKey: string,
+    header: string,
   ): VerifyResult {
     if (!ctx) return { ok: false, reason: 'unknown' };
     const expected = hmacSha256Hex(ctx.session.secret, signingMessage(method, target, decoded.timestamp));
     if (!safeEqualHex(expected, decoded.signature)) return { ok: false, reason: 'signature' };
     if (this.verified.size >= CACHE_MAX) this.verified.clear();
-    this.verified.set(memoKey, {
+    this.verified.set(header, {
       token: decoded.token,
+      method,
+      target,
       expiresAt: (decoded.timestamp + SIGNATURE_MAX_SKEW_SECONDS) * 1000,
     });
     return { ok: true, ctx };
