@@ -227,9 +227,9 @@ export function FunctionEditor({ vendorId, fn }: { vendorId: number; fn: Functio
             radius="sm"
             keepMounted
           >
-            <Tabs.List style={{ gap: 4 }}>
+            <Tabs.List style={{ gap: 4 }} grow>
               {(['results', 'arguments', 'config', 'console'] as const).map((key) => (
-                <Tabs.Tab key={key} value={key} px={10} fz="sm" data-testid={`editor-tab-${key}`}>
+                <Tabs.Tab key={key} value={key} px={8} fz="xs" data-testid={`editor-tab-${key}`}>
                   {t(`functions.editor.tabs.${key}`)}
                   {key === 'console' && consoleEntries.length > 0 ? ` (${consoleEntries.length})` : ''}
                 </Tabs.Tab>
