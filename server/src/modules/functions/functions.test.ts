@@ -490,6 +490,29 @@ describe('listing functions', () => {
 });
 
 describe('build (the editor’s Run)', () => {
+  it('keeps the server answering while a hostile run spins until its time limit', async () => {
+    const fn = await create({ name: 'Spin', function_key: uniq('spin_') });
+    const url = `${base()}/${fn.id}/build`;
+    const started = Date.now();
+    let hostileDone = 0;
+    const hostile = client
+      .post(url, { code: 'function run() while true do pcall(function() while true do end end) end end' })
+      .then((res) => {
+        hostileDone = Date.now();
+        return res;
+      });
+    // Meanwhile: a health check and an ordinary run both answer, before the spinning run is stopped.
+    const health = await server.app.inject({ method: 'GET', url: '/healthz' });
+    expect(health.statusCode).toBe(200);
+    const quick = await client.post(url, { code: 'function run() return 42 end' });
+    expect(quick.json().data).toMatchObject({ status: 1, result: 42 });
+    const quickDone = Date.now();
+    const res = await hostile;
+    expect(res.json().data.status).toBe(-3);
+    expect(quickDone).toBeLessThan(hostileDone);
+    expect(hostileDone - started).toBeGreaterThanOrEqual(900); // the 1 s default limit, not an early answer
+  });
+
   it('runs code with arguments and config, stores each run and counts it', async () => {
     const fn = await create({ name: 'Build', function_key: uniq('build_') });
     const url = `${base()}/${fn.id}/build`;
