@@ -1,0 +1,190 @@
+/**
+ * The tenancy denial matrix: every route that names a vendor's resource, called by a member of
+ * another vendor — through their own vendor's path and through the owner's — answers 404, and the
+ * database is byte-for-byte unchanged. A route added later without an entry here fails the
+ * coverage check, so no route escapes the matrix.
+ */
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeSiliconPools } from '../modules/functions/sandbox';
+import { schema } from '../platform/db';
+import { Client, createTestServer, makeUser, makeVendor, type TestServer } from './harness';
+
+let server: TestServer;
+let owner: Client;
+let intruder: Client;
+const ids = { ownerVendor: 0, intruderVendor: 0, app: 0, model: 0, fn: 0, run: 0, token: '' };
+
+/** Each route (as Fastify prints it, params by position) with the body its handler would accept. */
+const MATRIX: Record<string, { methods: string[]; body?: Record<string, unknown> }> = {
+  '/v1/vendors/:id/apps/:appId': { methods: ['GET', 'PUT', 'DELETE'], body: { name: 'Taken over' } },
+  '/v1/vendors/:id/apps/:appId/parameters': { methods: ['GET'] },
+  '/v1/vendors/:id/models/:id': { methods: ['GET', 'DELETE'] },
+  '/v1/vendors/:id/functions/:functionId': {
+    methods: ['GET', 'PUT', 'DELETE'],
+    body: { name: 'Taken over', function_key: 'taken_over' },
+  },
+  '/v1/vendors/:id/functions/:functionId/code': { methods: ['PUT'], body: { code: 'function run() end' } },
+  '/v1/vendors/:id/functions/:functionId/build': {
+    methods: ['POST'],
+    body: { code: 'function run() return 1 end', arguments: {}, config: {} },
+  },
+  '/v1/vendors/:id/functions/:functionId/runs': { methods: ['GET'] },
+  '/v1/vendors/:id/functions/:functionId/runs/stats': { methods: ['GET'] },
+  '/v1/vendors/:id/functions/:functionId/runs/:runId': { methods: ['GET'] },
+  '/v1/conversations/:token': { methods: ['GET', 'POST'], body: { content: 'hello from another vendor' } },
+};
+
+/**
+ * Routes whose only parameter is the vendor (or none, or a catalogue entry): nothing of another vendor
+ * to name. Their vendor membership check is exercised by every vendor-path entry of the matrix.
+ */
+const NO_FOREIGN_ID =
+  /^\/v1\/vendors\/:id(\/(apps|apps\/available|avamodels\/available|avamodels\/:modelId\/install|models|models\/search|functions))?$|^\/v1\/vendors$|^\/v1\/conversations$|^\/v1\/auth\/|^\/healthz$|^\/readyz$|^\/icons/;
+
+/** Full paths and methods from Fastify's route tree. */
+function registeredRoutes(tree: string): { path: string; methods: string[] }[] {
+  const stack: string[] = [];
+  const routes: { path: string; methods: string[] }[] = [];
+  for (const line of tree.split('\n')) {
+    const m = /^(.*?)[├└]── (\S+)(?: \(([^)]+)\))?$/.exec(line);
+    if (!m) continue;
+    const depth = Math.round(m[1]!.length / 4);
+    stack.length = depth;
+    // A node shared by routes with different param names prints as `:a|:b`; keep the first.
+    stack.push(m[2]!.replace(/(:\w+)\|:\w+/g, '$1'));
+    if (m[3]) routes.push({ path: stack.join(''), methods: m[3].split(', ').filter((x) => x !== 'HEAD') });
+  }
+  return routes;
+}
+
+function fill(path: string, vendorId: number): string {
+  let seenVendor = false;
+  return path.replace(/:(\w+)/g, (_all, name: string) => {
+    if (name === 'id' && !seenVendor && path.startsWith('/v1/vendors/')) {
+      seenVendor = true;
+      return String(vendorId);
+    }
+    if (name === 'appId') return String(ids.app);
+    if (name === 'functionId') return String(ids.fn);
+    if (name === 'runId') return String(ids.run);
+    if (name === 'token') return ids.token;
+    if (name === 'id') return String(ids.model);
+    throw new Error(`no id for :${name} in ${path}`);
+  });
+}
+
+/** Every row of every table, serialised: the state no denied call may change. */
+async function snapshot(): Promise<string> {
+  const parts: string[] = [];
+  for (const [name, table] of Object.entries(schema)) {
+    if (name === 'sessions') continue; // the intruder's own session is not the owner's data
+    const rows = await server.ctx.db
+      .select()
+      .from(table as typeof schema.apps)
+      .orderBy(sql`1`);
+    parts.push(`${name}:${JSON.stringify(rows)}`);
+  }
+  return parts.join('\n');
+}
+
+beforeAll(async () => {
+  server = await createTestServer();
+  const ownerVendor = await makeVendor(server.ctx, 'Owner Org');
+  const intruderVendor = await makeVendor(server.ctx, 'Intruder Org');
+  ids.ownerVendor = ownerVendor.id;
+  ids.intruderVendor = intruderVendor.id;
+  const ownerUser = await makeUser(server.ctx, { vendors: [ownerVendor] });
+  const intruderUser = await makeUser(server.ctx, { vendors: [intruderVendor] });
+  owner = await Client.signedIn(server.app, ownerUser.email, ownerUser.password);
+  owner.vendorKey = ownerVendor.key;
+  intruder = await Client.signedIn(server.app, intruderUser.email, intruderUser.password);
+  intruder.vendorKey = intruderVendor.key;
+
+  // The owner's resources, made through the API as a user would.
+  const v = `/v1/vendors/${ownerVendor.id}`;
+  ids.model = (
+    await owner.post(`${v}/avamodels/builtin-offline-demo/install`, { parameters: {} })
+  ).json().data.id;
+  ids.app = (await owner.post(`${v}/apps`, { app_key: 'chatbot' })).json().data.id;
+  ids.fn = (
+    await owner.post(`${v}/functions`, {
+      name: 'Echo',
+      function_key: 'echo',
+      code: 'function run(a) return a end',
+    })
+  ).json().data.id;
+  ids.run = (
+    await owner.post(`${v}/functions/${ids.fn}/build`, { code: 'function run() return 1 end' })
+  ).json().data.run_id;
+  ids.token = (
+    await owner.post('/v1/conversations', {
+      vendor_app_id: ids.app,
+      vendor_channel: 'management',
+      parameters: {},
+    })
+  ).json().data.token;
+  for (const [k, value] of Object.entries(ids)) expect(value, k).toBeTruthy();
+});
+afterAll(async () => {
+  await server?.close();
+  await closeSiliconPools();
+});
+
+describe('tenancy denial matrix', () => {
+  it('covers every route that names a resource', () => {
+    const uncovered = registeredRoutes(server.app.printRoutes({ commonPrefix: false }))
+      .filter((r) => !NO_FOREIGN_ID.test(r.path))
+      .flatMap((r) =>
+        r.methods.filter((m) => !MATRIX[r.path]?.methods.includes(m)).map((m) => `${m} ${r.path}`),
+      );
+    expect(uncovered).toEqual([]);
+  });
+
+  it("answers 404 to another vendor's member on every such route and changes nothing", async () => {
+    const before = await snapshot();
+    const answers: string[] = [];
+    for (const [path, { methods, body }] of Object.entries(MATRIX)) {
+      // Through the intruder's own vendor path (resource scoping) and through the owner's (membership).
+      const vendorIds = path.startsWith('/v1/vendors/') ? [ids.intruderVendor, ids.ownerVendor] : [0];
+      for (const vendorId of vendorIds) {
+        for (const method of methods) {
+          const url = fill(path, vendorId);
+          const res = await intruder.request({
+            method,
+            url,
+            ...(body && method !== 'GET' && method !== 'DELETE' ? { payload: body } : {}),
+          });
+          answers.push(`${method} ${url} → ${res.statusCode} ${res.json().name}`);
+          expect(res.statusCode, `${method} ${url}`).toBe(404);
+          expect(res.json().name).toBe('NotFound');
+        }
+      }
+    }
+    expect(answers.length).toBeGreaterThanOrEqual(30);
+    expect(await snapshot()).toBe(before);
+  });
+
+  it("refuses to start or list conversations of another vendor's app", async () => {
+    const before = await snapshot();
+    const start = await intruder.post('/v1/conversations', {
+      vendor_app_id: ids.app,
+      vendor_channel: 'management',
+      parameters: {},
+    });
+    expect(start.statusCode).toBe(404);
+    const list = await intruder.get(`/v1/conversations?vendor_app_id=${ids.app}`);
+    expect(list.statusCode).toBe(404);
+    const vendors = (await intruder.get('/v1/vendors')).json().data.map((x: { id: number }) => x.id);
+    expect(vendors).toEqual([ids.intruderVendor]);
+    expect(await snapshot()).toBe(before);
+  });
+
+  it('still lets the owner reach every resource (the matrix denies for the right reason)', async () => {
+    for (const [path, { methods }] of Object.entries(MATRIX)) {
+      if (!methods.includes('GET')) continue;
+      const res = await owner.get(fill(path, ids.ownerVendor));
+      expect(res.statusCode, path).toBe(200);
+    }
+  });
+});
