@@ -12,6 +12,7 @@ import { registerIconRoutes } from './modules/icons/routes';
 import { registerModelRoutes } from './modules/models/routes';
 import { RelayHub } from './modules/relay/hub';
 import { startRelay } from './modules/relay/server';
+import { registerUsageRoutes } from './modules/usage/routes';
 import { registerVendorRoutes } from './modules/vendors/routes';
 import { registerAuthentication } from './platform/auth';
 import type { Config } from './platform/config';
@@ -105,6 +106,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   registerIconRoutes(app, ctx);
   registerModelRoutes(app, ctx);
   registerFunctionRoutes(app, ctx);
+  registerUsageRoutes(app, ctx);
 
   const webServed =
     opts.serveWeb !== false && (await registerWebConsole(app, opts.config.WEB_DIST ?? DEFAULT_WEB_DIST));

@@ -4,3 +4,4 @@ export * from './common';
 export * from './conversations';
 export * from './functions';
 export * from './models';
+export * from './usage';

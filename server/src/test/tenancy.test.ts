@@ -40,7 +40,7 @@ const MATRIX: Record<string, { methods: string[]; body?: Record<string, unknown>
  * to name. Their vendor membership check is exercised by every vendor-path entry of the matrix.
  */
 const NO_FOREIGN_ID =
-  /^\/v1\/vendors\/:id(\/(apps|apps\/available|avamodels\/available|avamodels\/:modelId\/install|models|models\/search|functions))?$|^\/v1\/vendors$|^\/v1\/conversations$|^\/v1\/auth\/|^\/healthz$|^\/readyz$|^\/icons/;
+  /^\/v1\/vendors\/:id(\/(apps|apps\/available|avamodels\/available|avamodels\/:modelId\/install|models|models\/search|functions|usage))?$|^\/v1\/vendors$|^\/v1\/conversations$|^\/v1\/auth\/|^\/healthz$|^\/readyz$|^\/icons/;
 
 /** Full paths and methods from Fastify's route tree. */
 function registeredRoutes(tree: string): { path: string; methods: string[] }[] {

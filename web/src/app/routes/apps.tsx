@@ -9,6 +9,7 @@ import { AppSettingsLayout, type AppSettingsSection } from '../../features/apps/
 import { AppsListPage } from '../../features/apps/components/AppsListPage';
 import { ConversationsView } from '../../features/conversations';
 import { AppFunctionsSettings } from '../../features/functions';
+import { AppUsageSettings } from '../../features/usage';
 import { useEntityLabel } from './useEntityLabel';
 
 export type { AppSettingsSection };
@@ -39,6 +40,7 @@ export function AppSettingsRoute({ section }: { section: AppSettingsSection }) {
   if (section === 'details') content = <AppDetailsForm />;
   else if (section === 'parameters') content = <AppParametersForm />;
   else if (section === 'functions') content = <AppFunctionsSettings appId={id} />;
+  else if (section === 'usage') content = <AppUsageSettings appId={id} />;
   else if (section === 'client')
     content = <SectionPlaceholder title={`${t('pages.app.client')} ${label(clientId)}`} />;
   else if (section === 'embed')

@@ -1,0 +1,30 @@
+import type { UsageResponse } from '@llmor/contracts';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api/client';
+
+/** Query keys of the usage feature. */
+export const usageKeys = {
+  all: (vendorId: number) => ['usage', vendorId] as const,
+  app: (vendorId: number, appId: string) => ['usage', vendorId, 'app', appId] as const,
+};
+
+/** GET /v1/vendors/{vendorId}/usage?app_id= → {data: {today, last_7_days, last_30_days, total}}. */
+export function getUsage(vendorId: number, appId: string): Promise<UsageResponse> {
+  return apiRequest<UsageResponse>(`/v1/vendors/${vendorId}/usage`, {
+    query: { app_id: appId },
+    skipDefaultErrorHandler: true,
+  });
+}
+
+export const appUsageQueryOptions = (vendorId: number, appId: string) =>
+  queryOptions({
+    queryKey: usageKeys.app(vendorId, appId),
+    queryFn: () => getUsage(vendorId, appId),
+    select: (r) => r.data,
+    staleTime: 0,
+    retry: false,
+  });
+
+export function useAppUsage(vendorId: number, appId: string) {
+  return useQuery(appUsageQueryOptions(vendorId, appId));
+}

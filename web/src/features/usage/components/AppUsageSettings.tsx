@@ -1,0 +1,33 @@
+import { Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { NoVendorSelected } from '../../../components/NoVendorSelected';
+import { PageHeader } from '../../../components/PageHeader';
+import { useCurrentVendor } from '../../../lib/appState';
+import { useLogError } from '../../../lib/listState';
+import { useAppUsage } from '../api/getUsage';
+import { UsageBlocks } from './UsageBlocks';
+import '../i18n';
+
+/** App settings → Usage (spec 02): the app's usage over today, 7 and 30 days and in total. */
+export function AppUsageSettings({ vendorId, appId }: { vendorId?: number; appId: number | string }) {
+  const { t } = useTranslation();
+  const vendor = useCurrentVendor();
+  const vid = vendorId ?? vendor?.id;
+  if (!vid) return <NoVendorSelected />;
+  return (
+    <>
+      <PageHeader sub title={t('usage.title')} titleTestId="settings-title" />
+      <AppUsageLoader vendorId={vid} appId={String(appId)} />
+      <Text size="xs" c="dimmed" mt="sm">
+        {t('usage.utcHint')}
+      </Text>
+    </>
+  );
+}
+
+function AppUsageLoader({ vendorId, appId }: { vendorId: number; appId: string }) {
+  const usage = useAppUsage(vendorId, appId);
+  // Errors are only logged: the blocks keep their defaults.
+  useLogError(usage.error, 'Loading the app usage failed');
+  return <UsageBlocks stats={usage.data} />;
+}

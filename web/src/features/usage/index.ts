@@ -1,0 +1,4 @@
+import './i18n';
+
+export { AppUsageSettings } from './components/AppUsageSettings';
+export { UsageBlocks } from './components/UsageBlocks';
