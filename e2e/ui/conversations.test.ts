@@ -136,13 +136,25 @@ describe('conversations', () => {
   it('logs relay messages, shows function calls while they run, and overrides the state', async () => {
     const { context, page, errors } = await newPage(browser, app.url);
     await signIn(page);
+    // About 1 s after loading, the page fetches the state (`get`); its answer clears any state error, so
+    // the state checks below wait for it first.
+    const stateFetched = new Promise<void>((resolve) =>
+      page.on('websocket', (ws) =>
+        ws.on('framesent', (frame) => {
+          if (String(frame.payload).startsWith('42["get"')) resolve();
+        }),
+      ),
+    );
     await page.goto(`/apps/${appId}/chat/${token}`);
     await expect.poll(() => status(page)).toBe('connected');
+    // The stored messages are shown and the server has this page's socket in the room: events sent now arrive.
+    await page.getByTestId('message').first().waitFor();
+    const relay = app.server.ctx.relay;
+    await expect.poll(() => relay.roomSize(token), { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
     await page.getByTestId('tab-relay').click();
     await page.getByTestId('relay-empty').waitFor();
 
     // Events the relay carries for this conversation (as the completion engine or a script sends them).
-    const relay = app.server.ctx.relay;
     relay.emit(token, 'e2e.custom', { hello: 'world' });
     relay.emit(token, 'completion.started', { input_async: true });
     relay.emit(token, 'function_call.begin', {
@@ -193,6 +205,7 @@ describe('conversations', () => {
     ).toEqual(['function_call_iteration', 'function_call.end', 'function_call.begin', 'e2e.custom']);
 
     // State: the editor overrides it with valid JSON only.
+    await stateFetched;
     await page.getByTestId('tab-state').click();
     await page.getByTestId('state-editor-toggle').check({ force: true });
     const editor = page.getByTestId('state-editor-input');

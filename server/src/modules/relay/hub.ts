@@ -38,6 +38,12 @@ export class RelayHub implements RelayPublisher {
     return this.io !== null;
   }
 
+  /** How many sockets have joined a conversation's room (on every instance, through the adapter). */
+  async roomSize(token: string): Promise<number> {
+    if (!this.io) return 0;
+    return (await this.io.in(token).fetchSockets()).length;
+  }
+
   emit(token: string, type: string, data: unknown, opts: { except?: string; only?: string } = {}): void {
     if (!this.io) return;
     const payload = JSON.stringify({ type, data });

@@ -74,6 +74,16 @@ const withoutDebug = (c: RelayClient, from = 0) =>
     .filter((m) => m.type !== 'debug');
 
 describe('relay: completion events', () => {
+  it('counts the sockets in a conversation room as they join and leave', async () => {
+    const conversation = await makeConversation(server.ctx, app);
+    expect(await server.ctx.relay.roomSize(conversation.token)).toBe(0);
+    const a = await joined(conversation.token);
+    await joined(conversation.token);
+    expect(await server.ctx.relay.roomSize(conversation.token)).toBe(2);
+    a.close();
+    await expect.poll(() => server.ctx.relay.roomSize(conversation.token)).toBe(1);
+  });
+
   it('delivers a completion to the poster in order, with input_async false and no user_input', async () => {
     useModel([[text('Hel'), text('lo'), finish()]]);
     const conversation = await makeConversation(server.ctx, app);

@@ -64,6 +64,22 @@ describe('streaming a reply from another tab (input_async true)', () => {
     expect(s.messages.map((m) => m.key)).toEqual(['m1', 'm2']);
   });
 
+  it('keeps a reply that is streaming when the stored messages land mid-stream', () => {
+    // The first load of a conversation can resolve after the relay has already started a reply.
+    let s = run([
+      relay('completion.started', { input_async: true }),
+      relay('completion_stream', { chunk: 'Half ' }),
+      relay('function_call.begin', { id: 'c1', name: 'get_weather', arguments: {} }),
+    ]);
+    s = run([{ type: 'loaded', messages: [stored(1, 'assistant', 'Hello')] }], s);
+    expect(s.messages.map((m) => m.key)).toEqual(['m1']);
+    expect(s.streaming).toBe(true);
+    expect(s.inProgress?.text).toBe('Half ');
+    expect(s.inProgress?.calls.map((c) => c.status)).toEqual(['executing']);
+    s = run([relay('completion_stream', { chunk: 'done' })], s);
+    expect(s.inProgress?.text).toBe('Half done');
+  });
+
   it('completion.started resets a leftover in-progress message', () => {
     const s = run([
       relay('completion_stream', { chunk: 'old' }),

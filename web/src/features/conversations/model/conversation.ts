@@ -196,11 +196,13 @@ export function conversationReducer(state: ConversationState, action: Conversati
     case 'reset':
       return { ...initialConversationState, reloadRequests: state.reloadRequests };
     case 'loaded':
+      // Stored messages replace the list, but a reply still streaming stays: a load that lands mid-stream
+      // (the first load racing the relay, or a reload) must not drop what has arrived. completion.finished
+      // ends a stream, never a load.
       return {
         ...state,
         messages: toChatMessages(action.messages),
-        inProgress: null,
-        streaming: state.posting ? state.streaming : false,
+        inProgress: state.streaming ? state.inProgress : null,
       };
     case 'relay':
       return applyRelayMessage(state, action.message, action.now);
