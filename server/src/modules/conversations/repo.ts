@@ -118,25 +118,32 @@ export async function insertMessage(
 }
 
 /** Writes the state only if nobody changed it since `expectedVersion` was read; null when someone did. */
-export async function updateStateIfVersion(
+/**
+ * Changes a conversation's state under a row lock: concurrent writers (several sockets, instances or
+ * Lua scripts) queue on the row, so each computes from the latest state and none is lost or refused.
+ * `next` may throw to refuse the change; the transaction then changes nothing.
+ */
+export async function changeState(
   db: Db,
   vendorId: number,
   conversationId: number,
-  expectedVersion: number,
-  state: Record<string, unknown>,
-): Promise<{ state: unknown; stateVersion: number } | null> {
-  const rows = await db
-    .update(conversations)
-    .set({ state, stateVersion: sql`${conversations.stateVersion} + 1` })
-    .where(
-      and(
-        eq(conversations.vendorId, vendorId),
-        eq(conversations.id, conversationId),
-        eq(conversations.stateVersion, expectedVersion),
-      ),
-    )
-    .returning({ state: conversations.state, stateVersion: conversations.stateVersion });
-  return rows[0] ?? null;
+  next: (current: unknown) => Record<string, unknown>,
+): Promise<Record<string, unknown> | null> {
+  return db.transaction(async (tx) => {
+    const where = and(eq(conversations.vendorId, vendorId), eq(conversations.id, conversationId));
+    const [row] = await tx
+      .select({ state: conversations.state })
+      .from(conversations)
+      .where(where)
+      .for('update');
+    if (!row) return null;
+    const state = next(row.state);
+    await tx
+      .update(conversations)
+      .set({ state, stateVersion: sql`${conversations.stateVersion} + 1` })
+      .where(where);
+    return state;
+  });
 }
 
 export async function readState(

@@ -1,7 +1,7 @@
 import { jsonPatch, RELAY_STATE_MAX_BYTES } from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
 import { applyPatch, deepClone, type Operation, validate as validatePatch } from '../../platform/json-patch';
-import { readState, updateStateIfVersion } from './repo';
+import { changeState, readState } from './repo';
 
 /**
  * Conversation state: an arbitrary JSON object per conversation, durable in `conversations.state`,
@@ -21,7 +21,6 @@ export interface StateTarget {
 }
 
 const MAX_DEPTH = 64;
-const MAX_ATTEMPTS = 8;
 
 function isJsonValue(value: unknown, depth: number): boolean {
   if (depth > MAX_DEPTH) return false;
@@ -72,33 +71,17 @@ export async function getConversationState(
   return (row?.state ?? {}) as Record<string, unknown>;
 }
 
-/**
- * Computes the next state from the stored one and writes it with an optimistic version check, retrying
- * when another writer got there first, so concurrent changes are never lost.
- */
+/** Computes the next state from the stored one under a row lock, then tells the room. */
 async function change(
   ctx: AppContext,
   target: StateTarget,
   next: (current: unknown) => Record<string, unknown>,
   opts: { exceptSocket?: string },
 ): Promise<Record<string, unknown>> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const current = await readState(ctx.db, target.vendorId, target.id);
-    if (!current) throw new StateError('Unknown conversation');
-    const state = next(current.state);
-    const written = await updateStateIfVersion(
-      ctx.db,
-      target.vendorId,
-      target.id,
-      current.stateVersion,
-      state,
-    );
-    if (written) {
-      ctx.relay.stateChanged(target.token, state, { except: opts.exceptSocket });
-      return state;
-    }
-  }
-  throw new StateError('The state is changing too often; please try again.');
+  const state = await changeState(ctx.db, target.vendorId, target.id, next);
+  if (!state) throw new StateError('Unknown conversation');
+  ctx.relay.stateChanged(target.token, state, { except: opts.exceptSocket });
+  return state;
 }
 
 /** Replaces the state. */
