@@ -1,15 +1,21 @@
 import { z } from 'zod';
 
-export const sessionCreated = z.object({ token: z.string(), secret: z.string() });
-export type SessionCreated = z.infer<typeof sessionCreated>;
+/** `POST /v1/auth/session` → 201. */
+export interface SessionCreated {
+  token: string;
+  secret: string;
+}
 
-/** The decoded `X-AccessToken` header (base64 of this JSON). */
-export const accessTokenHeader = z.object({
-  token: z.string().min(1).max(200),
-  timestamp: z.number().int(),
-  signature: z.string().regex(/^[0-9a-f]{64}$/),
-});
-export type AccessTokenHeader = z.infer<typeof accessTokenHeader>;
+/**
+ * The decoded `X-AccessToken` header (base64 of this JSON). The server checks it by hand on every call
+ * (docs/adr/0002-signed-request-fast-path.md): token 1–200 chars, timestamp whole seconds, signature
+ * 64 lowercase hex digits.
+ */
+export interface AccessTokenHeader {
+  token: string;
+  timestamp: number;
+  signature: string;
+}
 
 export const signinBody = z.object({
   identifier: z.string().trim().min(1).max(320),
