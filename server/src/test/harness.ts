@@ -13,7 +13,7 @@ import { addMember, insertVendor, type VendorRow } from '../modules/vendors/repo
 import { loadConfig } from '../platform/config';
 import type { AppContext } from '../platform/context';
 import { hashPassword, hmacSha256Hex, randomToken, SecretBox } from '../platform/crypto';
-import { openDatabase } from '../platform/db';
+import { openDatabase, schema } from '../platform/db';
 import { MemoryRateLimiter } from '../platform/rate-limit';
 
 export interface TestServer {
@@ -266,4 +266,24 @@ export async function makeFunction(
     specificAppId: opts.specificAppId ?? null,
     createdBy: null,
   });
+}
+
+/** An installed model of a vendor, written directly (a chat model unless `type` says otherwise). */
+export async function makeVendorModel(
+  ctx: AppContext,
+  vendor: Pick<VendorRow, 'id'>,
+  opts: { costPer1kMinor?: number; name?: string; type?: 'chat_completion' | 'embedding' } = {},
+) {
+  const [row] = await ctx.db
+    .insert(schema.vendorModels)
+    .values({
+      vendorId: vendor.id,
+      modelKey: 'fake-chat',
+      name: opts.name ?? uniq('Model '),
+      type: opts.type ?? 'chat_completion',
+      provider: 'fake',
+      costPer1kMinor: opts.costPer1kMinor ?? 0,
+    })
+    .returning();
+  return row!;
 }

@@ -7,6 +7,7 @@ import {
   makeApp,
   makeUser,
   makeVendor,
+  makeVendorModel,
   type TestServer,
   uniq,
 } from '../../test/harness';
@@ -597,6 +598,9 @@ describe('GET /v1/vendors/{vendorId}/apps/{appId}/parameters', () => {
 
 // ------------------------------------------------------------------------------------------------
 describe('PUT /v1/vendors/{vendorId}/apps/{appId}', () => {
+  const model = (vendorId: number, type: 'chat_completion' | 'embedding') =>
+    makeVendorModel(server.ctx, { id: vendorId }, { type });
+
   async function installed(c: Client, vendor: VendorRow, appKey = 'chatbot') {
     const res = await c.post(base(vendor), { app_key: appKey });
     expect(res.statusCode).toBe(201);
@@ -716,12 +720,6 @@ describe('PUT /v1/vendors/{vendorId}/apps/{appId}', () => {
   it("starts a newly installed app on the vendor's first chat model, never an embedding or another vendor's", async () => {
     const { vendor, c } = await setup();
     const other = await makeVendor(server.ctx);
-    const model = (vendorId: number, type: string) =>
-      db()
-        .insert(schema.vendorModels)
-        .values({ vendorId, modelKey: uniq('m'), name: 'M', type })
-        .returning()
-        .then((r) => r[0]!);
     await model(other.id, 'chat_completion');
     await model(vendor.id, 'embedding');
     expect((await installed(c, vendor)).completion_vendor_model_id).toBeNull();
@@ -733,12 +731,6 @@ describe('PUT /v1/vendors/{vendorId}/apps/{appId}', () => {
   it("accepts only one of the vendor's own chat_completion models as completion model", async () => {
     const { vendor, c } = await setup();
     const other = await makeVendor(server.ctx);
-    const model = (vendorId: number, type: string) =>
-      db()
-        .insert(schema.vendorModels)
-        .values({ vendorId, modelKey: uniq('m'), name: 'M', type })
-        .returning()
-        .then((r) => r[0]!);
     const mine = await model(vendor.id, 'chat_completion');
     const embedding = await model(vendor.id, 'embedding');
     const theirs = await model(other.id, 'chat_completion');

@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../platform/context';
 import { randomToken } from '../../platform/crypto';
 import { schema } from '../../platform/db';
-import { makeApp, uniq } from '../../test/harness';
+import { makeApp } from '../../test/harness';
 import { type ConversationRow, insertConversation } from '../conversations/repo';
 import type {
   ChatModel,
@@ -20,6 +20,9 @@ import { RelayHub } from '../relay/hub';
 import type { VendorRow } from '../vendors/repo';
 import type { AppRow, VendorModelRow } from './repo';
 import type { ToolContext, ToolProvider, ToolResult } from './types';
+
+/** Completion tests' model factory is the shared one. */
+export { makeVendorModel } from '../../test/harness';
 
 export type Step =
   | ChatStreamEvent
@@ -100,25 +103,6 @@ export class RecordingRelay extends RelayHub {
   of(token: string): Recorded[] {
     return this.events.filter((e) => e.token === token);
   }
-}
-
-export async function makeVendorModel(
-  ctx: AppContext,
-  vendor: VendorRow,
-  opts: { costPer1kMinor?: number; name?: string } = {},
-): Promise<VendorModelRow> {
-  const [row] = await ctx.db
-    .insert(schema.vendorModels)
-    .values({
-      vendorId: vendor.id,
-      modelKey: 'fake-chat',
-      name: opts.name ?? uniq('Model '),
-      type: 'chat_completion',
-      provider: 'fake',
-      costPer1kMinor: opts.costPer1kMinor ?? 0,
-    })
-    .returning();
-  return row!;
 }
 
 /** An app of `type` answering with `model` (none: no completion model). */
