@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * The error registry: every error the API answers has a name, an HTTP status and, where clients
  * branch on it, a numeric code. Codes are stable; add new ones at the end of their range.
@@ -25,12 +27,16 @@ export type ErrorName = (typeof ErrorName)[keyof typeof ErrorName];
 /** Field errors: a message or a list of messages per field; nested fields use dotted keys or nested maps. */
 export type FieldErrors = { [field: string]: string | string[] | FieldErrors };
 
-export interface ErrorBody {
-  name: string;
-  message: string;
-  code?: number;
+/** The body of every error answer. */
+export const errorBodySchema = z.object({
+  name: z.string(),
+  message: z.string(),
+  code: z.number().int().optional(),
+  errors: z.record(z.string(), z.unknown()).optional(),
+});
+export type ErrorBody = Omit<z.infer<typeof errorBodySchema>, 'errors'> & {
   errors?: FieldErrors | Record<string, unknown>;
-}
+};
 
 /** The text a 401 carries so clients know to drop their session (spec 01 §8). */
 export const INVALID_ACCESS_TOKEN = 'Invalid access token';

@@ -1,5 +1,6 @@
 export * from './constants';
 export * from './errors';
 export * from './http';
+export * from './json';
 export * from './relay';
 export * from './signing';

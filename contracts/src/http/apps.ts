@@ -29,8 +29,8 @@
  * - list filters: `app_type`, `resolve`, `order`, … (a message naming the allowed values).
  */
 import { z } from 'zod';
-import { APP_TYPES, type AppType, LOCALES } from '../constants';
-import { listQuery } from './common';
+import { APP_TYPES, LOCALES } from '../constants';
+import { dataEnvelopeSchema, listEnvelopeSchema, listQuery } from './common';
 
 /** Icon references in app meta and manifests: `icon:<tabler icon name>`, e.g. `icon:robot`. */
 export const ICON_SCHEME = 'icon:';
@@ -276,71 +276,69 @@ export type IconsQuery = z.input<typeof iconsQuery>;
 // Responses
 // ---------------------------------------------------------------------------------------------------
 
-export interface AppMetaData {
+export const appMetaDataSchema = z.object({
   /** `icon:<name>` (see ICON_SCHEME), or null. Follows the app's `icon` parameter when it has one. */
-  icon: string | null;
-  icon_is_standalone: boolean;
-}
+  icon: z.string().nullable(),
+  icon_is_standalone: z.boolean(),
+});
+export type AppMetaData = z.infer<typeof appMetaDataSchema>;
 
-export interface AppCreator {
-  id: number;
-  firstname: string;
-  lastname: string;
-  email: string;
-}
+export const appCreatorSchema = z.object({
+  id: z.number().int(),
+  firstname: z.string(),
+  lastname: z.string(),
+  email: z.string(),
+});
+export type AppCreator = z.infer<typeof appCreatorSchema>;
 
 /** An installed function (`resolve=functions`), in installation order. */
-export interface AppFunction {
-  id: number;
-  name: string;
-  function_key: string;
-  description: string;
-  runtime: string;
-  config: Record<string, unknown>;
-  argument_schema: unknown;
-  config_schema: unknown;
-}
+export const appFunctionSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  function_key: z.string(),
+  description: z.string(),
+  runtime: z.string(),
+  config: z.record(z.string(), z.unknown()),
+  argument_schema: z.unknown(),
+  config_schema: z.unknown(),
+});
+export type AppFunction = z.infer<typeof appFunctionSchema>;
 
-export interface App {
-  id: number;
-  vendor_id: number;
-  name: string;
-  description: string;
-  app_key: string;
-  type: AppType;
-  created_at: string;
-  modified_at: string | null;
-  completion_vendor_model_id: number | null;
-  parameters: Record<string, unknown>;
-  meta: { data: AppMetaData };
+export const appSchema = z.object({
+  id: z.number().int(),
+  vendor_id: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  app_key: z.string(),
+  type: z.enum(APP_TYPES),
+  created_at: z.string(),
+  modified_at: z.string().nullable(),
+  completion_vendor_model_id: z.number().int().nullable(),
+  parameters: z.record(z.string(), z.unknown()),
+  meta: z.object({ data: appMetaDataSchema }),
   /** Only with `resolve=creator`; null when the creator was deleted. */
-  creator?: { data: AppCreator } | null;
+  creator: z.object({ data: appCreatorSchema }).nullable().optional(),
   /** Only with `resolve=functions`. */
-  functions?: AppFunction[];
-}
+  functions: z.array(appFunctionSchema).optional(),
+});
+export type App = z.infer<typeof appSchema>;
 
-export interface AvailableApp {
-  name: string;
-  description: string;
-  type: AppType;
+export const availableAppSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  type: z.enum(APP_TYPES),
   /** `icon:<name>`. */
-  icon: string;
-}
+  icon: z.string(),
+});
+export type AvailableApp = z.infer<typeof availableAppSchema>;
 
-export interface AppsList {
-  data: App[];
-  total_count: number;
-  filter_count: number;
-}
-export interface AppResponse {
-  data: App;
-}
-export interface AvailableAppsResponse {
-  data: Record<string, AvailableApp>;
-}
-export interface AppParametersResponse {
-  data: ParameterDefinition[];
-}
-export interface IconsResponse {
-  data: string[];
-}
+export const appsListSchema = listEnvelopeSchema(appSchema);
+export type AppsList = z.infer<typeof appsListSchema>;
+export const appResponseSchema = dataEnvelopeSchema(appSchema);
+export type AppResponse = z.infer<typeof appResponseSchema>;
+export const availableAppsResponseSchema = z.object({ data: z.record(z.string(), availableAppSchema) });
+export type AvailableAppsResponse = z.infer<typeof availableAppsResponseSchema>;
+export const appParametersResponseSchema = z.object({ data: z.array(parameterDefinition) });
+export type AppParametersResponse = z.infer<typeof appParametersResponseSchema>;
+export const iconsResponseSchema = z.object({ data: z.array(z.string()) });
+export type IconsResponse = z.infer<typeof iconsResponseSchema>;

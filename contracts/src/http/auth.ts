@@ -1,10 +1,8 @@
 import { z } from 'zod';
 
 /** `POST /v1/auth/session` → 201. */
-export interface SessionCreated {
-  token: string;
-  secret: string;
-}
+export const sessionCreatedSchema = z.object({ token: z.string(), secret: z.string() });
+export type SessionCreated = z.infer<typeof sessionCreatedSchema>;
 
 /**
  * The decoded `X-AccessToken` header (base64 of this JSON). The server checks it by hand on every call
@@ -23,36 +21,40 @@ export const signinBody = z.object({
 });
 export type SigninBody = z.infer<typeof signinBody>;
 
-export interface User {
-  id: number;
-  email: string;
-  firstname: string;
-  lastname: string;
-  currency: string | null;
-  is_su: boolean;
-  active: boolean;
-  last_login: string | null;
-  created_at: string;
-}
+export const userSchema = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  firstname: z.string(),
+  lastname: z.string(),
+  currency: z.string().nullable(),
+  is_su: z.boolean(),
+  active: z.boolean(),
+  last_login: z.string().nullable(),
+  created_at: z.string(),
+});
+export type User = z.infer<typeof userSchema>;
 
-export interface Vendor {
-  id: number;
-  key: string;
-  name: string;
-  currency: string;
-  created_at: string;
-}
+export const vendorSchema = z.object({
+  id: z.number().int(),
+  key: z.string(),
+  name: z.string(),
+  currency: z.string(),
+  created_at: z.string(),
+});
+export type Vendor = z.infer<typeof vendorSchema>;
 
-export interface AppConfig {
-  currency_default: string;
-  default_locale: string;
-  version: string;
-}
+export const appConfigSchema = z.object({
+  currency_default: z.string(),
+  default_locale: z.string(),
+  version: z.string(),
+});
+export type AppConfig = z.infer<typeof appConfigSchema>;
 
-export interface SessionUser {
-  app: AppConfig;
-  user: User | null;
-  vendor: Vendor | null;
-  vendor_client: null;
-  authenticated: boolean;
-}
+export const sessionUserSchema = z.object({
+  app: appConfigSchema,
+  user: userSchema.nullable(),
+  vendor: vendorSchema.nullable(),
+  vendor_client: z.null(),
+  authenticated: z.boolean(),
+});
+export type SessionUser = z.infer<typeof sessionUserSchema>;

@@ -28,5 +28,12 @@ export interface DataEnvelope<T> {
   data: T;
 }
 
+/** `{data: item[], total_count, filter_count}` (CONTRACTS "Conventions"). */
+export const listEnvelopeSchema = <T extends z.ZodType>(item: T) =>
+  z.object({ data: z.array(item), total_count: z.number().int(), filter_count: z.number().int() });
+
+/** `{data: item}`. */
+export const dataEnvelopeSchema = <T extends z.ZodType>(item: T) => z.object({ data: item });
+
 /** Any query may carry `locale` (the web client adds it to every call). */
 export const localeQuery = z.object({ locale: z.string().optional() });

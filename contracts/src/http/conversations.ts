@@ -42,54 +42,54 @@ export type ListConversationsQuery = z.infer<typeof listConversationsQuery>;
 export const MESSAGE_ROLES = ['user', 'assistant', 'system', 'tool', 'error'] as const;
 export type MessageRole = (typeof MESSAGE_ROLES)[number];
 
-export interface FunctionCall {
-  id: string;
-  name: string;
-  arguments: unknown;
-}
+export const functionCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.unknown() });
+export type FunctionCall = z.infer<typeof functionCallSchema>;
 
 /** A stored message. Tool messages carry the answered call's id in `function_response` and the JSON result in `message`. */
-export interface Message {
-  id: number;
-  role: MessageRole;
-  creator: 'system' | 'user';
-  message: string | null;
-  created_at: string;
-  has_been_modified: boolean;
-  versions: unknown[];
-  function_calls: FunctionCall[];
-  function_response: string | null;
-}
+export const messageSchema = z.object({
+  id: z.number().int(),
+  role: z.enum(MESSAGE_ROLES),
+  creator: z.enum(['system', 'user']),
+  message: z.string().nullable(),
+  created_at: z.string(),
+  has_been_modified: z.boolean(),
+  versions: z.array(z.unknown()),
+  function_calls: z.array(functionCallSchema),
+  function_response: z.string().nullable(),
+});
+export type Message = z.infer<typeof messageSchema>;
 
-export interface Conversation {
-  id: number;
-  token: string;
-  created_at: string;
-  vendor_app_id: number;
-  channel: ConversationChannel;
-  parameters: Record<string, unknown>;
+export const conversationSchema = z.object({
+  id: z.number().int(),
+  token: z.string(),
+  created_at: z.string(),
+  vendor_app_id: z.number().int(),
+  channel: z.enum(CONVERSATION_CHANNELS),
+  parameters: z.record(z.string(), z.unknown()),
   /** socket.io origin + path, e.g. `https://llmor.example/stream` (connect with `path: '/stream'`). */
-  relay_url: string;
-  state: Record<string, unknown>;
-}
+  relay_url: z.string(),
+  state: z.record(z.string(), z.unknown()),
+});
+export type Conversation = z.infer<typeof conversationSchema>;
 
 /** `POST /v1/conversations` → 201 `{data: ConversationCreated}`; `messages` holds the greeting if the app has one. */
-export interface ConversationCreated extends Conversation {
-  messages: Message[];
-}
+export const conversationCreatedSchema = conversationSchema.extend({ messages: z.array(messageSchema) });
+export type ConversationCreated = z.infer<typeof conversationCreatedSchema>;
 
 /** `GET /v1/conversations/{token}` and the answer of `POST /v1/conversations/{token}`. */
-export interface ConversationWithMessages {
-  conversation: Conversation;
-  data: Message[];
-}
+export const conversationWithMessagesSchema = z.object({
+  conversation: conversationSchema,
+  data: z.array(messageSchema),
+});
+export type ConversationWithMessages = z.infer<typeof conversationWithMessagesSchema>;
 
 /** An item of `GET /v1/conversations`. */
-export interface ConversationListItem {
-  id: number;
-  token: string;
-  created_at: string;
-  vendor_app_id: number;
-  channel: ConversationChannel;
-  message_count: number;
-}
+export const conversationListItemSchema = z.object({
+  id: z.number().int(),
+  token: z.string(),
+  created_at: z.string(),
+  vendor_app_id: z.number().int(),
+  channel: z.enum(CONVERSATION_CHANNELS),
+  message_count: z.number().int(),
+});
+export type ConversationListItem = z.infer<typeof conversationListItemSchema>;

@@ -37,7 +37,7 @@
  * function's `last_run`, `run_count` and `run_count_success` in the same transaction.
  */
 import { z } from 'zod';
-import { idParam, listQuery, pagingQuery } from './common';
+import { idParam, listEnvelopeSchema, listQuery, pagingQuery } from './common';
 
 /** The only runtime: Lua 5.4 in the silicon sandbox (labelled 'Silicon (lua)'). */
 export const FUNCTION_RUNTIMES = ['silicon'] as const;
@@ -192,113 +192,120 @@ export const functionRunPath = z.object({ vendorId: idParam, functionId: idParam
 // Responses
 // ---------------------------------------------------------------------------------------------------
 
+const runStatus = z.literal(Object.values(FunctionRunStatus));
+const jsonSchemaOrNull = z.record(z.string(), z.unknown()).nullable();
+
 /** A list item (everything but `code`). */
-export interface FunctionSummary {
-  id: number;
-  vendor_id: number;
-  name: string;
-  description: string;
-  function_key: string;
-  runtime: FunctionRuntime;
-  is_library: boolean;
-  specific_app_id: number | null;
+export const functionSummarySchema = z.object({
+  id: z.number().int(),
+  vendor_id: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  function_key: z.string(),
+  runtime: z.enum(FUNCTION_RUNTIMES),
+  is_library: z.boolean(),
+  specific_app_id: z.number().int().nullable(),
   /** JSON schemas from the code's `schema.arguments` / `schema.config`; null when not declared. */
-  argument_schema: Record<string, unknown> | null;
-  config_schema: Record<string, unknown> | null;
-  last_run: string | null;
-  run_count: number;
-  run_count_success: number;
+  argument_schema: jsonSchemaOrNull,
+  config_schema: jsonSchemaOrNull,
+  last_run: z.string().nullable(),
+  run_count: z.number().int(),
+  run_count_success: z.number().int(),
   /** Whole percent of run_count_success over run_count (rounded); null with no runs ('N/A'). */
-  success_rate: number | null;
-  created_at: string;
-  modified_at: string | null;
-}
+  success_rate: z.number().nullable(),
+  created_at: z.string(),
+  modified_at: z.string().nullable(),
+});
+export type FunctionSummary = z.infer<typeof functionSummarySchema>;
 
-export interface FunctionDetail extends FunctionSummary {
-  code: string;
-}
+export const functionDetailSchema = functionSummarySchema.extend({ code: z.string() });
+export type FunctionDetail = z.infer<typeof functionDetailSchema>;
 
-export interface FunctionsList {
-  data: FunctionSummary[];
-  total_count: number;
-  filter_count: number;
-}
+export const functionsListSchema = listEnvelopeSchema(functionSummarySchema);
+export type FunctionsList = z.infer<typeof functionsListSchema>;
 
 /** Why saved code did not load (it is saved anyway; the stored schemas were kept). */
-export interface FunctionCodeError {
-  status: FunctionRunStatusCode;
-  message: string;
-  line: number | null;
-}
+export const functionCodeErrorSchema = z.object({
+  status: runStatus,
+  message: z.string(),
+  line: z.number().int().nullable(),
+});
+export type FunctionCodeError = z.infer<typeof functionCodeErrorSchema>;
 
 /** Answer of create, update and save-code. */
-export interface FunctionSaved {
-  data: FunctionDetail;
-  code_error?: FunctionCodeError;
-}
+export const functionSavedSchema = z.object({
+  data: functionDetailSchema,
+  code_error: functionCodeErrorSchema.optional(),
+});
+export type FunctionSaved = z.infer<typeof functionSavedSchema>;
 
-export interface FunctionConsoleEntry {
+export const functionConsoleEntrySchema = z.object({
   /** 0 ok, 1 info, 2 warn, 3 error. */
-  level: 0 | 1 | 2 | 3;
-  message: string;
+  level: z.literal([0, 1, 2, 3]),
+  message: z.string(),
   /** ms since the epoch */
-  timestamp: number;
-}
+  timestamp: z.number(),
+});
+export type FunctionConsoleEntry = z.infer<typeof functionConsoleEntrySchema>;
 
-export interface FunctionBuildResponse {
-  data: {
-    status: FunctionRunStatusCode;
+const breakpointSchema = z.object({ breakpoint: z.number().int(), string: z.string() });
+const runErrorSchema = z.object({ message: z.string(), line: z.number().int().nullable() });
+
+export const functionBuildResponseSchema = z.object({
+  data: z.object({
+    status: runStatus,
     /** ms, rounded up */
-    took: number;
+    took: z.number(),
     /** peak Lua memory in bytes */
-    memory: number;
+    memory: z.number(),
     /** `run`'s first return value; null unless status is 1 */
-    result: unknown;
-    console: FunctionConsoleEntry[];
+    result: z.unknown(),
+    console: z.array(functionConsoleEntrySchema),
     /** The stored run (GET …/runs/{run_id}). */
-    run_id: number;
-  };
+    run_id: z.number().int(),
+  }),
   /** Only with status -6: the line of `breakpoint(value)` and the value rendered. */
-  debug?: { breakpoint: number; string: string };
+  debug: breakpointSchema.optional(),
   /** Only with a failure other than -6. */
-  error?: { message: string; line: number | null };
-  argument_schema?: Record<string, unknown>;
-  config_schema?: Record<string, unknown>;
-}
+  error: runErrorSchema.optional(),
+  argument_schema: z.record(z.string(), z.unknown()).optional(),
+  config_schema: z.record(z.string(), z.unknown()).optional(),
+});
+export type FunctionBuildResponse = z.infer<typeof functionBuildResponseSchema>;
 
-export interface FunctionRun {
-  id: number;
-  status: FunctionRunStatusCode;
-  took: number;
-  memory: number;
-  created_at: string;
+export const functionRunSchema = z.object({
+  id: z.number().int(),
+  status: runStatus,
+  took: z.number(),
+  memory: z.number(),
+  created_at: z.string(),
   /** The conversation a tool call ran in; null for editor runs. */
-  conversation_id: number | null;
-}
+  conversation_id: z.number().int().nullable(),
+});
+export type FunctionRun = z.infer<typeof functionRunSchema>;
 
-export interface FunctionRunDetail extends FunctionRun {
-  arguments: unknown;
-  config: unknown;
-  result: unknown;
-  error: { message: string; line: number | null } | null;
-  console: FunctionConsoleEntry[];
-  debug: { breakpoint: number; string: string } | null;
-}
+export const functionRunDetailSchema = functionRunSchema.extend({
+  arguments: z.unknown(),
+  config: z.unknown(),
+  result: z.unknown(),
+  error: runErrorSchema.nullable(),
+  console: z.array(functionConsoleEntrySchema),
+  debug: breakpointSchema.nullable(),
+});
+export type FunctionRunDetail = z.infer<typeof functionRunDetailSchema>;
 
-export interface FunctionRunsList {
-  data: FunctionRun[];
-  total_count: number;
-  filter_count: number;
-}
+export const functionRunsListSchema = listEnvelopeSchema(functionRunSchema);
+export type FunctionRunsList = z.infer<typeof functionRunsListSchema>;
 
 /** The Runs tab tiles. */
-export interface FunctionRunStats {
-  total_runs: number;
-  success_runs: number;
+export const functionRunStatsSchema = z.object({
+  total_runs: z.number().int(),
+  success_runs: z.number().int(),
   /** Whole percent; null with no runs. */
-  success_rate: number | null;
-  last_run: string | null;
-  runtime: FunctionRuntime;
+  success_rate: z.number().nullable(),
+  last_run: z.string().nullable(),
+  runtime: z.enum(FUNCTION_RUNTIMES),
   /** Mean duration of the stored runs in ms (rounded); null with no runs. */
-  average_took: number | null;
-}
+  average_took: z.number().nullable(),
+});
+export type FunctionRunStats = z.infer<typeof functionRunStatsSchema>;

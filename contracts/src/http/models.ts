@@ -66,85 +66,89 @@ export const modelSearchQuery = z.object({
 export type ModelSearchQuery = z.infer<typeof modelSearchQuery>;
 
 /** One parameter of a model's schema (JSON Schema draft-07 subset, plus our `x-` annotations). */
-export interface ParameterProperty {
-  type: 'string' | 'integer' | 'number' | 'boolean';
-  title: string;
-  description: string;
-  default?: unknown;
-  enum?: unknown[];
-  format?: string;
-  minLength?: number;
-  minimum?: number;
-  maximum?: number;
+export const parameterPropertySchema = z.looseObject({
+  type: z.enum(['string', 'integer', 'number', 'boolean']),
+  title: z.string(),
+  description: z.string(),
+  default: z.unknown().optional(),
+  enum: z.array(z.unknown()).optional(),
+  format: z.string().optional(),
+  minLength: z.number().optional(),
+  minimum: z.number().optional(),
+  maximum: z.number().optional(),
   /** Secret: encrypted at rest, never returned; the form masks it (its description mentions "password"). */
-  'x-secret'?: true;
+  'x-secret': z.literal(true).optional(),
   /** Only in a code-52 error body: the message for this property. */
-  'x-error'?: string;
-  [keyword: string]: unknown;
-}
+  'x-error': z.string().optional(),
+});
+export type ParameterProperty = z.infer<typeof parameterPropertySchema>;
 
-export interface ParameterSchema {
-  type: 'object';
-  properties: Record<string, ParameterProperty>;
-  required: string[];
-  additionalProperties: false;
+export const parameterSchemaSchema = z.looseObject({
+  type: z.literal('object'),
+  properties: z.record(z.string(), parameterPropertySchema),
+  required: z.array(z.string()),
+  additionalProperties: z.literal(false),
   /** Only in a code-52 error body: message per property name (`_` for the object as a whole). */
-  'x-errors'?: Record<string, string>;
-  [keyword: string]: unknown;
-}
+  'x-errors': z.record(z.string(), z.string()).optional(),
+});
+export type ParameterSchema = z.infer<typeof parameterSchemaSchema>;
 
 /** A catalogue entry, as the install modal shows it. */
-export interface AvailableModel {
+export const availableModelSchema = z.object({
   /** Stable catalogue key, e.g. `openai-gpt-4o-mini`; the install path's `{modelId}`. */
-  id: string;
-  name: string;
-  description: string;
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
   /** Icon reference, e.g. `icon:openai`; the web maps it to an image. */
-  image: string;
-  type: ModelType;
-  provider: ModelProvider;
+  image: z.string(),
+  type: z.enum(MODEL_TYPES),
+  provider: z.enum(MODEL_PROVIDERS),
   /** Default cost per 1K tokens in integer minor units of the vendor's currency. */
-  cost_per_1k: number;
-  cost_per_1k_formatted: string;
-  schema: ParameterSchema;
-}
+  cost_per_1k: z.number(),
+  cost_per_1k_formatted: z.string(),
+  schema: parameterSchemaSchema,
+});
+export type AvailableModel = z.infer<typeof availableModelSchema>;
 
 /** A row of the installed-models list. */
-export interface InstalledModel {
-  id: number;
-  name: string;
-  image: string | null;
-  type: ModelType;
-  provider: ModelProvider | null;
+export const installedModelSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  image: z.string().nullable(),
+  type: z.enum(MODEL_TYPES),
+  provider: z.enum(MODEL_PROVIDERS).nullable(),
   /** The catalogue id it was installed from. */
-  model_key: string;
+  model_key: z.string(),
   /** Integer minor units. */
-  cost_per_1k: number;
+  cost_per_1k: z.number(),
   /** Formatted by the server in the vendor's currency, e.g. `CHF 0.15`. */
-  cost_per_1k_formatted: string;
-  prepaid: boolean;
+  cost_per_1k_formatted: z.string(),
+  prepaid: z.boolean(),
   /** null when not prepaid. */
-  available_tokens: number | null;
+  available_tokens: z.number().nullable(),
   /** `Unlimited` when not prepaid, else the number with thousands separators (`1,000,000`). */
-  available_tokens_formatted: string;
-  created_at: string;
-}
+  available_tokens_formatted: z.string(),
+  created_at: z.string(),
+});
+export type InstalledModel = z.infer<typeof installedModelSchema>;
 
 /** Single model: the list row plus its non-secret parameters and a hint per secret that is set. */
-export interface InstalledModelDetail extends InstalledModel {
-  description: string;
-  parameters: Record<string, unknown>;
+export const installedModelDetailSchema = installedModelSchema.extend({
+  description: z.string(),
+  parameters: z.record(z.string(), z.unknown()),
   /** e.g. `{api_key: '…abcd'}`: the last 4 characters of a secret (`…` only for secrets shorter than 12). */
-  secret_hints: Record<string, string>;
-}
+  secret_hints: z.record(z.string(), z.string()),
+});
+export type InstalledModelDetail = z.infer<typeof installedModelDetailSchema>;
 
 /** Picker entry (`/models/search`). */
-export interface VendorModelPick {
-  id: number;
-  name: string;
-  image: string | null;
-  cost_per_1k_formatted: string;
-}
+export const vendorModelPickSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  image: z.string().nullable(),
+  cost_per_1k_formatted: z.string(),
+});
+export type VendorModelPick = z.infer<typeof vendorModelPickSchema>;
 
 /**
  * The code-52 answer (HTTP 400). `errors.parameters` is the model's schema to re-render the form with:

@@ -30,19 +30,25 @@ export const USAGE_PERIODS = ['today', 'last_7_days', 'last_30_days', 'total'] a
 export type UsagePeriod = (typeof USAGE_PERIODS)[number];
 
 /** The sums of one period, raw and formatted. `cost_minor` is in the vendor currency's minor units. */
-export interface UsagePeriodStats {
-  tokens_prompt: number;
-  tokens_completion: number;
-  request_count: number;
-  cost_minor: number;
-  tokens_prompt_formatted: string;
-  tokens_completion_formatted: string;
-  request_count_formatted: string;
-  cost_formatted: string;
-}
+export const usagePeriodStatsSchema = z.object({
+  tokens_prompt: z.number(),
+  tokens_completion: z.number(),
+  request_count: z.number(),
+  cost_minor: z.number(),
+  tokens_prompt_formatted: z.string(),
+  tokens_completion_formatted: z.string(),
+  request_count_formatted: z.string(),
+  cost_formatted: z.string(),
+});
+export type UsagePeriodStats = z.infer<typeof usagePeriodStatsSchema>;
 
-export type UsageStats = Record<UsagePeriod, UsagePeriodStats>;
+export const usageStatsSchema = z.object({
+  today: usagePeriodStatsSchema,
+  last_7_days: usagePeriodStatsSchema,
+  last_30_days: usagePeriodStatsSchema,
+  total: usagePeriodStatsSchema,
+});
+export type UsageStats = z.infer<typeof usageStatsSchema>;
 
-export interface UsageResponse {
-  data: UsageStats;
-}
+export const usageResponseSchema = z.object({ data: usageStatsSchema });
+export type UsageResponse = z.infer<typeof usageResponseSchema>;
