@@ -8,7 +8,7 @@ import { loadConfig } from '@llmor/server/platform/config';
 import { SecretBox } from '@llmor/server/platform/crypto';
 import { openDatabase } from '@llmor/server/platform/db/index';
 import { MemoryRateLimiter } from '@llmor/server/platform/rate-limit';
-import { seed } from '@llmor/server/platform/seed';
+import { seed } from '@llmor/server/seed';
 
 const config = loadConfig({
   DATA_DIR: 'memory://',

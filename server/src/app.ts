@@ -1,26 +1,31 @@
 import { readFileSync } from 'node:fs';
 import { ErrorName } from '@llmor/contracts';
-import Fastify, { type FastifyError, type FastifyInstance, LogController } from 'fastify';
-import { registerAppRoutes } from './modules/apps/routes';
-import { registerAuthRoutes } from './modules/auth/routes';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import { appRoutes } from './modules/apps/routes';
+import { authRoutes } from './modules/auth/routes';
 import { SessionVerifier } from './modules/auth/sessions';
 import { CompletionEngine } from './modules/completion/engine';
-import { registerConversationRoutes } from './modules/conversations/routes';
-import { registerFunctionRoutes } from './modules/functions/routes';
+import { greetingFor } from './modules/completion/input';
+import { findApp } from './modules/completion/repo';
+import type { ConversationPorts } from './modules/conversations/ports';
+import { handleRelayConnection } from './modules/conversations/relay';
+import { conversationRoutes } from './modules/conversations/routes';
+import { functionRoutes } from './modules/functions/routes';
 import { registerHealthRoutes } from './modules/health/routes';
 import { registerIconRoutes } from './modules/icons/routes';
-import { registerModelRoutes } from './modules/models/routes';
-import { RelayHub } from './modules/relay/hub';
-import { startRelay } from './modules/relay/server';
-import { registerUsageRoutes } from './modules/usage/routes';
-import { registerVendorRoutes } from './modules/vendors/routes';
-import { registerAuthentication } from './platform/auth';
+import { modelRoutes } from './modules/models/routes';
+import { usageRoutes } from './modules/usage/routes';
+import { findVendorById, findVendorByKey } from './modules/vendors/repo';
+import { vendorRoutes } from './modules/vendors/routes';
 import type { Config } from './platform/config';
 import type { AppContext } from './platform/context';
 import type { SecretBox } from './platform/crypto';
 import type { Database } from './platform/db';
-import { HttpError } from './platform/errors';
+import { openApiRoutes, registerOpenApi } from './platform/http/openapi';
+import { Pipeline } from './platform/http/pipeline';
 import type { RateLimiter } from './platform/rate-limit';
+import { RelayHub } from './platform/relay/hub';
+import { startRelay } from './platform/relay/server';
 import { DEFAULT_WEB_DIST, isConsoleRoute, registerWebConsole } from './platform/web';
 
 export const VERSION: string = JSON.parse(
@@ -37,10 +42,24 @@ export interface BuildOptions {
   now?: () => number;
 }
 
+/**
+ * The one context object of a server: the platform services, the domain services the root builds and
+ * the ports it wires. Every module gets this same object typed as what it needs, so a test that swaps a
+ * service (`ctx.relay`, `ctx.completion.resolveModel`) reaches every module.
+ */
+export interface ServerContext extends AppContext, ConversationPorts {
+  sessions: SessionVerifier;
+  completion: CompletionEngine;
+}
+
 const BODY_LIMIT = 1024 * 1024;
 
-/** The HTTP app: every module's routes over one context. `inject()` drives it in tests. */
-export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstance; ctx: AppContext }> {
+/**
+ * The composition root: builds the platform services and the domain services, wires modules to each
+ * other through their ports, and registers every route through the one request pipeline.
+ * `inject()` drives the result in tests.
+ */
+export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstance; ctx: ServerContext }> {
   const app = Fastify({
     logger: {
       level: opts.config.LOG_LEVEL,
@@ -53,60 +72,63 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
       disableRequestLogging: opts.config.LOG_LEVEL !== 'debug' && opts.config.LOG_LEVEL !== 'trace',
     }),
   });
-  const ctx: AppContext = {
+  const db = opts.database.db;
+  const completion = new CompletionEngine();
+  const ctx: ServerContext = {
     config: opts.config,
     database: opts.database,
-    db: opts.database.db,
-    sessions: new SessionVerifier(opts.database.db, opts.now),
+    db,
     rateLimiter: opts.rateLimiter,
     secretBox: opts.secretBox,
     log: app.log,
     version: VERSION,
     relay: new RelayHub(),
-    completion: new CompletionEngine(),
+    sessions: new SessionVerifier(db, opts.now),
+    completion,
+    apps: {
+      find: (vendorId, appId) => findApp(db, vendorId, appId),
+      greeting: (app, locale) => (app.type === 'silicon' ? null : greetingFor(app.parameters, locale)),
+    },
+    replies: completion,
   };
 
-  // An empty body with a JSON content type (a bodiless POST) is no body, not a parse error.
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    const text = body as string;
-    if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(new HttpError(400, ErrorName.BadRequest, 'The request body is not valid JSON.'), undefined);
-    }
+  const pipeline = new Pipeline({
+    config: opts.config,
+    rateLimiter: opts.rateLimiter,
+    ports: {
+      sessions: ctx.sessions,
+      vendors: {
+        byId: (id) => findVendorById(db, id),
+        byKey: (key) => findVendorByKey(db, key),
+      },
+    },
   });
+  pipeline.install(app);
+  await registerOpenApi(app, VERSION);
 
-  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
-    if (error instanceof HttpError) {
-      if (error.extra.headers) reply.headers(error.extra.headers);
-      return reply.code(error.statusCode).send(error.toBody());
-    }
-    const status = error.statusCode ?? 500;
-    if (status === 413) {
-      return reply
-        .code(413)
-        .send({ name: ErrorName.PayloadTooLarge, message: 'The request body is too large.' });
-    }
-    if (status >= 400 && status < 500) {
-      return reply.code(status).send({ name: ErrorName.BadRequest, message: error.message });
-    }
-    request.log.error({ err: error }, 'request failed');
-    return reply.code(500).send({ name: ErrorName.InternalServerError, message: 'Internal server error' });
-  });
-
-  registerAuthentication(app, ctx);
   registerHealthRoutes(app, ctx);
-  registerAuthRoutes(app, ctx);
-  registerVendorRoutes(app, ctx);
-  registerConversationRoutes(app, ctx);
-  // socket.io on this app's HTTP server (relay role) and/or the Redis adapter shared by all instances.
-  await startRelay(app, ctx, { serve: opts.config.ROLES.includes('relay'), redisUrl: opts.config.REDIS_URL });
-  registerAppRoutes(app, ctx);
+  pipeline.register(app, [
+    ...openApiRoutes(app),
+    ...authRoutes(ctx, ctx.sessions),
+    ...vendorRoutes(ctx),
+    ...conversationRoutes(ctx),
+    ...appRoutes(ctx),
+    ...modelRoutes(ctx),
+    ...functionRoutes(ctx),
+    ...usageRoutes(ctx),
+  ]);
   registerIconRoutes(app, ctx);
-  registerModelRoutes(app, ctx);
-  registerFunctionRoutes(app, ctx);
-  registerUsageRoutes(app, ctx);
+
+  // socket.io on this app's HTTP server (relay role) and/or the Redis adapter shared by all instances.
+  await startRelay(app, ctx.relay, app.log, {
+    serve: opts.config.ROLES.includes('relay'),
+    redisUrl: opts.config.REDIS_URL,
+    onConnection: (socket) => handleRelayConnection(ctx, socket),
+  });
+  // Replies still running when the server stops are aborted; each stores its error and end events.
+  app.addHook('onClose', async () => {
+    await ctx.completion.close();
+  });
 
   const webServed =
     opts.serveWeb !== false && (await registerWebConsole(app, opts.config.WEB_DIST ?? DEFAULT_WEB_DIST));

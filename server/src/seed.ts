@@ -1,8 +1,8 @@
-import { findUserByEmail, insertUser } from '../modules/auth/repo';
-import { seedLibraryFunctions } from '../modules/functions/library';
-import { addMember, findVendorByKey, insertVendor } from '../modules/vendors/repo';
-import { hashPassword, randomToken } from './crypto';
-import type { Db } from './db';
+import { findUserByEmail, insertUser } from './modules/auth/repo';
+import { seedLibraryFunctions } from './modules/functions/library';
+import { addMember, findVendorByKey, insertVendor } from './modules/vendors/repo';
+import { hashPassword, randomToken } from './platform/crypto';
+import type { Db } from './platform/db';
 
 export const DEMO_VENDOR = { key: 'demo', name: 'Demo Vendor', currency: 'CHF' };
 

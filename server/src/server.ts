@@ -1,18 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { createClient, type RedisClientType } from 'redis';
-import { buildApp } from './app';
+import { buildApp, type ServerContext } from './app';
 import { closeSiliconPools } from './modules/functions/sandbox';
 import type { Config } from './platform/config';
-import type { AppContext } from './platform/context';
 import { SecretBox } from './platform/crypto';
 import { openDatabase } from './platform/db';
 import { loadEncryptionKey } from './platform/keys';
 import { MemoryRateLimiter, RedisRateLimiter } from './platform/rate-limit';
-import { type SeedResult, seed } from './platform/seed';
+import { type SeedResult, seed } from './seed';
 
 export interface RunningServer {
   app: FastifyInstance;
-  ctx: AppContext;
+  ctx: ServerContext;
   url: string;
   seed: SeedResult;
   close(): Promise<void>;

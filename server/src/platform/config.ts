@@ -48,6 +48,8 @@ export const configSchema = z.object({
   SYNC_REPLY_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
   /** Upper bound of one reply (all model turns and tool calls); past it the provider request is aborted. */
   COMPLETION_TIMEOUT_MS: z.coerce.number().int().min(1).default(180_000),
+  /** Messages one caller may send per minute (`POST /v1/conversations/{token}`); past it 429 + Retry-After. */
+  SEND_RATE_PER_MINUTE: z.coerce.number().int().min(1).default(60),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -1,12 +1,15 @@
 import { type ErrorBody, ErrorName, type FieldErrors } from '@llmor/contracts';
 
-/** An error the API answers as-is: status + the CONTRACTS error body. Thrown by routes and services. */
-export class HttpError extends Error {
+/**
+ * A failure a caller can act on, raised by services and the request pipeline alike. It carries the
+ * CONTRACTS error name (not an HTTP status): `platform/http/errors.ts` maps names to statuses in one
+ * place, so services know nothing of HTTP.
+ */
+export class AppError extends Error {
   constructor(
-    readonly statusCode: number,
-    override readonly name: string,
+    override readonly name: ErrorName,
     message: string,
-    readonly extra: { code?: number; errors?: ErrorBody['errors']; headers?: Record<string, string> } = {},
+    readonly extra: { code?: number; errors?: ErrorBody['errors']; retryAfterSeconds?: number } = {},
   ) {
     super(message);
   }
@@ -20,15 +23,16 @@ export class HttpError extends Error {
 }
 
 export const badRequest = (message: string, errors?: FieldErrors) =>
-  new HttpError(400, ErrorName.BadRequest, message, { errors });
+  new AppError(ErrorName.BadRequest, message, { errors });
 export const validationError = (errors: FieldErrors, message = 'The request is invalid.', code?: number) =>
-  new HttpError(400, ErrorName.ValidationError, message, { errors, code });
-export const unauthorized = (message: string) => new HttpError(401, ErrorName.Unauthorized, message);
-export const forbidden = (message: string) => new HttpError(403, ErrorName.Forbidden, message);
-export const notFound = (what = 'Resource') => new HttpError(404, ErrorName.NotFound, `${what} not found`);
+  new AppError(ErrorName.ValidationError, message, { errors, code });
+export const unauthorized = (message: string) => new AppError(ErrorName.Unauthorized, message);
+export const forbidden = (message: string) => new AppError(ErrorName.Forbidden, message);
+export const notFound = (what = 'Resource') => new AppError(ErrorName.NotFound, `${what} not found`);
 export const conflict = (message: string, errors?: FieldErrors) =>
-  new HttpError(409, ErrorName.Conflict, message, { errors });
+  new AppError(ErrorName.Conflict, message, { errors });
 export const tooManyRequests = (retryAfterSeconds: number) =>
-  new HttpError(429, ErrorName.TooManyRequests, 'Too many requests. Please try again later.', {
-    headers: { 'retry-after': String(retryAfterSeconds) },
+  new AppError(ErrorName.TooManyRequests, 'Too many requests. Please try again later.', {
+    retryAfterSeconds,
   });
+export const timedOut = (message: string) => new AppError(ErrorName.GatewayTimeout, message);

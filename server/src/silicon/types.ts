@@ -1,16 +1,9 @@
 // Public types of the silicon Lua sandbox.
+import { FunctionRunStatus, type FunctionRunStatusCode } from '@llmor/contracts';
 
-/** Run status codes (CONTRACTS.md, "Functions"). */
-export const SiliconStatus = {
-  Ok: 1,
-  RuntimeError: -1,
-  SyntaxError: -2,
-  TimeLimit: -3,
-  MemoryLimit: -4,
-  NotSerialisable: -5,
-  Breakpoint: -6,
-} as const;
-export type SiliconStatusCode = (typeof SiliconStatus)[keyof typeof SiliconStatus];
+/** Run status codes: the contracts' function-run codes (CONTRACTS.md, "Functions"). */
+export const SiliconStatus = FunctionRunStatus;
+export type SiliconStatusCode = FunctionRunStatusCode;
 
 /** Console levels: print → Info, log.ok/info/warn/error → Ok/Info/Warn/Error, warn() → Warn. */
 export const ConsoleLevel = { Ok: 0, Info: 1, Warn: 2, Error: 3 } as const;

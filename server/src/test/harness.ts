@@ -5,7 +5,7 @@
 import { encodeAccessToken, signingMessage } from '@llmor/contracts';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../app';
+import { buildApp, type ServerContext } from '../app';
 import { type AppRow, insertApp } from '../modules/apps/repo';
 import { insertUser, type UserRow } from '../modules/auth/repo';
 import { type FunctionRow, insertFunction } from '../modules/functions/repo';
@@ -18,7 +18,7 @@ import { MemoryRateLimiter } from '../platform/rate-limit';
 
 export interface TestServer {
   app: FastifyInstance;
-  ctx: AppContext;
+  ctx: ServerContext;
   /** Moves the server's clock (seconds) for signature-window tests. */
   clock: { offsetSeconds: number };
   close(): Promise<void>;
@@ -286,4 +286,20 @@ export async function makeVendorModel(
     })
     .returning();
   return row!;
+}
+
+/** Full paths and methods from Fastify's route tree. */
+export function registeredRoutes(tree: string): { path: string; methods: string[] }[] {
+  const stack: string[] = [];
+  const routes: { path: string; methods: string[] }[] = [];
+  for (const line of tree.split('\n')) {
+    const m = /^(.*?)[├└]── (\S+)(?: \(([^)]+)\))?$/.exec(line);
+    if (!m) continue;
+    const depth = Math.round(m[1]!.length / 4);
+    stack.length = depth;
+    // A node shared by routes with different param names prints as `:a|:b`; keep the first.
+    stack.push(m[2]!.replace(/(:\w+)\|:\w+/g, '$1'));
+    if (m[3]) routes.push({ path: stack.join(''), methods: m[3].split(', ').filter((x) => x !== 'HEAD') });
+  }
+  return routes;
 }

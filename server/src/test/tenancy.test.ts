@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeSiliconPools } from '../modules/functions/sandbox';
 import { schema } from '../platform/db';
-import { Client, createTestServer, makeUser, makeVendor, type TestServer } from './harness';
+import { Client, createTestServer, makeUser, makeVendor, registeredRoutes, type TestServer } from './harness';
 
 let server: TestServer;
 let owner: Client;
@@ -17,21 +17,24 @@ const ids = { ownerVendor: 0, intruderVendor: 0, app: 0, model: 0, fn: 0, run: 0
 
 /** Each route (as Fastify prints it, params by position) with the body its handler would accept. */
 const MATRIX: Record<string, { methods: string[]; body?: Record<string, unknown> }> = {
-  '/v1/vendors/:id/apps/:appId': { methods: ['GET', 'PUT', 'DELETE'], body: { name: 'Taken over' } },
-  '/v1/vendors/:id/apps/:appId/parameters': { methods: ['GET'] },
-  '/v1/vendors/:id/models/:id': { methods: ['GET', 'DELETE'] },
-  '/v1/vendors/:id/functions/:functionId': {
+  '/v1/vendors/:vendorId/apps/:appId': { methods: ['GET', 'PUT', 'DELETE'], body: { name: 'Taken over' } },
+  '/v1/vendors/:vendorId/apps/:appId/parameters': { methods: ['GET'] },
+  '/v1/vendors/:vendorId/models/:id': { methods: ['GET', 'DELETE'] },
+  '/v1/vendors/:vendorId/functions/:functionId': {
     methods: ['GET', 'PUT', 'DELETE'],
     body: { name: 'Taken over', function_key: 'taken_over' },
   },
-  '/v1/vendors/:id/functions/:functionId/code': { methods: ['PUT'], body: { code: 'function run() end' } },
-  '/v1/vendors/:id/functions/:functionId/build': {
+  '/v1/vendors/:vendorId/functions/:functionId/code': {
+    methods: ['PUT'],
+    body: { code: 'function run() end' },
+  },
+  '/v1/vendors/:vendorId/functions/:functionId/build': {
     methods: ['POST'],
     body: { code: 'function run() return 1 end', arguments: {}, config: {} },
   },
-  '/v1/vendors/:id/functions/:functionId/runs': { methods: ['GET'] },
-  '/v1/vendors/:id/functions/:functionId/runs/stats': { methods: ['GET'] },
-  '/v1/vendors/:id/functions/:functionId/runs/:runId': { methods: ['GET'] },
+  '/v1/vendors/:vendorId/functions/:functionId/runs': { methods: ['GET'] },
+  '/v1/vendors/:vendorId/functions/:functionId/runs/stats': { methods: ['GET'] },
+  '/v1/vendors/:vendorId/functions/:functionId/runs/:runId': { methods: ['GET'] },
   '/v1/conversations/:token': { methods: ['GET', 'POST'], body: { content: 'hello from another vendor' } },
 };
 
@@ -40,28 +43,12 @@ const MATRIX: Record<string, { methods: string[]; body?: Record<string, unknown>
  * to name. Their vendor membership check is exercised by every vendor-path entry of the matrix.
  */
 const NO_FOREIGN_ID =
-  /^\/v1\/vendors\/:id(\/(apps|apps\/available|avamodels\/available|avamodels\/:modelId\/install|models|models\/search|functions|usage))?$|^\/v1\/vendors$|^\/v1\/conversations$|^\/v1\/auth\/|^\/healthz$|^\/readyz$|^\/icons/;
-
-/** Full paths and methods from Fastify's route tree. */
-function registeredRoutes(tree: string): { path: string; methods: string[] }[] {
-  const stack: string[] = [];
-  const routes: { path: string; methods: string[] }[] = [];
-  for (const line of tree.split('\n')) {
-    const m = /^(.*?)[├└]── (\S+)(?: \(([^)]+)\))?$/.exec(line);
-    if (!m) continue;
-    const depth = Math.round(m[1]!.length / 4);
-    stack.length = depth;
-    // A node shared by routes with different param names prints as `:a|:b`; keep the first.
-    stack.push(m[2]!.replace(/(:\w+)\|:\w+/g, '$1'));
-    if (m[3]) routes.push({ path: stack.join(''), methods: m[3].split(', ').filter((x) => x !== 'HEAD') });
-  }
-  return routes;
-}
+  /^\/v1\/vendors\/:vendorId(\/(apps|apps\/available|avamodels\/available|avamodels\/:modelId\/install|models|models\/search|functions|usage))?$|^\/v1\/vendors$|^\/v1\/conversations$|^\/v1\/auth\/|^\/v1\/openapi\.json$|^\/healthz$|^\/readyz$|^\/icons/;
 
 function fill(path: string, vendorId: number): string {
   let seenVendor = false;
   return path.replace(/:(\w+)/g, (_all, name: string) => {
-    if (name === 'id' && !seenVendor && path.startsWith('/v1/vendors/')) {
+    if (name === 'vendorId' && !seenVendor) {
       seenVendor = true;
       return String(vendorId);
     }

@@ -4,6 +4,7 @@
  */
 import {
   CONVERSATION_MAX_ITEMS,
+  isPlainObject,
   type ParameterDefinition,
   SILICON_MAX_BYTES,
   TEXT_MAX_LENGTH_DEFAULT,
@@ -23,9 +24,6 @@ export interface ValidateOptions {
 export function valueKeyOf(def: ParameterDefinition): string | null {
   return def.type === 'visual.header' ? null : (def.params.value_key ?? def.name);
 }
-
-export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 type Check = { value: unknown } | { errors: Record<string, string> };
 const fail = (message: string, sub = 'value'): Check => ({ errors: { [sub]: message } });

@@ -1,5 +1,5 @@
 import type { App, AppFunction, AppType } from '@llmor/contracts';
-import { isPlainObject } from './parameters';
+import { isPlainObject } from '@llmor/contracts';
 import type { AppFunctionRow, AppRow, CreatorRow } from './repo';
 
 export interface PresentOptions {

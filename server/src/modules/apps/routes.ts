@@ -1,35 +1,35 @@
 import {
   appGetQuery,
   appInstallBody,
+  appParametersResponseSchema,
+  appResponseSchema,
   appsListQuery,
+  appsListSchema,
   appUpdateBody,
+  availableAppsResponseSchema,
   type FieldErrors,
   idParam,
 } from '@llmor/contracts';
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { requireUser } from '../../platform/auth';
 import type { AppContext } from '../../platform/context';
-import { validationError } from '../../platform/errors';
-import { fieldErrors, parse, parsePath } from '../../platform/validate';
-import { requireVendor } from '../vendors/service';
+import { route } from '../../platform/http/route';
+import { fieldErrors } from '../../platform/validate';
 import * as service from './service';
 
 const vendorPath = z.object({ vendorId: idParam });
-const appPath = z.object({ vendorId: idParam, appId: idParam });
+const appPath = vendorPath.extend({ appId: idParam });
+const tags = ['apps'];
 
 /**
- * The update body with the spec's error keys for functions (spec 02 §5): problems with the list or an
- * id go under `functions.functions_data`, a bad config under `function_config.<id>`.
+ * The update body's errors with the spec's keys for functions (spec 02 §5): problems with the list or
+ * an id go under `functions.functions_data`, a bad config under `function_config.<id>`.
  */
-function parseUpdateBody(body: unknown) {
-  const result = appUpdateBody.safeParse(body);
-  if (result.success) return result.data;
+function appUpdateErrors(issues: readonly z.core.$ZodIssue[], body: unknown): FieldErrors {
   const errors: FieldErrors = {};
   const others: z.core.$ZodIssue[] = [];
   const functionsData: string[] = [];
   const functionConfig: Record<string, string> = {};
-  for (const issue of result.error.issues) {
+  for (const issue of issues) {
     if (issue.path[0] !== 'functions') {
       others.push(issue);
     } else if (issue.path.length >= 3 && issue.path[2] === 'config') {
@@ -47,67 +47,96 @@ function parseUpdateBody(body: unknown) {
   if (functionsData.length > 0)
     errors.functions = { functions_data: functionsData.length === 1 ? functionsData[0]! : functionsData };
   if (Object.keys(functionConfig).length > 0) errors.function_config = functionConfig;
-  throw validationError(errors);
+  return errors;
 }
 
-export function registerAppRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/v1/vendors/:vendorId/apps', async (request) => {
-    const auth = requireUser(request);
-    const { vendorId } = parsePath(vendorPath, request.params, 'Vendor');
-    const query = parse(appsListQuery, request.query);
-    const vendor = await requireVendor(ctx, auth, vendorId);
-    return service.listApps(ctx, vendor.id, query);
-  });
-
-  app.get('/v1/vendors/:vendorId/apps/available', async (request) => {
-    const auth = requireUser(request);
-    const { vendorId } = parsePath(vendorPath, request.params, 'Vendor');
-    await requireVendor(ctx, auth, vendorId);
-    return { data: service.availableApps() };
-  });
-
-  app.post('/v1/vendors/:vendorId/apps', async (request, reply) => {
-    const auth = requireUser(request);
-    const { vendorId } = parsePath(vendorPath, request.params, 'Vendor');
-    const body = parse(appInstallBody, request.body);
-    const vendor = await requireVendor(ctx, auth, vendorId);
-    const installed = await service.installApp(ctx, vendor.id, auth.user.id, body);
-    reply.code(201);
-    return { data: installed };
-  });
-
-  app.get('/v1/vendors/:vendorId/apps/:appId', async (request) => {
-    const auth = requireUser(request);
-    const { vendorId } = parsePath(vendorPath, request.params, 'Vendor');
-    const { appId } = parsePath(appPath, request.params, 'App');
-    const query = parse(appGetQuery, request.query);
-    const vendor = await requireVendor(ctx, auth, vendorId);
-    return { data: await service.getApp(ctx, vendor.id, appId, query.resolve) };
-  });
-
-  app.put('/v1/vendors/:vendorId/apps/:appId', async (request) => {
-    const auth = requireUser(request);
-    const { vendorId } = parsePath(vendorPath, request.params, 'Vendor');
-    const { appId } = parsePath(appPath, request.params, 'App');
-    const body = parseUpdateBody(request.body);
-    const vendor = await requireVendor(ctx, auth, vendorId);
-    return { data: await service.updateApp(ctx, vendor.id, appId, body) };
-  });
-
-  app.delete('/v1/vendors/:vendorId/apps/:appId', async (request, reply) => {
-    const auth = requireUser(request);
-    const { vendorId } = parsePath(vendorPath, request.params, 'Vendor');
-    const { appId } = parsePath(appPath, request.params, 'App');
-    const vendor = await requireVendor(ctx, auth, vendorId);
-    await service.deleteApp(ctx, vendor.id, appId);
-    return reply.code(204).send();
-  });
-
-  app.get('/v1/vendors/:vendorId/apps/:appId/parameters', async (request) => {
-    const auth = requireUser(request);
-    const { vendorId } = parsePath(vendorPath, request.params, 'Vendor');
-    const { appId } = parsePath(appPath, request.params, 'App');
-    const vendor = await requireVendor(ctx, auth, vendorId);
-    return { data: await service.parameterDefinitions(ctx, vendor.id, appId) };
-  });
-}
+/** Calls documented in contracts/src/http/apps.ts. */
+export const appRoutes = (ctx: AppContext) => [
+  route({
+    method: 'GET',
+    url: '/v1/vendors/:vendorId/apps',
+    summary: 'Installed apps (search, type filter, sort, paging)',
+    tags,
+    access: { auth: 'user', vendor: 'path' },
+    params: vendorPath,
+    query: appsListQuery,
+    response: appsListSchema,
+    handler: ({ vendor, query }) => service.listApps(ctx, vendor.id, query),
+  }),
+  route({
+    method: 'GET',
+    url: '/v1/vendors/:vendorId/apps/available',
+    summary: 'The catalogue of installable apps',
+    tags,
+    access: { auth: 'user', vendor: 'path' },
+    params: vendorPath,
+    response: availableAppsResponseSchema,
+    handler: () => ({ data: service.availableApps() }),
+  }),
+  route({
+    method: 'POST',
+    url: '/v1/vendors/:vendorId/apps',
+    summary: 'Install an app',
+    tags,
+    access: { auth: 'user', vendor: 'path' },
+    params: vendorPath,
+    body: appInstallBody,
+    status: 201,
+    response: appResponseSchema,
+    handler: async ({ vendor, identity, body }) => ({
+      data: await service.installApp(ctx, vendor.id, identity.user.id, body),
+    }),
+  }),
+  route({
+    method: 'GET',
+    url: '/v1/vendors/:vendorId/apps/:appId',
+    summary: 'One installed app',
+    tags,
+    access: { auth: 'user', vendor: 'path' },
+    params: appPath,
+    resource: 'App',
+    query: appGetQuery,
+    response: appResponseSchema,
+    handler: async ({ vendor, params, query }) => ({
+      data: await service.getApp(ctx, vendor.id, params.appId, query.resolve),
+    }),
+  }),
+  route({
+    method: 'PUT',
+    url: '/v1/vendors/:vendorId/apps/:appId',
+    summary: 'Update an app: name, description, model, parameters, functions',
+    tags,
+    access: { auth: 'user', vendor: 'path' },
+    params: appPath,
+    resource: 'App',
+    body: appUpdateBody,
+    bodyErrors: appUpdateErrors,
+    response: appResponseSchema,
+    handler: async ({ vendor, params, body }) => ({
+      data: await service.updateApp(ctx, vendor.id, params.appId, body),
+    }),
+  }),
+  route({
+    method: 'DELETE',
+    url: '/v1/vendors/:vendorId/apps/:appId',
+    summary: 'Delete an app with its conversations',
+    tags,
+    access: { auth: 'user', vendor: 'path' },
+    params: appPath,
+    resource: 'App',
+    handler: ({ vendor, params }) => service.deleteApp(ctx, vendor.id, params.appId),
+  }),
+  route({
+    method: 'GET',
+    url: '/v1/vendors/:vendorId/apps/:appId/parameters',
+    summary: "The app's parameter definitions (the Configuration form)",
+    tags,
+    access: { auth: 'user', vendor: 'path' },
+    params: appPath,
+    resource: 'App',
+    response: appParametersResponseSchema,
+    handler: async ({ vendor, params }) => ({
+      data: await service.parameterDefinitions(ctx, vendor.id, params.appId),
+    }),
+  }),
+];

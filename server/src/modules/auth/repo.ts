@@ -1,9 +1,10 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { type Db, schema } from '../../platform/db';
+import type { MemberRole, SessionRow, UserRow } from '../../platform/http/identity';
 
 const { sessions, users, vendorUsers } = schema;
-export type UserRow = typeof users.$inferSelect;
-export type SessionRow = typeof sessions.$inferSelect;
+
+export type { SessionRow, UserRow };
 
 export async function insertSession(db: Db, tokenHash: string, secret: string): Promise<void> {
   await db.insert(sessions).values({ tokenHash, secret });
@@ -12,7 +13,7 @@ export async function insertSession(db: Db, tokenHash: string, secret: string): 
 export async function findSessionWithUser(
   db: Db,
   tokenHash: string,
-): Promise<{ session: SessionRow; user: UserRow | null; vendorIds: number[] } | null> {
+): Promise<{ session: SessionRow; user: UserRow | null; memberships: Map<number, MemberRole> } | null> {
   const rows = await db
     .select({ session: sessions, user: users })
     .from(sessions)
@@ -21,16 +22,17 @@ export async function findSessionWithUser(
     .limit(1);
   const row = rows[0];
   if (!row) return null;
-  const vendorIds = row.user ? await vendorIdsOfUser(db, row.user.id) : [];
-  return { session: row.session, user: row.user, vendorIds };
+  const memberships = row.user ? await membershipsOfUser(db, row.user.id) : new Map();
+  return { session: row.session, user: row.user, memberships };
 }
 
-export async function vendorIdsOfUser(db: Db, userId: number): Promise<number[]> {
+/** vendor id → role for every vendor the user belongs to. */
+export async function membershipsOfUser(db: Db, userId: number): Promise<Map<number, MemberRole>> {
   const rows = await db
-    .select({ vendorId: vendorUsers.vendorId })
+    .select({ vendorId: vendorUsers.vendorId, role: vendorUsers.role })
     .from(vendorUsers)
     .where(eq(vendorUsers.userId, userId));
-  return rows.map((r) => r.vendorId);
+  return new Map(rows.map((r) => [r.vendorId, r.role === 'owner' ? 'owner' : 'member']));
 }
 
 export async function findUserByEmail(db: Db, email: string): Promise<UserRow | null> {

@@ -1,29 +1,58 @@
-import { signinBody } from '@llmor/contracts';
-import type { FastifyInstance } from 'fastify';
+import {
+  dataEnvelopeSchema,
+  sessionCreatedSchema,
+  sessionUserSchema,
+  signinBody,
+  userSchema,
+} from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
-import { parse } from '../../platform/validate';
+import { route } from '../../platform/http/route';
 import { presentUser } from './present';
 import { createSession, sessionUser, signin, signout } from './service';
+import type { SessionVerifier } from './sessions';
 
-export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.post('/v1/auth/session', { config: { auth: 'none' } }, async (_request, reply) => {
-    reply.code(201);
-    return createSession(ctx);
-  });
-
-  app.get('/v1/auth/session/user', async (request) => {
-    const vendorKey = request.headers['x-vendor'];
-    return sessionUser(ctx, request.auth!, typeof vendorKey === 'string' ? vendorKey : undefined);
-  });
-
-  app.post('/v1/auth/signin', async (request) => {
-    const body = parse(signinBody, request.body);
-    const user = await signin(ctx, request.auth!, body, request.ip);
-    return { data: presentUser(user) };
-  });
-
-  app.post('/v1/auth/signout', async (request, reply) => {
-    await signout(ctx, request.auth!);
-    reply.code(204).send();
-  });
-}
+export const authRoutes = (ctx: AppContext, sessions: SessionVerifier) => [
+  route({
+    method: 'POST',
+    url: '/v1/auth/session',
+    summary: 'Open a session (the token and secret that sign every other call)',
+    tags: ['auth'],
+    access: { auth: 'none' },
+    status: 201,
+    response: sessionCreatedSchema,
+    handler: () => createSession(ctx),
+  }),
+  route({
+    method: 'GET',
+    url: '/v1/auth/session/user',
+    summary: 'The session: app settings, the signed-in user and the selected vendor',
+    tags: ['auth'],
+    access: { auth: 'session' },
+    response: sessionUserSchema,
+    handler: ({ identity, request }) => {
+      const vendorKey = request.headers['x-vendor'];
+      return sessionUser(ctx, identity, typeof vendorKey === 'string' ? vendorKey : undefined);
+    },
+  }),
+  route({
+    method: 'POST',
+    url: '/v1/auth/signin',
+    summary: 'Sign the session in with email and password',
+    tags: ['auth'],
+    access: { auth: 'session' },
+    body: signinBody,
+    response: dataEnvelopeSchema(userSchema),
+    errors: ['Forbidden', 'TooManyRequests'],
+    handler: async ({ identity, body, request }) => ({
+      data: presentUser(await signin(ctx, sessions, identity, body, request.ip)),
+    }),
+  }),
+  route({
+    method: 'POST',
+    url: '/v1/auth/signout',
+    summary: 'Sign out and delete the session',
+    tags: ['auth'],
+    access: { auth: 'session' },
+    handler: ({ identity }) => signout(ctx, sessions, identity),
+  }),
+];

@@ -9,10 +9,11 @@ import {
 import type { AppContext } from '../../platform/context';
 import { DUMMY_PASSWORD_HASH, randomToken, sha256Hex, verifyPassword } from '../../platform/crypto';
 import { forbidden, tooManyRequests, unauthorized } from '../../platform/errors';
+import type { Identity } from '../../platform/http/identity';
 import { presentVendor, vendorFromHeader } from '../vendors/service';
 import { presentUser } from './present';
 import { attachUser, deleteSession, findUserByEmail, insertSession, type UserRow } from './repo';
-import type { AuthContext } from './sessions';
+import type { SessionVerifier } from './sessions';
 
 /** Sign-in attempts allowed per window, per identifier and per client address. */
 export const SIGNIN_LIMITS = { perIdentifier: 10, perAddress: 50, windowSeconds: 15 * 60 };
@@ -26,7 +27,8 @@ export async function createSession(ctx: AppContext): Promise<SessionCreated> {
 
 export async function signin(
   ctx: AppContext,
-  auth: AuthContext,
+  sessions: SessionVerifier,
+  auth: Identity,
   body: SigninBody,
   address: string,
 ): Promise<UserRow> {
@@ -44,18 +46,18 @@ export async function signin(
   if (!user || !valid) throw unauthorized(INVALID_CREDENTIALS);
   if (!user.active) throw forbidden('This user is not active.');
   await attachUser(ctx.db, auth.session.id, user.id);
-  ctx.sessions.evict(auth.token);
+  sessions.evict(auth.token);
   return user;
 }
 
-export async function signout(ctx: AppContext, auth: AuthContext): Promise<void> {
+export async function signout(ctx: AppContext, sessions: SessionVerifier, auth: Identity): Promise<void> {
   await deleteSession(ctx.db, auth.session.id);
-  ctx.sessions.evict(auth.token);
+  sessions.evict(auth.token);
 }
 
 export async function sessionUser(
   ctx: AppContext,
-  auth: AuthContext,
+  auth: Identity,
   vendorKey: string | undefined,
 ): Promise<SessionUser> {
   const app = {

@@ -1,19 +1,9 @@
 import { SIGNATURE_MAX_SKEW_SECONDS, signingMessage } from '@llmor/contracts';
+import { LRUCache } from 'lru-cache';
 import { hmacSha256Hex, safeEqualHex, sha256Hex } from '../../platform/crypto';
 import type { Db } from '../../platform/db';
-import { findSessionWithUser, type SessionRow, type UserRow } from './repo';
-
-export interface AuthContext {
-  /** The session token as presented (kept in memory only, to key the cache). */
-  token: string;
-  session: SessionRow;
-  user: UserRow | null;
-  /** Vendors the user belongs to (a superuser may act in any vendor besides these). */
-  vendorIds: number[];
-}
-
-export type VerifyFailure = 'missing' | 'malformed' | 'stale' | 'unknown' | 'signature';
-export type VerifyResult = { ok: true; ctx: AuthContext } | { ok: false; reason: VerifyFailure };
+import type { Identity, SessionPort, VerifyResult } from '../../platform/http/identity';
+import { findSessionWithUser } from './repo';
 
 const SESSION_TTL_MS = 5_000;
 const CACHE_MAX = 10_000;
@@ -32,12 +22,14 @@ interface DecodedHeader {
  *   leaves the window, so a client's burst within one second costs one HMAC, not one per request.
  *   The memo never outlives the session's cache entry: revocation still takes effect.
  */
-export class SessionVerifier {
-  private readonly sessions = new Map<string, { ctx: AuthContext | null; expiresAt: number }>();
-  private readonly verified = new Map<
+export class SessionVerifier implements SessionPort {
+  private readonly sessions = new LRUCache<string, { identity: Identity | null; expiresAt: number }>({
+    max: CACHE_MAX,
+  });
+  private readonly verified = new LRUCache<
     string,
     { token: string; method: string; target: string; expiresAt: number }
-  >();
+  >({ max: CACHE_MAX });
 
   constructor(
     private readonly db: Db,
@@ -53,8 +45,8 @@ export class SessionVerifier {
     const now = this.now();
     const memo = this.verified.get(header);
     if (memo && memo.expiresAt >= now && memo.method === method && memo.target === target) {
-      const ctx = this.cachedSession(memo.token, now);
-      if (ctx) return { ok: true, ctx };
+      const identity = this.cachedSession(memo.token, now);
+      if (identity) return { ok: true, identity: identity };
     }
     const decoded = decodeHeader(header);
     if (!decoded) return { ok: false, reason: 'malformed' };
@@ -63,40 +55,42 @@ export class SessionVerifier {
     }
     const cached = this.sessions.get(decoded.token);
     if (!cached || cached.expiresAt <= now) return undefined;
-    return this.check(decoded, cached.ctx, method, target, header);
+    return this.check(decoded, cached.identity, method, target, header);
   }
 
   async verify(header: string | undefined, method: string, target: string): Promise<VerifyResult> {
     const fromMemory = this.verifyCached(header, method, target);
     if (fromMemory) return fromMemory;
     const decoded = decodeHeader(header!)!; // verifyCached returned undefined: the header decoded fine
-    const ctx = await this.load(decoded.token);
-    return this.check(decoded, ctx, method, target, header!);
+    const identity = await this.load(decoded.token);
+    return this.check(decoded, identity, method, target, header!);
   }
 
   private check(
     decoded: DecodedHeader,
-    ctx: AuthContext | null,
+    identity: Identity | null,
     method: string,
     target: string,
     header: string,
   ): VerifyResult {
-    if (!ctx) return { ok: false, reason: 'unknown' };
-    const expected = hmacSha256Hex(ctx.session.secret, signingMessage(method, target, decoded.timestamp));
+    if (!identity) return { ok: false, reason: 'unknown' };
+    const expected = hmacSha256Hex(
+      identity.session.secret,
+      signingMessage(method, target, decoded.timestamp),
+    );
     if (!safeEqualHex(expected, decoded.signature)) return { ok: false, reason: 'signature' };
-    if (this.verified.size >= CACHE_MAX) this.verified.clear();
     this.verified.set(header, {
       token: decoded.token,
       method,
       target,
       expiresAt: (decoded.timestamp + SIGNATURE_MAX_SKEW_SECONDS) * 1000,
     });
-    return { ok: true, ctx };
+    return { ok: true, identity: identity };
   }
 
-  private cachedSession(token: string, now: number): AuthContext | null {
+  private cachedSession(token: string, now: number): Identity | null {
     const cached = this.sessions.get(token);
-    return cached && cached.expiresAt > now ? cached.ctx : null;
+    return cached && cached.expiresAt > now ? cached.identity : null;
   }
 
   /** Drops a session from memory after it changed (sign-in, sign-out). */
@@ -104,15 +98,14 @@ export class SessionVerifier {
     this.sessions.delete(token);
   }
 
-  private async load(token: string): Promise<AuthContext | null> {
+  private async load(token: string): Promise<Identity | null> {
     const now = this.now();
     const hit = this.sessions.get(token);
-    if (hit && hit.expiresAt > now) return hit.ctx;
+    if (hit && hit.expiresAt > now) return hit.identity;
     const found = await findSessionWithUser(this.db, sha256Hex(token));
-    const ctx = found ? { ...found, token } : null;
-    if (this.sessions.size >= CACHE_MAX) this.sessions.clear();
-    this.sessions.set(token, { ctx, expiresAt: now + SESSION_TTL_MS });
-    return ctx;
+    const identity = found ? { ...found, token } : null;
+    this.sessions.set(token, { identity, expiresAt: now + SESSION_TTL_MS });
+    return identity;
   }
 }
 

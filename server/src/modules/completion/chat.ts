@@ -44,7 +44,7 @@ async function executeTool(turn: Turn, call: ToolCall): Promise<ToolResult> {
   const { ctx, app, conversation, signal } = turn;
   try {
     return await raceAbort(
-      ctx.completion.tools.execute(call, { ctx, app, conversation, signal, emit: turn.emit }),
+      turn.engine.tools.execute(call, { ctx, app, conversation, signal, emit: turn.emit }),
       signal,
     );
   } catch (err) {
@@ -66,8 +66,8 @@ function modelResponder(buildInput: (turn: Turn) => ChatMessage[]): Responder {
       ? await findVendorModel(ctx.db, app.vendorId, app.completionVendorModelId)
       : null;
     if (!modelRow) throw new ReplyError(NO_MODEL_TEXT);
-    const model = await ctx.completion.resolveModel(ctx, modelRow);
-    const tools = await ctx.completion.tools.list(ctx, app);
+    const model = await turn.engine.resolveModel(ctx, modelRow);
+    const tools = await turn.engine.tools.list(ctx, app);
     const temperature = temperatureOf(app.parameters);
     const messages = buildInput(turn);
     turn.debug({ model: modelRow.name, model_key: modelRow.modelKey, tools: tools.map((t) => t.name) });

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { schema } from '../../platform/db';
-import { HttpError } from '../../platform/errors';
+import { AppError } from '../../platform/errors';
 import { createTestServer, makeVendor, type TestServer } from '../../test/harness';
 import { listMessages } from '../conversations/repo';
 import { ProviderError } from '../models/providers/types';
@@ -395,8 +395,8 @@ describe('completion engine', () => {
     } catch (err) {
       error = err;
     }
-    expect(error).toBeInstanceOf(HttpError);
-    expect((error as HttpError).statusCode).toBe(409);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).name).toBe('Conflict');
     await first;
     await send('three');
     expect((await stored()).map((m) => m.message)).toEqual(['one', 'slow', 'three', 'next']);

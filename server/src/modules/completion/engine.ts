@@ -9,7 +9,14 @@ import { chatResponder, oneshotResponder } from './chat';
 import type { AppRow } from './repo';
 import { siliconResponder } from './silicon';
 import { functionTools } from './tools';
-import { type ModelResolver, ReplyError, type Responder, type ToolProvider, type Turn } from './types';
+import {
+  type EngineSeams,
+  type ModelResolver,
+  ReplyError,
+  type Responder,
+  type ToolProvider,
+  type Turn,
+} from './types';
 
 export const DEFAULT_COMPLETION_TIMEOUT_MS = 180_000;
 const SHUTDOWN_WAIT_MS = 5_000;
@@ -39,7 +46,7 @@ interface Running {
  * Seams (replace on `ctx.completion`): `resolveModel` (installed model → ChatModel), `tools` (the app's
  * functions), `responders` (one strategy per app type; silicon plugs in here).
  */
-export class CompletionEngine {
+export class CompletionEngine implements EngineSeams {
   resolveModel: ModelResolver = providerModels;
   /** The app's installed functions, run in the Lua sandbox (tools.ts). */
   tools: ToolProvider = functionTools;
@@ -126,6 +133,7 @@ export class CompletionEngine {
       const history = await listMessages(ctx.db, conversation.vendorId, conversation.id);
       const turn: Turn = {
         ctx,
+        engine: this,
         app,
         conversation,
         history,

@@ -1,4 +1,4 @@
-import { DEFAULT_LOCALE, LOCALE_FALLBACKS, type Locale } from '@llmor/contracts';
+import { DEFAULT_LOCALE, isPlainObject, LOCALE_FALLBACKS, type Locale } from '@llmor/contracts';
 import type { MessageRow } from '../conversations/repo';
 import type { ChatMessage, ToolCall } from '../models/providers/types';
 
@@ -10,8 +10,7 @@ import type { ChatMessage, ToolCall } from '../models/providers/types';
 
 type Params = Record<string, unknown>;
 
-const asParams = (value: unknown): Params =>
-  value && typeof value === 'object' && !Array.isArray(value) ? (value as Params) : {};
+const asParams = (value: unknown): Params => (isPlainObject(value) ? value : {});
 
 export function temperatureOf(parameters: unknown): number | undefined {
   const t = asParams(parameters).temperature;

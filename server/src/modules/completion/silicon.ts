@@ -20,7 +20,7 @@
  * streamed as one `completion_stream` chunk and stored as the assistant message. A failed run (any status
  * but 1) becomes an error-role message such as `Line 3: attempt to index a nil value (local 'x')`.
  */
-import { RelayMessageType } from '@llmor/contracts';
+import { isPlainObject, RelayMessageType } from '@llmor/contracts';
 import { getConversationState } from '../conversations/state';
 import { type InstalledFunctionRow, listInstalledFunctions } from '../functions/repo';
 import {
@@ -44,9 +44,6 @@ export const DATASTORES_UNAVAILABLE_TEXT = 'Datastores are not available yet';
 
 const LUA_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
 function llmComplete(turn: Turn) {
   let model: { row: VendorModelRow; chat: ChatModel } | undefined;
   const resolve = async () => {
@@ -56,7 +53,7 @@ function llmComplete(turn: Turn) {
       ? await findVendorModel(ctx.db, app.vendorId, app.completionVendorModelId)
       : null;
     if (!row) throw new Error(NO_MODEL_TEXT);
-    model = { row, chat: await ctx.completion.resolveModel(ctx, row) };
+    model = { row, chat: await turn.engine.resolveModel(ctx, row) };
     return model;
   };
 
@@ -217,7 +214,7 @@ export const siliconResponder: Responder = async (turn) => {
   turn.debug({ silicon_functions: Object.keys(host).filter((n) => n.startsWith('functions.')) });
 
   // The run ends by itself when the reply's own time is up (its host calls fail once the turn aborts).
-  const wallMs = ctx.completion.timeoutMs ?? ctx.config.COMPLETION_TIMEOUT_MS;
+  const wallMs = turn.engine.timeoutMs ?? ctx.config.COMPLETION_TIMEOUT_MS;
   const r = await raceAbort(
     siliconPool().run({ code, entry: 'on_message', args: [luaCtx], host, limits: { wallMs } }),
     signal,

@@ -6,6 +6,7 @@ import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../platform/context';
 import { randomToken } from '../../platform/crypto';
 import { schema } from '../../platform/db';
+import { RelayHub } from '../../platform/relay/hub';
 import { makeApp } from '../../test/harness';
 import { type ConversationRow, insertConversation } from '../conversations/repo';
 import type {
@@ -16,7 +17,6 @@ import type {
   ToolSpec,
   Usage,
 } from '../models/providers/types';
-import { RelayHub } from '../relay/hub';
 import type { VendorRow } from '../vendors/repo';
 import type { AppRow, VendorModelRow } from './repo';
 import type { ToolContext, ToolProvider, ToolResult } from './types';

@@ -8,14 +8,12 @@
  * reach the room as `state_change`), `relay.emit(type, data)` (a custom relay message) and
  * `clock.now()` / `clock.ms()`.
  */
+import { isPlainObject } from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
 import { listInstalledFunctions } from '../functions/repo';
 import { baseHost, failureText, runAndStore } from '../functions/sandbox';
 import type { ToolSpec } from '../models/providers/types';
 import type { ToolProvider, ToolResult } from './types';
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A function's argument schema as tool parameters; anything that is not an object schema → any object. */
 export function toolParameters(argumentSchema: unknown): Record<string, unknown> {

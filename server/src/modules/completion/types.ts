@@ -35,9 +35,18 @@ export const noTools: ToolProvider = {
   execute: async (call) => ({ result: { error: `Unknown function '${call.name}'` }, status: -1 }),
 };
 
+/** The engine's replaceable parts a responder calls (`CompletionEngine` holds them). */
+export interface EngineSeams {
+  resolveModel: ModelResolver;
+  tools: ToolProvider;
+  /** Overrides `COMPLETION_TIMEOUT_MS` (tests). */
+  timeoutMs: number | undefined;
+}
+
 /** One user message being answered. Responders store what they produce and stream through `emit`. */
 export interface Turn {
   ctx: AppContext;
+  engine: EngineSeams;
   app: AppRow;
   conversation: ConversationRow;
   /** Stored messages of the conversation, oldest first, the new user message last. */

@@ -228,6 +228,30 @@ describe('GET and POST /v1/conversations/{token}', () => {
     expect(await listMessages(server.ctx.db, vendor.id, conversation.id)).toEqual([]);
   });
 
+  it('limits sends per caller (SEND_RATE_PER_MINUTE) with 429 and Retry-After, storing nothing', async () => {
+    const user = await makeUser(server.ctx, { vendors: [vendor] });
+    const sender = await Client.signedIn(server.app, user.email, user.password);
+    sender.vendorKey = vendor.key;
+    const conversation = await makeConversation(server.ctx, app);
+    useModel([[text('ok'), finish()]]);
+    const limit = server.ctx.config.SEND_RATE_PER_MINUTE;
+    for (let i = 0; i < limit - 1; i++)
+      await server.ctx.rateLimiter.hit(`conversations:send:${user.id}`, limit, 60);
+    expect(
+      (await sender.post(`/v1/conversations/${conversation.token}`, { content: 'last one' })).statusCode,
+    ).toBe(200);
+    const stored = (await listMessages(server.ctx.db, vendor.id, conversation.id)).length;
+    const refused = await sender.post(`/v1/conversations/${conversation.token}`, { content: 'one too many' });
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await listMessages(server.ctx.db, vendor.id, conversation.id)).toHaveLength(stored);
+    // Another caller of the same vendor keeps its own budget.
+    useModel([[text('ok'), finish()]]);
+    expect((await client.post(`/v1/conversations/${conversation.token}`, { content: 'hi' })).statusCode).toBe(
+      200,
+    );
+  });
+
   it("answers 404 for another vendor's token, an unknown token and a malformed one", async () => {
     const conversation = await makeConversation(server.ctx, app);
     for (const [c, token] of [

@@ -6,6 +6,7 @@ import {
   makeUser,
   makeVendor,
 } from '../../test/harness';
+import { RelayClient } from '../../test/relay-client';
 import type { AppRow } from '../completion/repo';
 import {
   finish,
@@ -15,7 +16,6 @@ import {
   ScriptedModel,
   text,
 } from '../completion/testing';
-import { RelayClient } from './testing';
 
 const DATABASE_URL = process.env.DATABASE_URL;
 const REDIS_URL = process.env.REDIS_URL;

@@ -6,6 +6,7 @@ import {
   makeUser,
   makeVendor,
 } from '../../test/harness';
+import { RelayClient } from '../../test/relay-client';
 import type { AppRow } from '../completion/repo';
 import {
   finish,
@@ -16,10 +17,9 @@ import {
   type Step,
   text,
 } from '../completion/testing';
-import { readState } from '../conversations/repo';
 import type { VendorRow } from '../vendors/repo';
-import { NOT_JOINED, UNKNOWN_CONVERSATION } from './server';
-import { RelayClient } from './testing';
+import { NOT_JOINED, UNKNOWN_CONVERSATION } from './relay';
+import { readState } from './repo';
 
 let server: ListeningTestServer;
 let vendor: VendorRow;

@@ -1,82 +1,28 @@
 import {
   conversationTokenParam,
-  RELAY_PATH,
   RelayClientEvent,
   RelayServerEvent,
   type StateError as StateErrorBody,
 } from '@llmor/contracts';
-import { createAdapter } from '@socket.io/redis-adapter';
-import type { FastifyInstance } from 'fastify';
-import { createClient } from 'redis';
-import { Server, type Socket } from 'socket.io';
+import type { Socket } from 'socket.io';
 import type { AppContext } from '../../platform/context';
-import { findConversationByCapability } from '../conversations/repo';
+import { memberRoom } from '../../platform/relay/hub';
+import { findConversationByCapability } from './repo';
 import {
   getConversationState,
   patchConversationState,
   StateError,
   type StateTarget,
   setConversationState,
-} from '../conversations/state';
-import { memberRoom } from './hub';
+} from './state';
 
 export const UNKNOWN_CONVERSATION = 'Unknown conversation';
 export const NOT_JOINED = 'Join a conversation first.';
 
 type Ack = (result: { ok: true } | { ok: false; error: string }) => void;
 
-/**
- * Starts the relay of this process (CONTRACTS "Relay"; event shapes in contracts/src/relay.ts).
- * - `serve`: a socket.io server on the app's HTTP server at `/stream`, websocket transport only.
- * - `redisUrl`: the Redis adapter, so rooms span every instance; without `serve` the process still
- *   publishes to other instances' rooms (an api-only process).
- * With neither, `ctx.relay` stays a no-op.
- */
-export async function startRelay(
-  app: FastifyInstance,
-  ctx: AppContext,
-  opts: { serve: boolean; redisUrl?: string },
-): Promise<void> {
-  if (!opts.serve && !opts.redisUrl) return;
-  const io = opts.serve
-    ? new Server(app.server, { path: RELAY_PATH, transports: ['websocket'], serveClient: false })
-    : new Server({ serveClient: false });
-
-  let redis: { quit(): Promise<void> } | null = null;
-  if (opts.redisUrl) {
-    const pub = createClient({ url: opts.redisUrl });
-    const sub = pub.duplicate();
-    for (const client of [pub, sub]) client.on('error', (err) => ctx.log.error({ err }, 'relay redis error'));
-    try {
-      await Promise.all([pub.connect(), sub.connect()]);
-    } catch (err) {
-      await Promise.allSettled([pub.quit(), sub.quit()]);
-      io.close();
-      throw err;
-    }
-    io.adapter(createAdapter(pub, sub));
-    redis = {
-      quit: async () => {
-        await Promise.allSettled([pub.quit(), sub.quit()]);
-      },
-    };
-  }
-
-  if (opts.serve) io.on('connection', (socket) => handleConnection(ctx, socket));
-  ctx.relay.attach(io);
-
-  app.addHook('preClose', async () => {
-    io.disconnectSockets(true);
-    if (opts.serve) io.engine.close();
-  });
-  app.addHook('onClose', async () => {
-    ctx.relay.detach();
-    await io.of('/').adapter.close();
-    await redis?.quit();
-  });
-}
-
-function handleConnection(ctx: AppContext, socket: Socket): void {
+/** A relay socket's conversation events (CONTRACTS "Relay"; event shapes in contracts/src/relay.ts). */
+export function handleRelayConnection(ctx: AppContext, socket: Socket): void {
   let joined: StateTarget | null = null;
   // One event at a time per socket, so a client's patches apply in the order it sent them.
   let queue: Promise<void> = Promise.resolve();

@@ -117,7 +117,6 @@ export async function insertMessage(
   return row!;
 }
 
-/** Writes the state only if nobody changed it since `expectedVersion` was read; null when someone did. */
 /**
  * Changes a conversation's state under a row lock: concurrent writers (several sockets, instances or
  * Lua scripts) queue on the row, so each computes from the latest state and none is lost or refused.

@@ -1,15 +1,20 @@
 import {
+  conversationCreatedSchema,
+  conversationListItemSchema,
   conversationTokenParam,
+  conversationWithMessagesSchema,
   createConversationBody,
+  dataEnvelopeSchema,
   listConversationsQuery,
+  listEnvelopeSchema,
   localeQuery,
   RELAY_SOCKET_HEADER,
   sendMessageBody,
 } from '@llmor/contracts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../platform/context';
-import { parse, parsePath } from '../../platform/validate';
-import { resolveCaller } from './access';
+import type { FastifyRequest } from 'fastify';
+import { route } from '../../platform/http/route';
+import { userCaller } from './access';
+import type { ConversationContext } from './ports';
 import {
   conversationWithMessages,
   createConversation,
@@ -25,42 +30,77 @@ function posterSocket(request: FastifyRequest): string | undefined {
   return typeof value === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(value) ? value : undefined;
 }
 
-export function registerConversationRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.post('/v1/conversations', async (request, reply) => {
-    const caller = await resolveCaller(ctx, request);
-    const body = parse(createConversationBody, request.body ?? {});
-    const { locale } = parse(localeQuery, request.query);
-    const data = await createConversation(ctx, caller, body, { locale, relayUrl: relayUrl(ctx, request) });
-    reply.code(201);
-    return { data };
-  });
+const origin = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+const tags = ['conversations'];
+const access = { auth: 'user', vendor: 'header' } as const;
 
-  app.get('/v1/conversations', async (request) => {
-    const caller = await resolveCaller(ctx, request);
-    const query = parse(listConversationsQuery, request.query);
-    return listConversationsOf(ctx, caller, query);
-  });
-
-  app.get('/v1/conversations/:token', async (request) => {
-    const caller = await resolveCaller(ctx, request);
-    const { token } = parsePath(conversationTokenParam, request.params, 'Conversation');
-    const conversation = await requireConversation(ctx, caller, token);
-    return conversationWithMessages(ctx, conversation, relayUrl(ctx, request));
-  });
-
-  app.post('/v1/conversations/:token', async (request) => {
-    const caller = await resolveCaller(ctx, request);
-    const { token } = parsePath(conversationTokenParam, request.params, 'Conversation');
-    const { content } = parse(sendMessageBody, request.body ?? {});
-    const conversation = await requireConversation(ctx, caller, token);
-    return sendMessage(ctx, caller, conversation, content, {
-      posterSocket: posterSocket(request),
-      relayUrl: relayUrl(ctx, request),
-    });
-  });
-
-  // Replies still running when the server stops are aborted; each stores its error and end events.
-  app.addHook('onClose', async () => {
-    await ctx.completion.close();
-  });
-}
+/** Calls documented in contracts/src/http/conversations.ts; the vendor comes from `X-Vendor`. */
+export const conversationRoutes = (ctx: ConversationContext) => [
+  route({
+    method: 'POST',
+    url: '/v1/conversations',
+    summary: 'Open a conversation with an app (the greeting comes back as its first message)',
+    tags,
+    access,
+    body: createConversationBody,
+    query: localeQuery,
+    status: 201,
+    response: dataEnvelopeSchema(conversationCreatedSchema),
+    handler: async ({ vendor, identity, body, query, request }) => ({
+      data: await createConversation(ctx, userCaller(vendor, identity), body, {
+        locale: query.locale,
+        relayUrl: relayUrl(ctx, origin(request)),
+      }),
+    }),
+  }),
+  route({
+    method: 'GET',
+    url: '/v1/conversations',
+    summary: 'Conversations of the vendor or one app (paging, newest first)',
+    tags,
+    access,
+    query: listConversationsQuery,
+    response: listEnvelopeSchema(conversationListItemSchema),
+    handler: ({ vendor, identity, query }) => listConversationsOf(ctx, userCaller(vendor, identity), query),
+  }),
+  route({
+    method: 'GET',
+    url: '/v1/conversations/:token',
+    summary: 'A conversation with its messages and state',
+    tags,
+    access,
+    params: conversationTokenParam,
+    resource: 'Conversation',
+    response: conversationWithMessagesSchema,
+    handler: async ({ vendor, identity, params, request }) => {
+      const conversation = await requireConversation(ctx, userCaller(vendor, identity), params.token);
+      return conversationWithMessages(ctx, conversation, relayUrl(ctx, origin(request)));
+    },
+  }),
+  route({
+    method: 'POST',
+    url: '/v1/conversations/:token',
+    summary: 'Send a message; answers when the reply is stored (504 past the sync window, the reply goes on)',
+    tags,
+    access,
+    rateLimit: {
+      bucket: 'conversations:send',
+      per: 'caller',
+      limit: (config) => config.SEND_RATE_PER_MINUTE,
+      windowSeconds: 60,
+    },
+    params: conversationTokenParam,
+    resource: 'Conversation',
+    body: sendMessageBody,
+    response: conversationWithMessagesSchema,
+    errors: ['Conflict', 'GatewayTimeout'],
+    handler: async ({ vendor, identity, params, body, request }) => {
+      const caller = userCaller(vendor, identity);
+      const conversation = await requireConversation(ctx, caller, params.token);
+      return sendMessage(ctx, caller, conversation, body.content, {
+        posterSocket: posterSocket(request),
+        relayUrl: relayUrl(ctx, origin(request)),
+      });
+    },
+  }),
+];

@@ -6,14 +6,12 @@ import type {
   ListConversationsQuery,
   ListEnvelope,
 } from '@llmor/contracts';
-import { ErrorName, RELAY_PATH } from '@llmor/contracts';
-import type { FastifyRequest } from 'fastify';
+import { RELAY_PATH } from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
 import { randomToken } from '../../platform/crypto';
-import { HttpError, notFound, validationError } from '../../platform/errors';
-import { greetingFor } from '../completion/input';
-import { type AppRow, findApp } from '../completion/repo';
+import { notFound, timedOut, validationError } from '../../platform/errors';
 import { type Caller, channelsOf, mayOpenConversation, mayUseApp } from './access';
+import type { AppRow, ConversationContext } from './ports';
 import { presentConversation, presentListItem, presentMessage } from './present';
 import {
   type ConversationRow,
@@ -28,15 +26,13 @@ import {
 const TOKEN_BYTES = 24;
 
 /** Where clients connect socket.io: PUBLIC_URL, else the origin the request came to, plus `/stream`. */
-export function relayUrl(ctx: AppContext, request: FastifyRequest): string {
-  const origin = ctx.config.PUBLIC_URL
-    ? ctx.config.PUBLIC_URL.replace(/\/+$/, '')
-    : `${request.protocol}://${request.host}`;
+export function relayUrl(ctx: AppContext, requestOrigin: string): string {
+  const origin = ctx.config.PUBLIC_URL ? ctx.config.PUBLIC_URL.replace(/\/+$/, '') : requestOrigin;
   return `${origin}${RELAY_PATH}`;
 }
 
-async function requireApp(ctx: AppContext, caller: Caller, appId: number): Promise<AppRow> {
-  const app = await findApp(ctx.db, caller.vendor.id, appId);
+async function requireApp(ctx: ConversationContext, caller: Caller, appId: number): Promise<AppRow> {
+  const app = await ctx.apps.find(caller.vendor.id, appId);
   if (!app || !mayUseApp(caller, app)) throw notFound('App');
   return app;
 }
@@ -52,7 +48,7 @@ export async function requireConversation(
 }
 
 export async function createConversation(
-  ctx: AppContext,
+  ctx: ConversationContext,
   caller: Caller,
   body: CreateConversationBody,
   opts: { locale?: string; relayUrl: string },
@@ -70,7 +66,7 @@ export async function createConversation(
     parameters: body.parameters,
     createdBy: caller.kind === 'user' ? caller.userId : null,
   });
-  const greeting = app.type === 'silicon' ? null : greetingFor(app.parameters, opts.locale);
+  const greeting = ctx.apps.greeting(app, opts.locale);
   const messages = greeting
     ? [
         await insertMessage(ctx.db, caller.vendor.id, conversation.id, {
@@ -95,7 +91,7 @@ export async function conversationWithMessages(
 }
 
 export async function listConversationsOf(
-  ctx: AppContext,
+  ctx: ConversationContext,
   caller: Caller,
   query: ListConversationsQuery,
 ): Promise<ListEnvelope<ConversationListItem>> {
@@ -111,9 +107,7 @@ export async function listConversationsOf(
 }
 
 export const gatewayTimeout = (seconds: number) =>
-  new HttpError(
-    504,
-    ErrorName.GatewayTimeout,
+  timedOut(
     `The reply is taking longer than ${seconds} s; it continues over the relay and is stored when done.`,
   );
 
@@ -122,14 +116,14 @@ export const gatewayTimeout = (seconds: number) =>
  * goes on (streaming over the relay, stored when done). A second send while a reply runs answers 409.
  */
 export async function sendMessage(
-  ctx: AppContext,
+  ctx: ConversationContext,
   caller: Caller,
   conversation: ConversationRow,
   content: string,
   opts: { posterSocket?: string; relayUrl: string },
 ): Promise<ConversationWithMessages> {
   const app = await requireApp(ctx, caller, conversation.appId);
-  const done = ctx.completion.start(ctx, { app, conversation, content, posterSocket: opts.posterSocket });
+  const done = ctx.replies.start(ctx, { app, conversation, content, posterSocket: opts.posterSocket });
   const windowMs = ctx.config.SYNC_REPLY_TIMEOUT_MS;
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<'timeout'>((resolve) => {

@@ -5,8 +5,8 @@ import { changeState, readState } from './repo';
 
 /**
  * Conversation state: an arbitrary JSON object per conversation, durable in `conversations.state`,
- * versioned by `state_version`. Every change goes through here — the relay handlers and, later, Lua
- * `state.set/patch` — and is announced to the room with `state_change`.
+ * counted by `state_version`. Every change goes through here — the relay handlers and Lua
+ * `state.set/patch` (functions/sandbox.ts) — and is announced to the room with `state_change`.
  */
 
 /** A state change that cannot be applied; its message is what `state_err` carries. */

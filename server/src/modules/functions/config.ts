@@ -4,11 +4,16 @@
  * Schemas are user-written: unknown keywords are ignored, and a schema ajv cannot compile is not enforced.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { LRUCache } from 'lru-cache';
 
 const ajv = new Ajv({ allErrors: false, strict: false, validateFormats: false });
-/** Compiled validators by schema JSON; evicted ones are also dropped from ajv's own cache. */
-const cache = new Map<string, { schema: Record<string, unknown>; validate: ValidateFunction | null }>();
-const CACHE_MAX = 500;
+/** Compiled validators by schema JSON, least recently used first out; evicted ones leave ajv's cache too. */
+const cache = new LRUCache<string, { schema: Record<string, unknown>; validate: ValidateFunction | null }>({
+  max: 500,
+  dispose: (entry) => {
+    if (entry.validate) ajv.removeSchema(entry.schema);
+  },
+});
 
 function validatorFor(schema: Record<string, unknown>): ValidateFunction | null {
   const key = JSON.stringify(schema);
@@ -19,11 +24,6 @@ function validatorFor(schema: Record<string, unknown>): ValidateFunction | null 
     validate = ajv.compile(schema);
   } catch {
     validate = null;
-  }
-  if (cache.size >= CACHE_MAX) {
-    const [oldest, entry] = cache.entries().next().value!;
-    cache.delete(oldest);
-    if (entry.validate) ajv.removeSchema(entry.schema);
   }
   cache.set(key, { schema, validate });
   return validate;

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../platform/db';
-import { DEMO_VENDOR, seed } from '../../platform/seed';
+import { DEMO_VENDOR, seed } from '../../seed';
 import { createTestServer, makeFunction, makeVendor, type TestServer, uniq } from '../../test/harness';
 import { findVendorByKey } from '../vendors/repo';
 import { LIBRARY_FUNCTIONS, type LibraryFunction, seedLibraryFunctions } from './library';

@@ -1,5 +1,5 @@
 /**
- * Library functions seeded into the demo vendor on first start (`platform/seed.ts`). Their schemas are
+ * Library functions seeded into the demo vendor on first start (`seed.ts`). Their schemas are
  * stored as declared here; `library.test.ts` checks they equal what the sandbox extracts from the code.
  */
 import { type Db, schema } from '../../platform/db';

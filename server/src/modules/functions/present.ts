@@ -7,10 +7,8 @@ import type {
   FunctionRuntime,
   FunctionSummary,
 } from '@llmor/contracts';
+import { isPlainObject } from '@llmor/contracts';
 import type { FunctionListRow, FunctionRow, FunctionRunRow, RunListRow } from './repo';
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Whole percent of successful runs, null without runs. */
 export function successRate(runCount: number, successCount: number): number | null {

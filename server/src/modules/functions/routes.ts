@@ -1,117 +1,167 @@
 import {
+  dataEnvelopeSchema,
   functionBuildBody,
+  functionBuildResponseSchema,
   functionCodeBody,
   functionCreateBody,
+  functionDetailSchema,
   functionPath,
+  functionRunDetailSchema,
   functionRunPath,
+  functionRunStatsSchema,
+  functionRunsListSchema,
   functionRunsQuery,
+  functionSavedSchema,
   functionsListQuery,
+  functionsListSchema,
   functionUpdateBody,
   idParam,
 } from '@llmor/contracts';
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { requireUser } from '../../platform/auth';
 import type { AppContext } from '../../platform/context';
-import { tooManyRequests } from '../../platform/errors';
-import { parse, parsePath } from '../../platform/validate';
-import { requireVendor } from '../vendors/service';
+import { type RateLimit, route } from '../../platform/http/route';
 import * as service from './service';
 
 const vendorPath = z.object({ vendorId: idParam });
+const base = '/v1/vendors/:vendorId/functions';
+const tags = ['functions'];
+const access = { auth: 'user', vendor: 'path' } as const;
 
 /** Calls that run Lua (build, and saves that load code for its schemas), per user and minute. */
 export const SANDBOX_CALLS_PER_MINUTE = 120;
-
-async function limitSandbox(ctx: AppContext, userId: number): Promise<void> {
-  const hit = await ctx.rateLimiter.hit(`functions:sandbox:${userId}`, SANDBOX_CALLS_PER_MINUTE, 60);
-  if (!hit.allowed) throw tooManyRequests(hit.retryAfter);
-}
+const sandboxLimit: RateLimit = {
+  bucket: 'functions:sandbox',
+  per: 'caller',
+  limit: SANDBOX_CALLS_PER_MINUTE,
+  windowSeconds: 60,
+};
 
 /** Calls documented in contracts/src/http/functions.ts. */
-export function registerFunctionRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const base = '/v1/vendors/:vendorId/functions';
-
-  app.get(base, async (request) => {
-    const auth = requireUser(request);
-    const { vendorId } = parsePath(vendorPath, request.params, 'Vendor');
-    const query = parse(functionsListQuery, request.query);
-    const vendor = await requireVendor(ctx, auth, vendorId);
-    return service.listFunctions(ctx, vendor.id, query);
-  });
-
-  app.post(base, async (request, reply) => {
-    const auth = requireUser(request);
-    const { vendorId } = parsePath(vendorPath, request.params, 'Vendor');
-    const body = parse(functionCreateBody, request.body);
-    await limitSandbox(ctx, auth.user.id);
-    const vendor = await requireVendor(ctx, auth, vendorId);
-    const created = await service.createFunction(ctx, vendor.id, auth.user.id, body);
-    reply.code(201);
-    return created;
-  });
-
-  app.get(`${base}/:functionId`, async (request) => {
-    const auth = requireUser(request);
-    const { vendorId, functionId } = parsePath(functionPath, request.params, 'Function');
-    const vendor = await requireVendor(ctx, auth, vendorId);
-    return { data: await service.getFunction(ctx, vendor.id, functionId) };
-  });
-
-  app.put(`${base}/:functionId`, async (request) => {
-    const auth = requireUser(request);
-    const { vendorId, functionId } = parsePath(functionPath, request.params, 'Function');
-    const body = parse(functionUpdateBody, request.body);
-    await limitSandbox(ctx, auth.user.id);
-    const vendor = await requireVendor(ctx, auth, vendorId);
-    return service.updateFunction(ctx, vendor.id, functionId, body);
-  });
-
-  app.put(`${base}/:functionId/code`, async (request) => {
-    const auth = requireUser(request);
-    const { vendorId, functionId } = parsePath(functionPath, request.params, 'Function');
-    const body = parse(functionCodeBody, request.body);
-    await limitSandbox(ctx, auth.user.id);
-    const vendor = await requireVendor(ctx, auth, vendorId);
-    return service.saveCode(ctx, vendor.id, functionId, body.code);
-  });
-
-  app.delete(`${base}/:functionId`, async (request, reply) => {
-    const auth = requireUser(request);
-    const { vendorId, functionId } = parsePath(functionPath, request.params, 'Function');
-    const vendor = await requireVendor(ctx, auth, vendorId);
-    await service.deleteFunction(ctx, vendor.id, functionId);
-    return reply.code(204).send();
-  });
-
-  app.post(`${base}/:functionId/build`, async (request) => {
-    const auth = requireUser(request);
-    const { vendorId, functionId } = parsePath(functionPath, request.params, 'Function');
-    const body = parse(functionBuildBody, request.body);
-    await limitSandbox(ctx, auth.user.id);
-    const vendor = await requireVendor(ctx, auth, vendorId);
-    return service.buildFunction(ctx, vendor.id, functionId, body);
-  });
-
-  app.get(`${base}/:functionId/runs`, async (request) => {
-    const auth = requireUser(request);
-    const { vendorId, functionId } = parsePath(functionPath, request.params, 'Function');
-    const query = parse(functionRunsQuery, request.query);
-    const vendor = await requireVendor(ctx, auth, vendorId);
-    return service.listRuns(ctx, vendor.id, functionId, query);
-  });
-
-  app.get(`${base}/:functionId/runs/stats`, async (request) => {
-    const auth = requireUser(request);
-    const { vendorId, functionId } = parsePath(functionPath, request.params, 'Function');
-    const vendor = await requireVendor(ctx, auth, vendorId);
-    return { data: await service.runStats(ctx, vendor.id, functionId) };
-  });
-
-  app.get(`${base}/:functionId/runs/:runId`, async (request) => {
-    const auth = requireUser(request);
-    const { vendorId, functionId, runId } = parsePath(functionRunPath, request.params, 'Run');
-    const vendor = await requireVendor(ctx, auth, vendorId);
-    return { data: await service.getRun(ctx, vendor.id, functionId, runId) };
-  });
-}
+export const functionRoutes = (ctx: AppContext) => [
+  route({
+    method: 'GET',
+    url: base,
+    summary: 'Functions of the vendor (search, sort, paging)',
+    tags,
+    access,
+    params: vendorPath,
+    query: functionsListQuery,
+    response: functionsListSchema,
+    handler: ({ vendor, query }) => service.listFunctions(ctx, vendor.id, query),
+  }),
+  route({
+    method: 'POST',
+    url: base,
+    summary: 'Create a function',
+    tags,
+    access,
+    rateLimit: sandboxLimit,
+    params: vendorPath,
+    body: functionCreateBody,
+    status: 201,
+    response: functionSavedSchema,
+    errors: ['Conflict'],
+    handler: ({ vendor, identity, body }) => service.createFunction(ctx, vendor.id, identity.user.id, body),
+  }),
+  route({
+    method: 'GET',
+    url: `${base}/:functionId`,
+    summary: 'One function with its code and schemas',
+    tags,
+    access,
+    params: functionPath,
+    resource: 'Function',
+    response: dataEnvelopeSchema(functionDetailSchema),
+    handler: async ({ vendor, params }) => ({
+      data: await service.getFunction(ctx, vendor.id, params.functionId),
+    }),
+  }),
+  route({
+    method: 'PUT',
+    url: `${base}/:functionId`,
+    summary: "Update a function's details",
+    tags,
+    access,
+    rateLimit: sandboxLimit,
+    params: functionPath,
+    resource: 'Function',
+    body: functionUpdateBody,
+    response: functionSavedSchema,
+    errors: ['Conflict'],
+    handler: ({ vendor, params, body }) => service.updateFunction(ctx, vendor.id, params.functionId, body),
+  }),
+  route({
+    method: 'PUT',
+    url: `${base}/:functionId/code`,
+    summary: "Save a function's code (its schemas are read from it)",
+    tags,
+    access,
+    rateLimit: sandboxLimit,
+    params: functionPath,
+    resource: 'Function',
+    body: functionCodeBody,
+    response: functionSavedSchema,
+    handler: ({ vendor, params, body }) => service.saveCode(ctx, vendor.id, params.functionId, body.code),
+  }),
+  route({
+    method: 'DELETE',
+    url: `${base}/:functionId`,
+    summary: 'Delete a function',
+    tags,
+    access,
+    params: functionPath,
+    resource: 'Function',
+    handler: ({ vendor, params }) => service.deleteFunction(ctx, vendor.id, params.functionId),
+  }),
+  route({
+    method: 'POST',
+    url: `${base}/:functionId/build`,
+    summary: 'Run code in the sandbox with arguments and config (stored as a run)',
+    tags,
+    access,
+    rateLimit: sandboxLimit,
+    params: functionPath,
+    resource: 'Function',
+    body: functionBuildBody,
+    response: functionBuildResponseSchema,
+    handler: ({ vendor, params, body }) => service.buildFunction(ctx, vendor.id, params.functionId, body),
+  }),
+  route({
+    method: 'GET',
+    url: `${base}/:functionId/runs`,
+    summary: "A function's runs (paging, status filter)",
+    tags,
+    access,
+    params: functionPath,
+    resource: 'Function',
+    query: functionRunsQuery,
+    response: functionRunsListSchema,
+    handler: ({ vendor, params, query }) => service.listRuns(ctx, vendor.id, params.functionId, query),
+  }),
+  route({
+    method: 'GET',
+    url: `${base}/:functionId/runs/stats`,
+    summary: "A function's run statistics",
+    tags,
+    access,
+    params: functionPath,
+    resource: 'Function',
+    response: dataEnvelopeSchema(functionRunStatsSchema),
+    handler: async ({ vendor, params }) => ({
+      data: await service.runStats(ctx, vendor.id, params.functionId),
+    }),
+  }),
+  route({
+    method: 'GET',
+    url: `${base}/:functionId/runs/:runId`,
+    summary: 'One run with its console',
+    tags,
+    access,
+    params: functionRunPath,
+    resource: 'Run',
+    response: dataEnvelopeSchema(functionRunDetailSchema),
+    handler: async ({ vendor, params }) => ({
+      data: await service.getRun(ctx, vendor.id, params.functionId, params.runId),
+    }),
+  }),
+];

@@ -2,7 +2,12 @@
  * Functions over the silicon sandbox: the process's pools, loading code for its schemas, running a
  * function and storing the run, and the host functions (clock, state, relay) Lua code gets.
  */
-import type { FunctionCodeError, FunctionRunStatusCode } from '@llmor/contracts';
+import {
+  type FunctionCodeError,
+  type FunctionRunStatusCode,
+  isPlainObject,
+  RelayMessageType,
+} from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
 import { applyPatch, deepClone, type Operation } from '../../platform/json-patch';
 import {
@@ -58,8 +63,7 @@ export type SchemaLoad =
   | { ok: true; argumentSchema: Record<string, unknown> | null; configSchema: Record<string, unknown> | null }
   | { ok: false; error: FunctionCodeError };
 
-const asSchema = (v: unknown): Record<string, unknown> | null =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+const asSchema = (v: unknown): Record<string, unknown> | null => (isPlainObject(v) ? v : null);
 
 /**
  * Loads code (its top level runs, `run` is not called) and reads `schema.arguments` / `schema.config`.
@@ -90,9 +94,6 @@ export async function loadSchemas(code: string): Promise<SchemaLoad> {
 // ---------------------------------------------------------------------------------------------------
 // Host functions
 // ---------------------------------------------------------------------------------------------------
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** `clock.now()` → ISO 8601 UTC time, `clock.ms()` → ms since the epoch (the sandbox has no `os`). */
 export function clockHost(): HostFunctions {
@@ -159,17 +160,7 @@ export function baseHost(
 }
 
 /** Message types the engine itself sends; scripts may not fake them. */
-const RESERVED_TYPES = new Set([
-  'completion.started',
-  'completion_stream',
-  'function_call.begin',
-  'function_call.end',
-  'function_call_iteration',
-  'completion.finished',
-  'completion.ended',
-  'user_input',
-  'debug',
-]);
+const RESERVED_TYPES = new Set<string>(Object.values(RelayMessageType));
 
 export function relayEmitHost(emit: (type: string, data: unknown) => void): SiliconHostFunction {
   return (type: unknown, data: unknown) => {

@@ -1,17 +1,20 @@
 import {
+  availableModelSchema,
   availableModelsQuery,
+  dataEnvelopeSchema,
   idParam,
+  installedModelDetailSchema,
+  installedModelSchema,
   installModelBody,
+  listEnvelopeSchema,
   modelKeyParam,
   modelSearchQuery,
   modelsListQuery,
+  vendorModelPickSchema,
 } from '@llmor/contracts';
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { requireUser } from '../../platform/auth';
 import type { AppContext } from '../../platform/context';
-import { parse, parsePath } from '../../platform/validate';
-import { requireVendor } from '../vendors/service';
+import { route } from '../../platform/http/route';
 import {
   getInstalled,
   installModel,
@@ -24,58 +27,78 @@ import {
 const vendorPath = z.object({ vendorId: idParam });
 const installPath = vendorPath.extend({ modelId: modelKeyParam });
 const modelPath = vendorPath.extend({ id: idParam });
+const tags = ['models'];
+const access = { auth: 'user', vendor: 'path' } as const;
 
 /** Models: the catalogue, install, and the vendor's installed models. Shapes: contracts/src/http/models.ts. */
-export function registerModelRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/v1/vendors/:vendorId/avamodels/available', async (request) => {
-    const auth = requireUser(request);
-    const { vendorId } = parsePath(vendorPath, request.params, 'Vendor');
-    const query = parse(availableModelsQuery, request.query);
-    const vendor = await requireVendor(ctx, auth, vendorId);
-    return listAvailable(vendor, query);
-  });
-
-  app.post('/v1/vendors/:vendorId/avamodels/:modelId/install', async (request, reply) => {
-    const auth = requireUser(request);
-    const { vendorId } = parsePath(vendorPath, request.params, 'Vendor');
-    const vendor = await requireVendor(ctx, auth, vendorId);
-    const { modelId } = parsePath(installPath, request.params, 'Model');
-    const body = parse(installModelBody, request.body ?? {});
-    const data = await installModel(ctx, vendor, auth.user.id, modelId, body.parameters);
-    reply.code(201);
-    return { data };
-  });
-
-  app.get('/v1/vendors/:vendorId/models', async (request) => {
-    const auth = requireUser(request);
-    const { vendorId } = parsePath(vendorPath, request.params, 'Vendor');
-    const query = parse(modelsListQuery, request.query);
-    const vendor = await requireVendor(ctx, auth, vendorId);
-    return listInstalled(ctx, vendor, query);
-  });
-
-  app.get('/v1/vendors/:vendorId/models/search', async (request) => {
-    const auth = requireUser(request);
-    const { vendorId } = parsePath(vendorPath, request.params, 'Vendor');
-    const query = parse(modelSearchQuery, request.query);
-    const vendor = await requireVendor(ctx, auth, vendorId);
-    return pickInstalled(ctx, vendor, query);
-  });
-
-  app.get('/v1/vendors/:vendorId/models/:id', async (request) => {
-    const auth = requireUser(request);
-    const { vendorId } = parsePath(vendorPath, request.params, 'Vendor');
-    const vendor = await requireVendor(ctx, auth, vendorId);
-    const { id } = parsePath(modelPath, request.params, 'Model');
-    return { data: await getInstalled(ctx, vendor, id) };
-  });
-
-  app.delete('/v1/vendors/:vendorId/models/:id', async (request, reply) => {
-    const auth = requireUser(request);
-    const { vendorId } = parsePath(vendorPath, request.params, 'Vendor');
-    const vendor = await requireVendor(ctx, auth, vendorId);
-    const { id } = parsePath(modelPath, request.params, 'Model');
-    await removeInstalled(ctx, vendor, id);
-    reply.code(204).send();
-  });
-}
+export const modelRoutes = (ctx: AppContext) => [
+  route({
+    method: 'GET',
+    url: '/v1/vendors/:vendorId/avamodels/available',
+    summary: 'The catalogue of installable models',
+    tags,
+    access,
+    params: vendorPath,
+    query: availableModelsQuery,
+    response: listEnvelopeSchema(availableModelSchema),
+    handler: ({ vendor, query }) => listAvailable(vendor, query),
+  }),
+  route({
+    method: 'POST',
+    url: '/v1/vendors/:vendorId/avamodels/:modelId/install',
+    summary: 'Install a model with parameters checked against its schema (code 52 re-renders the form)',
+    tags,
+    access,
+    params: installPath,
+    resource: 'Model',
+    body: installModelBody,
+    status: 201,
+    response: dataEnvelopeSchema(installedModelDetailSchema),
+    handler: async ({ vendor, identity, params, body }) => ({
+      data: await installModel(ctx, vendor, identity.user.id, params.modelId, body.parameters),
+    }),
+  }),
+  route({
+    method: 'GET',
+    url: '/v1/vendors/:vendorId/models',
+    summary: 'Installed models (search, type filter, sort, paging)',
+    tags,
+    access,
+    params: vendorPath,
+    query: modelsListQuery,
+    response: listEnvelopeSchema(installedModelSchema),
+    handler: ({ vendor, query }) => listInstalled(ctx, vendor, query),
+  }),
+  route({
+    method: 'GET',
+    url: '/v1/vendors/:vendorId/models/search',
+    summary: 'Installed models for a picker (at most 20, by name)',
+    tags,
+    access,
+    params: vendorPath,
+    query: modelSearchQuery,
+    response: z.object({ data: z.array(vendorModelPickSchema) }),
+    handler: ({ vendor, query }) => pickInstalled(ctx, vendor, query),
+  }),
+  route({
+    method: 'GET',
+    url: '/v1/vendors/:vendorId/models/:id',
+    summary: 'One installed model',
+    tags,
+    access,
+    params: modelPath,
+    resource: 'Model',
+    response: dataEnvelopeSchema(installedModelDetailSchema),
+    handler: async ({ vendor, params }) => ({ data: await getInstalled(ctx, vendor, params.id) }),
+  }),
+  route({
+    method: 'DELETE',
+    url: '/v1/vendors/:vendorId/models/:id',
+    summary: 'Remove an installed model',
+    tags,
+    access,
+    params: modelPath,
+    resource: 'Model',
+    handler: ({ vendor, params }) => removeInstalled(ctx, vendor, params.id),
+  }),
+];

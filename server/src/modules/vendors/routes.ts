@@ -1,23 +1,28 @@
-import { idParam } from '@llmor/contracts';
-import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
-import { requireUser } from '../../platform/auth';
+import { dataEnvelopeSchema, listEnvelopeSchema, vendorSchema } from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
-import { parsePath } from '../../platform/validate';
-import { listVendorsOf, presentVendor, requireVendor } from './service';
+import { route } from '../../platform/http/route';
+import { listVendorsOf, presentVendor } from './service';
 
-const vendorPath = z.object({ id: idParam });
-
-export function registerVendorRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/v1/vendors', async (request) => {
-    const auth = requireUser(request);
-    const rows = await listVendorsOf(ctx, auth);
-    return { data: rows.map(presentVendor), total_count: rows.length, filter_count: rows.length };
-  });
-
-  app.get('/v1/vendors/:id', async (request) => {
-    const auth = requireUser(request);
-    const { id } = parsePath(vendorPath, request.params, 'Vendor');
-    return { data: presentVendor(await requireVendor(ctx, auth, id)) };
-  });
-}
+export const vendorRoutes = (ctx: AppContext) => [
+  route({
+    method: 'GET',
+    url: '/v1/vendors',
+    summary: 'Vendors the signed-in user may act in',
+    tags: ['vendors'],
+    access: { auth: 'user' },
+    response: listEnvelopeSchema(vendorSchema),
+    handler: async ({ identity }) => {
+      const rows = await listVendorsOf(ctx, identity);
+      return { data: rows.map(presentVendor), total_count: rows.length, filter_count: rows.length };
+    },
+  }),
+  route({
+    method: 'GET',
+    url: '/v1/vendors/:vendorId',
+    summary: 'One vendor',
+    tags: ['vendors'],
+    access: { auth: 'user', vendor: 'path' },
+    response: dataEnvelopeSchema(vendorSchema),
+    handler: ({ vendor }) => ({ data: presentVendor(vendor) }),
+  }),
+];

@@ -1,8 +1,8 @@
 /**
  * The whole data model of llmor (both spec documents), one Drizzle schema for PGlite and PostgreSQL.
  * Every tenant-owned table carries `vendor_id`; repos put it in every `where`.
- * Vector embeddings live outside this schema (see vector.ts): the PostgreSQL servers we target may
- * lack pgvector, while PGlite always has it.
+ * Vector embeddings live outside this schema (ADR 0003): the PostgreSQL servers we target may lack
+ * pgvector, while PGlite always has it; `openDatabase` enables the extension where it exists.
  */
 import { sql } from 'drizzle-orm';
 import {

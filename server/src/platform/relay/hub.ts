@@ -1,4 +1,4 @@
-import { RelayServerEvent } from '@llmor/contracts';
+import { type RelayMessageData, RelayServerEvent } from '@llmor/contracts';
 import type { Server } from 'socket.io';
 
 /**
@@ -11,10 +11,18 @@ export interface RelayPublisher {
    * `except`: a socket id that must not receive it. `only`: deliver only to that socket, and only if it
    * has joined this conversation.
    */
-  emit(token: string, type: string, data: unknown, opts?: { except?: string; only?: string }): void;
+  emit<T extends string>(
+    token: string,
+    type: T,
+    data: MessageData<T>,
+    opts?: { except?: string; only?: string },
+  ): void;
   /** Tells the room the state changed (`state_change`, whole new state), except one socket if given. */
   stateChanged(token: string, state: unknown, opts?: { except?: string }): void;
 }
+
+/** The payload of a `message` type: as contracts/src/relay.ts maps it, any JSON for a script's own types. */
+export type MessageData<T extends string> = T extends keyof RelayMessageData ? RelayMessageData[T] : unknown;
 
 /** The private room of one socket inside one conversation: lets `only` reach it only while joined. */
 export const memberRoom = (token: string, socketId: string) => `${token}#${socketId}`;
@@ -44,7 +52,12 @@ export class RelayHub implements RelayPublisher {
     return (await this.io.in(token).fetchSockets()).length;
   }
 
-  emit(token: string, type: string, data: unknown, opts: { except?: string; only?: string } = {}): void {
+  emit<T extends string>(
+    token: string,
+    type: T,
+    data: MessageData<T>,
+    opts: { except?: string; only?: string } = {},
+  ): void {
     if (!this.io) return;
     const payload = JSON.stringify({ type, data });
     const target = opts.only ? this.io.to(memberRoom(token, opts.only)) : this.io.to(token);

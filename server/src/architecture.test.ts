@@ -1,0 +1,76 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+// The module map as code: docs/ARCHITECTURE.md describes the same rules.
+const root = dirname(fileURLToPath(import.meta.url));
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'test' ? [] : sourceFiles(path);
+    return /\.(ts|mjs)$/.test(entry.name) && !/(\.test|^testing)\.ts$/.test(entry.name) ? [path] : [];
+  });
+}
+
+/** Relative imports of a file (static, dynamic and type-only), resolved to paths under src/. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specs = [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((m) => m[1]!);
+  return specs.map((spec) => relative(root, resolve(dirname(file), spec)));
+}
+
+/** `modules/apps/service.ts` → `apps`; platform, silicon and the root files are layers of their own. */
+const unitOf = (path: string) => {
+  const [top, second] = path.split('/');
+  return top === 'modules' ? second! : top!.replace(/\.(ts|mjs)$/, '');
+};
+
+const files = sourceFiles(root).map((f) => relative(root, f));
+const edges = files.flatMap((from) => importsOf(join(root, from)).map((to) => ({ from, to })));
+
+describe('module map', () => {
+  it('platform/ and silicon/ know no domain module and not the composition root', () => {
+    const lower = edges.filter(
+      ({ from, to }) =>
+        (from.startsWith('platform/') || from.startsWith('silicon/')) &&
+        !to.startsWith('platform/') &&
+        !to.startsWith('silicon/'),
+    );
+    expect(lower).toEqual([]);
+  });
+
+  it('no domain module imports the composition root (app, server, seed, main)', () => {
+    const up = edges.filter(
+      ({ from, to }) => from.startsWith('modules/') && !/^(modules|platform|silicon)(\/|$)/.test(to),
+    );
+    expect(up).toEqual([]);
+  });
+
+  it('domain modules import each other without cycles', () => {
+    const graph = new Map<string, Set<string>>();
+    for (const { from, to } of edges) {
+      if (!from.startsWith('modules/') || !to.startsWith('modules/')) continue;
+      const [a, b] = [unitOf(from), unitOf(to)];
+      if (a !== b) graph.set(a, (graph.get(a) ?? new Set()).add(b));
+    }
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (node: string, path: string[]) => {
+      if (state.get(node) === 'done') return;
+      if (state.get(node) === 'open') {
+        cycles.push([...path.slice(path.indexOf(node)), node].join(' → '));
+        return;
+      }
+      state.set(node, 'open');
+      for (const next of graph.get(node) ?? []) visit(next, [...path, node]);
+      state.set(node, 'done');
+    };
+    for (const node of graph.keys()) visit(node, []);
+    expect(cycles).toEqual([]);
+    // The check sees the real graph: these dependencies exist and point one way.
+    expect(graph.get('completion')?.has('conversations')).toBe(true);
+    expect(graph.get('conversations')?.has('completion') ?? false).toBe(false);
+  });
+});

@@ -1,0 +1,32 @@
+import type { AppContext } from '../../platform/context';
+import type { schema } from '../../platform/db';
+import type { ConversationRow } from './repo';
+
+export type AppRow = typeof schema.apps.$inferSelect;
+
+/**
+ * What conversations need from modules above them, provided by the composition root (`app.ts`): the
+ * apps they belong to and the engine that answers them. Conversations import neither, so the module
+ * graph stays acyclic (completion and functions build on conversations, not the other way round).
+ */
+export interface ConversationPorts {
+  apps: {
+    find(vendorId: number, appId: number): Promise<AppRow | null>;
+    /** The greeting a new conversation opens with, in the caller's locale, or null. */
+    greeting(app: AppRow, locale: string | undefined): string | null;
+  };
+  replies: {
+    /**
+     * Stores the user's message and answers it; resolves when the reply is stored. Throws a conflict at
+     * once if a reply already runs in this conversation.
+     */
+    start(
+      ctx: AppContext,
+      input: { app: AppRow; conversation: ConversationRow; content: string; posterSocket?: string },
+    ): Promise<void>;
+    /** Stops every running reply (server shutdown). */
+    close(): Promise<void>;
+  };
+}
+
+export type ConversationContext = AppContext & ConversationPorts;

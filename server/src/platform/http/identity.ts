@@ -1,0 +1,48 @@
+import type { schema } from '../db';
+
+export type UserRow = typeof schema.users.$inferSelect;
+export type SessionRow = typeof schema.sessions.$inferSelect;
+export type VendorRow = typeof schema.vendors.$inferSelect;
+
+/** A person's role in one vendor (CONTRACTS "Organisations"); a superuser acts as owner everywhere. */
+export type MemberRole = 'owner' | 'member';
+
+/** Who signed the request: the session, its user if signed in, and the user's memberships. */
+export interface Identity {
+  /** The session token as presented (kept in memory only, to key caches). */
+  token: string;
+  session: SessionRow;
+  user: UserRow | null;
+  /** vendor id → role, for the vendors the user belongs to. */
+  memberships: ReadonlyMap<number, MemberRole>;
+}
+
+export type SignedIn = Identity & { user: UserRow };
+
+export type VerifyFailure = 'missing' | 'malformed' | 'stale' | 'unknown' | 'signature';
+export type VerifyResult = { ok: true; identity: Identity } | { ok: false; reason: VerifyFailure };
+
+/** Verifies `X-AccessToken` headers (the auth module's SessionVerifier). */
+export interface SessionPort {
+  /** Answers without a promise when everything needed is in memory, else undefined. */
+  verifyCached(header: string | undefined, method: string, target: string): VerifyResult | undefined;
+  verify(header: string | undefined, method: string, target: string): Promise<VerifyResult>;
+}
+
+/**
+ * The ports the request pipeline authenticates and resolves tenants through. The composition root
+ * (`app.ts`) provides them from the auth and vendors modules, so `platform/` knows no domain module.
+ */
+export interface PipelinePorts {
+  sessions: SessionPort;
+  vendors: {
+    byId(id: number): Promise<VendorRow | null>;
+    byKey(key: string): Promise<VendorRow | null>;
+  };
+}
+
+/** The role a signed-in user has in a vendor, or null when they may not act in it. */
+export function roleIn(identity: SignedIn, vendorId: number): MemberRole | null {
+  if (identity.user.isSu) return 'owner';
+  return identity.memberships.get(vendorId) ?? null;
+}

@@ -1,0 +1,255 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { loadConfig } from '../config';
+import { MemoryRateLimiter } from '../rate-limit';
+import type { Identity, MemberRole, UserRow, VendorRow, VerifyResult } from './identity';
+import { Pipeline } from './pipeline';
+import { route } from './route';
+
+// The pipeline alone, over fake ports: each `X-AccessToken` value names a caller.
+const vendorRow = (id: number, active = true) =>
+  ({ id, key: `v${id}`, name: `Vendor ${id}`, currency: 'CHF', active, createdAt: new Date(0) }) as VendorRow;
+const VENDORS = [vendorRow(1), vendorRow(2), vendorRow(3, false)];
+
+function identity(
+  userId: number | null,
+  opts: { su?: boolean; roles?: [number, MemberRole][] } = {},
+): Identity {
+  const user = userId === null ? null : ({ id: userId, isSu: opts.su ?? false, active: true } as UserRow);
+  return {
+    token: `t${userId}`,
+    session: { id: userId ?? 0 } as Identity['session'],
+    user,
+    memberships: new Map(opts.roles ?? []),
+  };
+}
+const CALLERS: Record<string, Identity> = {
+  anonymous: identity(null),
+  member: identity(10, {
+    roles: [
+      [1, 'member'],
+      [3, 'owner'],
+    ],
+  }),
+  owner: identity(11, { roles: [[1, 'owner']] }),
+  su: identity(12, { su: true }),
+};
+
+const answer = (header: string | undefined): VerifyResult => {
+  if (!header) return { ok: false, reason: 'missing' };
+  const found = CALLERS[header];
+  return found ? { ok: true, identity: found } : { ok: false, reason: 'signature' };
+};
+
+const calls: string[] = [];
+
+async function build(): Promise<FastifyInstance> {
+  const app = Fastify();
+  const pipeline = new Pipeline({
+    config: loadConfig({ DATA_DIR: 'memory://' }),
+    rateLimiter: new MemoryRateLimiter(),
+    ports: {
+      sessions: { verifyCached: answer, verify: async (h) => answer(h) },
+      vendors: {
+        byId: async (id) => VENDORS.find((v) => v.id === id) ?? null,
+        byKey: async (key) => VENDORS.find((v) => v.key === key) ?? null,
+      },
+    },
+  });
+  pipeline.install(app);
+  const vendorPath = z.object({ vendorId: z.coerce.number(), thingId: z.coerce.number().int().positive() });
+  pipeline.register(app, [
+    route({
+      method: 'GET',
+      url: '/v1/public',
+      summary: 'limited per address',
+      tags: ['test'],
+      access: { auth: 'session' },
+      rateLimit: { bucket: 'public', per: 'address', limit: 2, windowSeconds: 60 },
+      response: z.object({ ok: z.boolean() }),
+      handler: () => ({ ok: true, secret: 'dropped by the response schema' }) as { ok: boolean },
+    }),
+    route({
+      method: 'GET',
+      url: '/v1/session',
+      summary: 'any signed session',
+      tags: ['test'],
+      access: { auth: 'session' },
+      response: z.object({ user: z.number().nullable() }),
+      handler: ({ identity }) => ({ user: identity.user?.id ?? null }),
+    }),
+    route({
+      method: 'GET',
+      url: '/v1/admin',
+      summary: 'superuser only',
+      tags: ['test'],
+      access: { auth: 'superuser' },
+      response: z.object({ ok: z.boolean() }),
+      handler: () => ({ ok: true }),
+    }),
+    route({
+      method: 'POST',
+      url: '/v1/vendors/:vendorId/things/:thingId',
+      summary: 'vendor-scoped, validated',
+      tags: ['test'],
+      access: { auth: 'user', vendor: 'path' },
+      params: vendorPath,
+      resource: 'Thing',
+      query: z.object({ n: z.coerce.number().int().max(5).optional() }),
+      body: z.object({ name: z.string().min(1, 'Name is required') }),
+      status: 201,
+      response: z.object({ vendor: z.number(), role: z.string(), thing: z.number(), name: z.string() }),
+      handler: ({ vendor, role, params, body }) => {
+        calls.push(`thing:${params.thingId}`);
+        return { vendor: vendor.id, role, thing: params.thingId, name: body.name };
+      },
+    }),
+    route({
+      method: 'DELETE',
+      url: '/v1/vendors/:vendorId/settings',
+      summary: 'owner only',
+      tags: ['test'],
+      access: { auth: 'user', vendor: 'path', role: 'owner' },
+      handler: () => {
+        calls.push('settings');
+      },
+    }),
+    route({
+      method: 'GET',
+      url: '/v1/current',
+      summary: 'vendor from X-Vendor, limited per caller',
+      tags: ['test'],
+      access: { auth: 'user', vendor: 'header' },
+      rateLimit: { bucket: 'current', per: 'caller', limit: 2, windowSeconds: 60 },
+      response: z.object({ key: z.string() }),
+      handler: ({ vendor }) => ({ key: vendor.key }),
+    }),
+    route({
+      method: 'POST',
+      url: '/v1/hooks',
+      summary: 'keeps the raw body',
+      tags: ['test'],
+      access: { auth: 'none' },
+      rawBody: true,
+      body: z.object({ a: z.number() }),
+      response: z.object({ raw: z.string() }),
+      handler: ({ request }) => ({ raw: request.rawBody ?? '' }),
+    }),
+  ]);
+  await app.ready();
+  return app;
+}
+
+describe('the request pipeline', () => {
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    app = await build();
+  });
+  afterAll(() => app.close());
+
+  const call = (method: 'GET' | 'POST' | 'DELETE' | 'HEAD', url: string, who?: string, body?: unknown) =>
+    app.inject({
+      method,
+      url,
+      headers: {
+        ...(who ? { 'x-accesstoken': who } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+
+  it('rate-limits per address before authenticating, and presents through the response schema', async () => {
+    const first = await call('GET', '/v1/public', 'anonymous');
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual({ ok: true });
+    expect((await call('GET', '/v1/public')).statusCode).toBe(401);
+    // The third call from this address is refused before its (missing) signature is looked at.
+    const third = await call('GET', '/v1/public');
+    expect(third.statusCode).toBe(429);
+    expect(third.headers['retry-after']).toMatch(/^\d+$/);
+    expect(third.json().name).toBe('TooManyRequests');
+  });
+
+  it('authenticates: missing or bad signature 401, a session that is not signed in only where allowed', async () => {
+    expect((await call('GET', '/v1/session')).statusCode).toBe(401);
+    expect((await call('GET', '/v1/session', 'forged')).json().message).toContain('Invalid access token');
+    expect((await call('GET', '/v1/session', 'anonymous')).json()).toEqual({ user: null });
+    const signedOut = await call('POST', '/v1/vendors/1/things/1', 'anonymous', { name: 'x' });
+    expect(signedOut.statusCode).toBe(401);
+  });
+
+  it('hides superuser routes from everyone else with 404', async () => {
+    expect((await call('GET', '/v1/admin', 'owner')).statusCode).toBe(404);
+    expect((await call('GET', '/v1/admin', 'su')).json()).toEqual({ ok: true });
+  });
+
+  it('resolves the vendor and role before validating, so a stranger learns nothing from a bad body', async () => {
+    calls.length = 0;
+    const stranger = await call('POST', '/v1/vendors/2/things/1', 'member', { name: '' });
+    expect(stranger.statusCode).toBe(404);
+    expect(stranger.json()).toEqual({ name: 'NotFound', message: 'Vendor not found' });
+    expect((await call('POST', '/v1/vendors/abc/things/1', 'member', { name: 'x' })).statusCode).toBe(404);
+    expect((await call('POST', '/v1/vendors/99/things/1', 'su', { name: 'x' })).statusCode).toBe(404);
+    // An inactive vendor cannot be acted in, even by its owner.
+    expect((await call('POST', '/v1/vendors/3/things/1', 'member', { name: 'x' })).statusCode).toBe(404);
+    expect(calls).toEqual([]);
+  });
+
+  it('validates params (404 naming the resource), query and body (400 with field errors)', async () => {
+    calls.length = 0;
+    const badId = await call('POST', '/v1/vendors/1/things/abc', 'member', { name: 'x' });
+    expect(badId.json()).toEqual({ name: 'NotFound', message: 'Thing not found' });
+    const badBody = await call('POST', '/v1/vendors/1/things/1', 'member', { name: '' });
+    expect(badBody.statusCode).toBe(400);
+    expect(badBody.json()).toMatchObject({ name: 'ValidationError', errors: { name: 'Name is required' } });
+    const badQuery = await call('POST', '/v1/vendors/1/things/1?n=9', 'member', { name: 'x' });
+    expect(Object.keys(badQuery.json().errors)).toEqual(['n']);
+    const malformed = await call('POST', '/v1/vendors/1/things/1', 'member', '{"name":');
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json().message).toBe('The request body is not valid JSON.');
+    expect(calls).toEqual([]);
+  });
+
+  it('runs the handler with typed, authorized input and the declared status', async () => {
+    const ok = await call('POST', '/v1/vendors/1/things/7', 'member', { name: 'Lamp' });
+    expect(ok.statusCode).toBe(201);
+    expect(ok.json()).toEqual({ vendor: 1, role: 'member', thing: 7, name: 'Lamp' });
+    // A superuser acts as owner in any vendor.
+    expect((await call('POST', '/v1/vendors/2/things/7', 'su', { name: 'Lamp' })).json().role).toBe('owner');
+  });
+
+  it('refuses members on owner routes with 404 and lets owners through', async () => {
+    calls.length = 0;
+    expect((await call('DELETE', '/v1/vendors/1/settings', 'member')).statusCode).toBe(404);
+    expect((await call('DELETE', '/v1/vendors/1/settings', 'owner')).statusCode).toBe(204);
+    expect(calls).toEqual(['settings']);
+  });
+
+  it('takes the vendor from X-Vendor and limits per caller after authenticating', async () => {
+    const withKey = (who: string, key?: string) =>
+      app.inject({
+        method: 'GET',
+        url: '/v1/current',
+        headers: { 'x-accesstoken': who, ...(key ? { 'x-vendor': key } : {}) },
+      });
+    expect((await withKey('member')).statusCode).toBe(400);
+    expect((await withKey('member', 'v2')).statusCode).toBe(404);
+    expect((await withKey('owner', 'v1')).json()).toEqual({ key: 'v1' });
+    expect((await withKey('owner', 'v1')).statusCode).toBe(200);
+    const limited = await withKey('owner', 'v1');
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['retry-after']).toMatch(/^\d+$/);
+    // Each caller has its own budget; an unauthenticated call is refused before it counts.
+    expect((await withKey('su', 'v2')).json()).toEqual({ key: 'v2' });
+    expect((await withKey('nobody', 'v1')).statusCode).toBe(401);
+  });
+
+  it('keeps the raw body for routes that verify signatures, and answers HEAD for GET routes', async () => {
+    const raw = '{ "a": 1 }';
+    expect((await call('POST', '/v1/hooks', undefined, raw)).json()).toEqual({ raw });
+    const head = await call('HEAD', '/v1/session', 'anonymous');
+    expect(head.statusCode).toBe(200);
+    expect(head.body).toBe('');
+  });
+});

@@ -1,0 +1,265 @@
+import { ErrorName, errorBodySchema, INVALID_ACCESS_TOKEN, idParam } from '@llmor/contracts';
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onRequestHookHandler,
+  preValidationHookHandler,
+} from 'fastify';
+import { serializerCompiler } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Config } from '../config';
+import { AppError, badRequest, notFound, tooManyRequests, unauthorized } from '../errors';
+import type { RateLimiter } from '../rate-limit';
+import { fieldErrors } from '../validate';
+import { errorStatus, statusErrorName } from './errors';
+import {
+  type Identity,
+  type MemberRole,
+  type PipelinePorts,
+  roleIn,
+  type SignedIn,
+  type VendorRow,
+} from './identity';
+import type { RouteSpec } from './route';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    identity: Identity | null;
+    tenant: { vendor: VendorRow; role: MemberRole } | null;
+    /** The body as received, for routes declared with `rawBody: true` (signature checks). */
+    rawBody?: string;
+  }
+  interface FastifyContextConfig {
+    route?: RouteSpec;
+  }
+}
+
+const FAILURE_TEXT = {
+  missing: `${INVALID_ACCESS_TOKEN}: the X-AccessToken header is missing`,
+  malformed: `${INVALID_ACCESS_TOKEN}: the X-AccessToken header cannot be decoded`,
+  stale: `${INVALID_ACCESS_TOKEN}: the timestamp is outside the allowed window`,
+  unknown: `${INVALID_ACCESS_TOKEN}: the session does not exist`,
+  signature: `${INVALID_ACCESS_TOKEN}: the signature does not match`,
+} as const;
+
+/** A request part (params, querystring, body) that failed its schema. */
+class InputError extends Error {
+  constructor(
+    readonly part: string,
+    readonly issues: readonly z.core.$ZodIssue[],
+  ) {
+    super('The request is invalid.');
+  }
+}
+
+export interface PipelineOptions {
+  config: Config;
+  rateLimiter: RateLimiter;
+  ports: PipelinePorts;
+}
+
+/**
+ * The one request pipeline. Every route declared with `route()` and registered with `registerRoutes`
+ * runs, in this order:
+ *   1. rate limit per address            (onRequest; declared `rateLimit.per: 'address'`)
+ *   2. authenticate                      (onRequest; `access.auth`: signed session, user, superuser)
+ *   3. rate limit per caller             (onRequest; `rateLimit.per: 'caller'`: keyed by who called)
+ *   4. resolve the vendor and the role   (preValidation; `access.vendor`, `access.role`)
+ *   5. validate params, query and body   (Fastify validation with the contracts' zod schemas)
+ *   6. run the handler                   (typed, authorized input)
+ *   7. present                           (the response schema serializes the answer; unknown keys dropped)
+ * Failures at any step are AppErrors, answered by the one error handler below.
+ */
+export class Pipeline {
+  constructor(private readonly opts: PipelineOptions) {}
+
+  /** Compilers, body parser and error handling for the whole app: call once, before any route. */
+  install(app: FastifyInstance): void {
+    app.decorateRequest('identity', null);
+    app.decorateRequest('tenant', null);
+    app.setValidatorCompiler<z.ZodType>(({ schema, httpPart }) => (data) => {
+      // Fastify hands an absent body over as null: a bodiless call is an empty object.
+      const result = schema.safeParse(httpPart === 'body' && data === null ? {} : data);
+      return result.success
+        ? { value: result.data }
+        : { error: new InputError(httpPart ?? '', result.error.issues) };
+    });
+    app.setSerializerCompiler(serializerCompiler);
+
+    // An empty body with a JSON content type (a bodiless POST) is no body, not a parse error.
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+      const text = body as string;
+      if (request.routeOptions.config.route?.rawBody) request.rawBody = text;
+      if (text.trim() === '') return done(null, undefined);
+      try {
+        done(null, JSON.parse(text));
+      } catch {
+        done(badRequest('The request body is not valid JSON.'), undefined);
+      }
+    });
+
+    app.setErrorHandler((error: FastifyError | AppError | InputError, request, reply) =>
+      this.answerError(error, request, reply),
+    );
+  }
+
+  register(app: FastifyInstance, routes: readonly RouteSpec[]): void {
+    for (const spec of routes) this.registerOne(app, spec);
+  }
+
+  private registerOne(app: FastifyInstance, spec: RouteSpec): void {
+    const status = spec.status ?? (spec.response ? 200 : 204);
+    const onRequest: onRequestHookHandler[] = [];
+    const limit = spec.rateLimit;
+    if (limit?.per === 'address') onRequest.push(this.limiter(spec, (request) => request.ip));
+    if (spec.access.auth !== 'none') onRequest.push(this.authenticate(spec));
+    if (limit?.per === 'caller') {
+      onRequest.push(
+        this.limiter(spec, (request) => {
+          const identity = request.identity;
+          return identity?.user ? String(identity.user.id) : `session:${identity?.session.id ?? request.ip}`;
+        }),
+      );
+    }
+    const preValidation: preValidationHookHandler[] =
+      'vendor' in spec.access ? [this.resolveVendor(spec)] : [];
+
+    app.route({
+      method: spec.method,
+      url: spec.url,
+      config: { route: spec },
+      schema: {
+        summary: spec.summary,
+        tags: spec.tags,
+        ...(spec.access.auth === 'none' ? {} : { security: [{ accessToken: [] }] }),
+        ...(spec.params ? { params: spec.params } : {}),
+        ...(spec.query ? { querystring: spec.query } : {}),
+        ...(spec.body ? { body: spec.body } : {}),
+        response: {
+          [status]: spec.response ?? (status === 204 ? z.null().describe('No content') : z.unknown()),
+          ...Object.fromEntries(impliedErrors(spec).map((name) => [errorStatus(name), errorBodySchema])),
+        },
+      },
+      onRequest,
+      preValidation,
+      handler: async (request, reply) => {
+        const output = await spec.handler({
+          identity: request.identity,
+          vendor: request.tenant?.vendor,
+          role: request.tenant?.role,
+          params: request.params,
+          query: request.query,
+          body: request.body,
+          request,
+          reply,
+        } as never);
+        if (reply.sent) return reply;
+        reply.code(status);
+        return status === 204 ? reply.send() : output;
+      },
+    });
+  }
+
+  private limiter(spec: RouteSpec, keyOf: (request: FastifyRequest) => string): onRequestHookHandler {
+    const limit = spec.rateLimit!;
+    const max = typeof limit.limit === 'function' ? limit.limit(this.opts.config) : limit.limit;
+    return async (request) => {
+      const hit = await this.opts.rateLimiter.hit(
+        `${limit.bucket}:${keyOf(request)}`,
+        max,
+        limit.windowSeconds,
+      );
+      if (!hit.allowed) throw tooManyRequests(hit.retryAfter);
+    };
+  }
+
+  private authenticate(spec: RouteSpec): onRequestHookHandler {
+    const { sessions } = this.opts.ports;
+    const auth = spec.access.auth;
+    // A callback hook, not an async one: the cached path then costs no promise per request.
+    return (request, _reply, done) => {
+      const raw = request.headers['x-accesstoken'];
+      const header = typeof raw === 'string' ? raw : undefined;
+      const settle = (result: ReturnType<typeof sessions.verifyCached> & object) => {
+        if (!result.ok) return done(unauthorized(FAILURE_TEXT[result.reason]));
+        const identity = result.identity;
+        if (auth !== 'session' && !identity.user?.active) {
+          return done(unauthorized('Authentication required: please sign in.'));
+        }
+        if (auth === 'superuser' && !identity.user?.isSu) return done(notFound('Route'));
+        request.identity = identity;
+        done();
+      };
+      const cached = sessions.verifyCached(header, request.method, request.url);
+      if (cached) return settle(cached);
+      sessions.verify(header, request.method, request.url).then(settle, done);
+    };
+  }
+
+  private resolveVendor(spec: RouteSpec): preValidationHookHandler {
+    const access = spec.access as { vendor: 'path' | 'header'; role?: MemberRole };
+    const { vendors } = this.opts.ports;
+    return async (request) => {
+      const identity = request.identity as SignedIn;
+      let vendor: VendorRow | null;
+      if (access.vendor === 'path') {
+        const parsed = idParam.safeParse((request.params as Record<string, string>).vendorId);
+        if (!parsed.success) throw notFound('Vendor');
+        if (roleIn(identity, parsed.data) === null) throw notFound('Vendor');
+        vendor = await vendors.byId(parsed.data);
+      } else {
+        const key = request.headers['x-vendor'];
+        if (typeof key !== 'string' || key === '') throw badRequest('The X-Vendor header is required.');
+        vendor = await vendors.byKey(key);
+      }
+      const role = vendor?.active ? roleIn(identity, vendor.id) : null;
+      if (!vendor || role === null) throw notFound('Vendor');
+      if (access.role === 'owner' && role !== 'owner') throw notFound('Vendor');
+      request.tenant = { vendor, role };
+    };
+  }
+
+  private answerError(
+    error: FastifyError | AppError | InputError,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): FastifyReply {
+    if (error instanceof InputError) {
+      const spec = request.routeOptions.config.route;
+      if (error.part === 'params') return this.answerError(notFound(spec?.resource), request, reply);
+      const errors =
+        error.part === 'body' && spec?.bodyErrors
+          ? spec.bodyErrors(error.issues, request.body)
+          : fieldErrors(error.issues);
+      return reply.code(400).send({ name: ErrorName.ValidationError, message: error.message, errors });
+    }
+    if (error instanceof AppError) {
+      if (error.extra.retryAfterSeconds !== undefined)
+        reply.header('retry-after', String(error.extra.retryAfterSeconds));
+      return reply.code(errorStatus(error.name)).send(error.toBody());
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.code(status).send({
+        name: statusErrorName(status),
+        message: status === 413 ? 'The request body is too large.' : error.message,
+      });
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.code(500).send({ name: ErrorName.InternalServerError, message: 'Internal server error' });
+  }
+}
+
+/** The errors a route can answer: those its declaration implies, plus the ones it names. */
+function impliedErrors(spec: RouteSpec): ErrorName[] {
+  const names = new Set<ErrorName>(spec.errors ?? []);
+  if (spec.access.auth !== 'none') names.add(ErrorName.Unauthorized);
+  if (spec.access.auth === 'superuser' || 'vendor' in spec.access || spec.params)
+    names.add(ErrorName.NotFound);
+  if (spec.query || spec.body) names.add(ErrorName.ValidationError);
+  if (spec.body) names.add(ErrorName.PayloadTooLarge);
+  if (spec.rateLimit) names.add(ErrorName.TooManyRequests);
+  return [...names];
+}

@@ -1,0 +1,99 @@
+import type { ErrorName, FieldErrors } from '@llmor/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { Config } from '../config';
+import type { Identity, MemberRole, SignedIn, VendorRow } from './identity';
+
+/**
+ * Who may call a route:
+ * - `none`: public; `session`: a signed session (signed in or not); `user`: a signed-in user;
+ *   `superuser`: a signed-in superuser (anyone else: 404, so admin routes do not leak).
+ * - `vendor`: the route acts in one vendor, named by the path's `:vendorId` or the `X-Vendor` header;
+ *   the user must belong to it (a superuser may act in any), else 404. `role: 'owner'` also refuses
+ *   members with 404.
+ */
+export type Access =
+  | { auth: 'none' | 'session' | 'user' | 'superuser' }
+  | { auth: 'user'; vendor: 'path' | 'header'; role?: MemberRole };
+
+/**
+ * A fixed-window limit. `per: 'address'` runs before authentication (public calls such as sign-in);
+ * `per: 'caller'` runs right after it, keyed by the signed-in user (else the session).
+ */
+export interface RateLimit {
+  bucket: string;
+  per: 'address' | 'caller';
+  limit: number | ((config: Config) => number);
+  windowSeconds: number;
+}
+
+type Schema = z.ZodType;
+type Out<S> = S extends Schema ? z.output<S> : undefined;
+type Answer<R> = R extends Schema ? z.output<R> : unknown;
+
+type Who<A extends Access> = A['auth'] extends 'none'
+  ? { identity: null }
+  : A['auth'] extends 'session'
+    ? { identity: Identity }
+    : { identity: SignedIn };
+type Tenancy<A extends Access> = A extends { vendor: 'path' | 'header' }
+  ? { vendor: VendorRow; role: MemberRole }
+  : unknown;
+
+/** What a handler receives: typed, validated and authorized input. */
+export type RouteInput<A extends Access, P, Q, B> = Who<A> &
+  Tenancy<A> & {
+    params: Out<P>;
+    query: Out<Q>;
+    body: Out<B>;
+    request: FastifyRequest;
+    reply: FastifyReply;
+  };
+
+export type SuccessStatus = 200 | 201 | 202 | 204;
+
+export interface RouteSpec<
+  A extends Access = Access,
+  P extends Schema | undefined = Schema | undefined,
+  Q extends Schema | undefined = Schema | undefined,
+  B extends Schema | undefined = Schema | undefined,
+  R extends Schema | undefined = Schema | undefined,
+> {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  url: string;
+  /** One line for the API reference. */
+  summary: string;
+  tags: string[];
+  access: A;
+  rateLimit?: RateLimit;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Which thing an unparseable path id names: `/apps/abc` answers 404 `App not found`. */
+  resource?: string;
+  /** Success status (default 200, or 204 when there is no response schema). */
+  status?: SuccessStatus;
+  response?: R;
+  /** Errors beyond those the pipeline implies (401, 404 for tenancy, 400 for input, 429 for limits). */
+  errors?: ErrorName[];
+  /** Maps body validation issues to the spec's field-error keys where they are not the plain paths. */
+  bodyErrors?: (issues: readonly z.core.$ZodIssue[], body: unknown) => FieldErrors;
+  /** Keep the raw request body (`request.rawBody`) for signature checks. */
+  rawBody?: boolean;
+  /** Answers the response schema's output; a route without one answers its value as-is (or 204). */
+  handler: (input: RouteInput<A, P, Q, B>) => Promise<Answer<R>> | Answer<R>;
+}
+
+/**
+ * Declares a route: `route({...})` keeps the declaration's literal types so the handler's input is
+ * typed from its access rule and schemas. Register a module's list with `registerRoutes`.
+ */
+export function route<
+  const A extends Access,
+  P extends Schema | undefined = undefined,
+  Q extends Schema | undefined = undefined,
+  B extends Schema | undefined = undefined,
+  R extends Schema | undefined = undefined,
+>(spec: RouteSpec<A, P, Q, B, R>): RouteSpec {
+  return spec as unknown as RouteSpec;
+}

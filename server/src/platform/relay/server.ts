@@ -1,0 +1,64 @@
+import { RELAY_PATH } from '@llmor/contracts';
+import { createAdapter } from '@socket.io/redis-adapter';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { createClient } from 'redis';
+import { Server, type Socket } from 'socket.io';
+import type { RelayHub } from './hub';
+
+export interface RelayOptions {
+  /** A socket.io server on the app's HTTP server at `/stream`, websocket transport only. */
+  serve: boolean;
+  /** The Redis adapter, so rooms span every instance; without `serve` the process still publishes. */
+  redisUrl?: string;
+  /** What a connected socket may do (the conversations module answers join/get/set/patchState). */
+  onConnection: (socket: Socket) => void;
+}
+
+/**
+ * Starts the relay transport of this process (CONTRACTS "Relay"). With neither `serve` nor Redis the
+ * hub stays a no-op.
+ */
+export async function startRelay(
+  app: FastifyInstance,
+  hub: RelayHub,
+  log: FastifyBaseLogger,
+  opts: RelayOptions,
+): Promise<void> {
+  if (!opts.serve && !opts.redisUrl) return;
+  const io = opts.serve
+    ? new Server(app.server, { path: RELAY_PATH, transports: ['websocket'], serveClient: false })
+    : new Server({ serveClient: false });
+
+  let redis: { quit(): Promise<void> } | null = null;
+  if (opts.redisUrl) {
+    const pub = createClient({ url: opts.redisUrl });
+    const sub = pub.duplicate();
+    for (const client of [pub, sub]) client.on('error', (err) => log.error({ err }, 'relay redis error'));
+    try {
+      await Promise.all([pub.connect(), sub.connect()]);
+    } catch (err) {
+      await Promise.allSettled([pub.quit(), sub.quit()]);
+      io.close();
+      throw err;
+    }
+    io.adapter(createAdapter(pub, sub));
+    redis = {
+      quit: async () => {
+        await Promise.allSettled([pub.quit(), sub.quit()]);
+      },
+    };
+  }
+
+  if (opts.serve) io.on('connection', opts.onConnection);
+  hub.attach(io);
+
+  app.addHook('preClose', async () => {
+    io.disconnectSockets(true);
+    if (opts.serve) io.engine.close();
+  });
+  app.addHook('onClose', async () => {
+    hub.detach();
+    await io.of('/').adapter.close();
+    await redis?.quit();
+  });
+}
