@@ -1,10 +1,8 @@
 import { INVALID_SESSION_RELOAD_MS, type Locale, type SessionUser } from '@llmor/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { createSession, SessionCreationError } from '../features/auth/api/createSession';
-import { sessionUserQueryOptions } from '../features/auth/api/getSessionUser';
-import { signout } from '../features/auth/api/signout';
-import { vendorsQueryOptions } from '../features/vendors/api/getVendors';
+import { createSession, SessionCreationError, sessionUserQueryOptions, signout } from '../features/auth';
+import { vendorsQueryOptions } from '../features/vendors';
 import { i18n } from '../i18n';
 import { isInvalidSessionError } from '../lib/api/client';
 import { describeError } from '../lib/api/error';

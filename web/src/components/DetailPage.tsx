@@ -3,6 +3,7 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { describeError } from '../lib/api/error';
+import type { KeyPrefix, TextKey } from '../lib/textKeys';
 
 /**
  * The section tabs of a detail page (`<basePath>/<section>`): `data-testid="<testIdPrefix>-tab-<section>"`,
@@ -19,7 +20,7 @@ export function SectionTabs<S extends string>({
   sections: readonly S[];
   basePath: string;
   testIdPrefix: string;
-  textKeyPrefix: string;
+  textKeyPrefix: KeyPrefix<'tabs'>;
 }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -33,7 +34,7 @@ export function SectionTabs<S extends string>({
       <Tabs.List aria-label={t(`${textKeyPrefix}.tabs`)}>
         {sections.map((s) => (
           <Tabs.Tab key={s} value={s} data-testid={`${testIdPrefix}-tab-${s}`}>
-            {t(`${textKeyPrefix}.${s}`)}
+            {t(`${textKeyPrefix}.${s}` as TextKey)}
           </Tabs.Tab>
         ))}
       </Tabs.List>
@@ -57,7 +58,7 @@ export function LoadProblem({
   error: unknown;
   listPath: string;
   testIdPrefix: string;
-  textKeyPrefix: string;
+  textKeyPrefix: KeyPrefix<'notFoundTitle'> & KeyPrefix<'loadFailedTitle'> & KeyPrefix<'backToList'>;
 }) {
   const { t } = useTranslation();
   return (

@@ -2,6 +2,7 @@ import { Group, Table, Text, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowsSort, IconArrowUp } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { KeyPrefix } from '../lib/textKeys';
 
 export interface Sort<C extends string> {
   column: C;
@@ -38,7 +39,7 @@ export function SortHeader<C extends string>({
   sort: Sort<C> | null;
   onSort(column: C): void;
   testIdPrefix: string;
-  titleKeyPrefix: string;
+  titleKeyPrefix: KeyPrefix<'asc'> & KeyPrefix<'desc'> & KeyPrefix<'none'>;
   children: ReactNode;
 }) {
   const { t } = useTranslation();

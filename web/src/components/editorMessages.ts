@@ -4,6 +4,8 @@ import { addFeatureMessages } from '../i18n/feature';
  * Texts of the shared editors and pickers (JsonEditor, CodeEditor, EntityPicker), under `editors.*`.
  * Registered when one of them loads.
  */
+export type EditorMessages = typeof de_DE;
+
 const de_DE = {
   jsonInvalid: 'Das JSON-Dokument ist ungültig.',
   create: '„{{text}}“ erstellen',

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/PageHeader';
-import { DashboardIntro } from '../../features/dashboard/components/DashboardIntro';
+import { DashboardIntro } from '../../features/dashboard';
 
 export function DashboardRoute() {
   const { t } = useTranslation();

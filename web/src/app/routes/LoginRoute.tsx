@@ -1,7 +1,7 @@
 import { Center, Group, Stack, Text } from '@mantine/core';
 import { IconHexagonLetterL } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { LoginForm } from '../../features/auth/components/LoginForm';
+import { LoginForm } from '../../features/auth';
 
 export function LoginRoute() {
   const { t } = useTranslation();

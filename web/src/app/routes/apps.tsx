@@ -2,11 +2,14 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { PlaceholderPage } from '../../components/PlaceholderPage';
-import { AppDetailsForm } from '../../features/apps/components/AppDetailsForm';
-import { AppPage } from '../../features/apps/components/AppPage';
-import { AppParametersForm } from '../../features/apps/components/AppParametersForm';
-import { AppSettingsLayout, type AppSettingsSection } from '../../features/apps/components/AppSettingsLayout';
-import { AppsListPage } from '../../features/apps/components/AppsListPage';
+import {
+  AppDetailsForm,
+  AppPage,
+  AppParametersForm,
+  AppSettingsLayout,
+  type AppSettingsSection,
+  AppsListPage,
+} from '../../features/apps';
 import { ConversationsView } from '../../features/conversations';
 import { AppFunctionsSettings } from '../../features/functions';
 import { AppUsageSettings } from '../../features/usage';

@@ -5,8 +5,8 @@ import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
 import { ErrorBanners } from '../../components/ErrorBanners';
-import { UserMenu } from '../../features/auth/components/UserMenu';
-import { VendorSwitcher } from '../../features/vendors/components/VendorSwitcher';
+import { UserMenu } from '../../features/auth';
+import { VendorSwitcher } from '../../features/vendors';
 import { useAppState } from '../../lib/appState';
 import { Navigation } from './Navigation';
 

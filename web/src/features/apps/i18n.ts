@@ -88,7 +88,7 @@ const en_US = {
   },
 };
 
-type AppsMessages = typeof en_US;
+export type AppsMessages = typeof en_US;
 
 const de_DE: AppsMessages = {
   list: {

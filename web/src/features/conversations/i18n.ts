@@ -82,7 +82,7 @@ const en_US = {
   },
 };
 
-type ConversationsMessages = typeof en_US;
+export type ConversationsMessages = typeof en_US;
 
 const de_DE: ConversationsMessages = {
   history: {

@@ -194,7 +194,7 @@ const en_US = {
   },
 };
 
-type FunctionsMessages = Messages<typeof en_US>;
+export type FunctionsMessages = Messages<typeof en_US>;
 
 const de_DE: FunctionsMessages = {
   title: 'Funktionen',

@@ -3,4 +3,5 @@ import './i18n';
 export { AppFunctionsSettings } from './components/AppFunctionsSettings';
 export { FUNCTION_SECTIONS, FunctionDetail, type FunctionSection } from './components/FunctionDetail';
 export { FunctionsList } from './components/FunctionsList';
+export type { FunctionsMessages } from './i18n';
 export { functionRouteId } from './lib';

@@ -100,7 +100,7 @@ const en_US = {
   },
 };
 
-type ModelsMessages = Messages<typeof en_US>;
+export type ModelsMessages = Messages<typeof en_US>;
 
 const de_DE: ModelsMessages = {
   title: 'Modelle',

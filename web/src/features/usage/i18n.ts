@@ -17,7 +17,7 @@ const en_US = {
   cost: 'Cost',
 };
 
-type UsageMessages = Messages<typeof en_US>;
+export type UsageMessages = Messages<typeof en_US>;
 
 const de_DE: UsageMessages = {
   title: 'Nutzung',

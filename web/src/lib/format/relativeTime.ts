@@ -19,7 +19,10 @@ export function relativeTime(value: Date | string | number, now: Date | number =
   return { kind: 'date' };
 }
 
-export type Translate = (key: string, options?: { count?: number }) => string;
+export type Translate = (
+  key: 'time.justNow' | 'time.minutesAgo' | 'time.hoursAgo',
+  options?: { count?: number },
+) => string;
 
 /** Translated relative time; uses the keys time.justNow, time.minutesAgo, time.hoursAgo. */
 export function formatRelativeTime(

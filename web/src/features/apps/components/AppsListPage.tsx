@@ -55,7 +55,7 @@ export function AppsListPage() {
     pageSize: PAGE_SIZE,
   });
 
-  const typeLabel = (type: string) => t(`apps.types.${type}`);
+  const typeLabel = (type: AppType) => t(`apps.types.${type}`);
   const onToggleType = (type: string) => {
     setFilters((f) => toggleFilterOption(f, TYPE_FILTER, type));
     setPage(0);

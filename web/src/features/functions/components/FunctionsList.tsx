@@ -43,7 +43,12 @@ export function FunctionsList({ vendorId }: { vendorId: number }) {
 
   const rows = query.data?.data ?? [];
   const loading = query.isPending;
-  const sortProps = { sort, onSort, testIdPrefix: 'functions-sort', titleKeyPrefix: 'functions.sort' };
+  const sortProps = {
+    sort,
+    onSort,
+    testIdPrefix: 'functions-sort',
+    titleKeyPrefix: 'functions.sort',
+  } as const;
 
   return (
     <>

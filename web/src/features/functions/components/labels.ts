@@ -1,7 +1,10 @@
 import { FUNCTION_RUNTIME_LABELS, FunctionRunStatus, type FunctionRuntime } from '@llmor/contracts';
 import { useTranslation } from 'react-i18next';
 
-const STATUS_KEYS: Record<number, string> = {
+const STATUS_KEYS: Record<
+  number,
+  'ok' | 'runtimeError' | 'syntaxError' | 'timeLimit' | 'memoryLimit' | 'notSerialisable' | 'breakpoint'
+> = {
   [FunctionRunStatus.Ok]: 'ok',
   [FunctionRunStatus.RuntimeError]: 'runtimeError',
   [FunctionRunStatus.SyntaxError]: 'syntaxError',

@@ -37,7 +37,7 @@ export function ModelsList({ vendorId }: { vendorId: number }) {
 
   const rows = query.data?.data ?? [];
   const loading = query.isPending;
-  const sortProps = { sort, onSort, testIdPrefix: 'models-sort', titleKeyPrefix: 'models.sort' };
+  const sortProps = { sort, onSort, testIdPrefix: 'models-sort', titleKeyPrefix: 'models.sort' } as const;
 
   return (
     <>

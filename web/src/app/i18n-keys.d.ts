@@ -1,0 +1,27 @@
+// Typed translation keys: `t('missing.key')` is a type error. The resources are the core texts plus each
+// feature's texts under its area key (features/<area>/i18n.ts adds them at runtime).
+import 'i18next';
+import type { EditorMessages } from '../components/editorMessages';
+import type { AppsMessages } from '../features/apps';
+import type { ConversationsMessages } from '../features/conversations';
+import type { FunctionsMessages } from '../features/functions';
+import type { ModelsMessages } from '../features/models';
+import type { UsageMessages } from '../features/usage';
+import type { en_US } from '../i18n/locales/en_US';
+
+declare module 'i18next' {
+  interface CustomTypeOptions {
+    defaultNS: 'translation';
+    resources: {
+      translation: typeof en_US & {
+        apps: AppsMessages;
+        conversations: ConversationsMessages;
+        functions: FunctionsMessages;
+        models: ModelsMessages;
+        usage: UsageMessages;
+        editors: EditorMessages;
+        schemaForm: { selectPlaceholder: string; loadFailed: string; reload: string };
+      };
+    };
+  }
+}

@@ -1,0 +1,5 @@
+export { createSession, SessionCreationError } from './api/createSession';
+export { sessionUserQueryOptions } from './api/getSessionUser';
+export { signout } from './api/signout';
+export { LoginForm } from './components/LoginForm';
+export { UserMenu } from './components/UserMenu';

@@ -1,0 +1,1 @@
+export { DashboardIntro } from './components/DashboardIntro';

@@ -1,0 +1,2 @@
+export { vendorsQueryOptions } from './api/getVendors';
+export { VendorSwitcher } from './components/VendorSwitcher';
