@@ -103,4 +103,26 @@ describe('the console shell', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(2_900);
     await context.close();
   });
+
+  it('opens the API reference from the user menu: every area of the API, searchable, with schemas', async () => {
+    const { context, page, errors } = await newPage(browser, app.url);
+    await signIn(page);
+    await page.getByTestId('user-menu-button').click();
+    await page.getByTestId('api-reference-link').click();
+    await page.waitForURL('**/docs/api');
+    await expect.poll(() => page.getByTestId('page-title').textContent()).toBe('API reference');
+    for (const area of ['apps', 'auth', 'conversations', 'functions', 'models', 'usage', 'vendors']) {
+      expect(await page.getByTestId(`api-reference-group-${area}`).count(), area).toBe(1);
+    }
+    const all = await page.getByTestId('api-reference-operation').count();
+    expect(all).toBeGreaterThan(25);
+    await page.getByTestId('api-reference-search').fill('install an app');
+    await expect.poll(() => page.getByTestId('api-reference-operation').count()).toBe(1);
+    await page.getByTestId('api-reference-operation').getByRole('button').first().click();
+    await expect.poll(() => page.getByTestId('api-reference-operation').innerText()).toContain('app_key');
+    await page.getByTestId('api-reference-search').fill('no such call anywhere');
+    await page.getByTestId('api-reference-empty').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

@@ -2,6 +2,7 @@
 // feature's texts under its area key (features/<area>/i18n.ts adds them at runtime).
 import 'i18next';
 import type { EditorMessages } from '../components/editorMessages';
+import type { ApiReferenceMessages } from '../features/api-reference';
 import type { AppsMessages } from '../features/apps';
 import type { ConversationsMessages } from '../features/conversations';
 import type { FunctionsMessages } from '../features/functions';
@@ -14,6 +15,7 @@ declare module 'i18next' {
     defaultNS: 'translation';
     resources: {
       translation: typeof en_US & {
+        apiReference: ApiReferenceMessages;
         apps: AppsMessages;
         conversations: ConversationsMessages;
         functions: FunctionsMessages;

@@ -23,6 +23,9 @@ const functions = () => import('./routes/functions');
 const FunctionsRoute = lazy(() => functions().then((m) => ({ default: m.FunctionsRoute })));
 const FunctionRoute = lazy(() => functions().then((m) => ({ default: m.FunctionRoute })));
 const SettingsRoute = lazy(() => import('./routes/settings').then((m) => ({ default: m.SettingsRoute })));
+const ApiReferenceRoute = lazy(() =>
+  import('./routes/ApiReferenceRoute').then((m) => ({ default: m.ApiReferenceRoute })),
+);
 const admin = () => import('./routes/admin');
 const AdminVendorsRoute = lazy(() => admin().then((m) => ({ default: m.AdminVendorsRoute })));
 const AdminVendorRoute = lazy(() => admin().then((m) => ({ default: m.AdminVendorRoute })));
@@ -67,6 +70,7 @@ export const router = createBrowserRouter([
             element: <AppLayout />,
             children: [
               { index: true, element: <DashboardRoute /> },
+              { path: 'docs/api', element: <ApiReferenceRoute /> },
               {
                 element: <RequireVendor />,
                 children: [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { errorsUnder, serverFieldErrors } from '../../lib/form';
 import {
   cycleRole,
-  errorMessages,
   gridSpan,
   isTooLong,
   nextRole,
@@ -52,31 +52,28 @@ describe('configuration helpers', () => {
   });
 
   it('reads nested server errors', () => {
-    const errors = {
+    const errors = serverFieldErrors({
       name: 'Name is required',
       parameters: {
         temperature: { value: 'Must be at most 2' },
         greeting: { xx_XX: 'Unknown locale' },
         sample_conversation: { 1: 'Role must be user or assistant' },
       },
-    };
+    });
     expect(parameterErrors(errors, 'temperature')).toEqual({ value: 'Must be at most 2' });
     expect(parameterErrors(errors, 'greeting')).toEqual({ xx_XX: 'Unknown locale' });
     expect(parameterErrors(errors, 'sample_conversation')).toEqual({ 1: 'Role must be user or assistant' });
     expect(parameterErrors(errors, 'other')).toEqual({});
-    expect(parameterErrors({ parameters: 'Must be an object' }, 'x')).toEqual({});
-    expect(errorMessages(errors.parameters)).toEqual([
-      'temperature: value: Must be at most 2',
-      'greeting: xx_XX: Unknown locale',
-      'sample_conversation: 1: Role must be user or assistant',
-    ]);
-    expect(parametersErrorLines(errors.parameters)).toEqual([
+    expect(parameterErrors(serverFieldErrors({ parameters: 'Must be an object' }), 'x')).toEqual({});
+    expect(parametersErrorLines(errorsUnder(errors, 'parameters'))).toEqual([
       'temperature: Must be at most 2',
       'greeting.xx_XX: Unknown locale',
       'sample_conversation.1: Role must be user or assistant',
     ]);
-    expect(parametersErrorLines('Must be an object')).toEqual(['Must be an object']);
-    expect(errorMessages(['a', 'b'])).toEqual(['a', 'b']);
-    expect(errorMessages(undefined)).toEqual([]);
+    expect(
+      parametersErrorLines(errorsUnder(serverFieldErrors({ parameters: 'Must be an object' }), 'parameters')),
+    ).toEqual(['Must be an object']);
+    expect(serverFieldErrors({ name: ['a', 'b'] })).toEqual({ name: ['a', 'b'] });
+    expect(serverFieldErrors(undefined)).toEqual({});
   });
 });

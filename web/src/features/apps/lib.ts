@@ -1,4 +1,5 @@
 /** Pure helpers of the Apps feature (unit-tested in lib.test.ts). */
+
 import {
   type AppOrderColumn,
   type ConversationRole,
@@ -6,6 +7,7 @@ import {
   type ParameterDefinition,
   VISUAL_GRID_BUCKETS,
 } from '@llmor/contracts';
+import { errorsUnder, type FieldMessages } from '../../lib/form';
 
 // ---------------------------------------------------------------------------------------------------
 // List: sort and filter (spec 01 Apps list)
@@ -77,45 +79,22 @@ export const isTooLong = (text: string, max: number | undefined) => max !== unde
 // Server validation errors (spec 02 §5: a per-field map; parameters keyed by parameter then sub key)
 // ---------------------------------------------------------------------------------------------------
 
-/** The messages of one error entry: a string, a list, or a nested map ("key: message"). */
-export function errorMessages(entry: unknown, prefix = ''): string[] {
-  if (entry === undefined || entry === null || entry === '') return [];
-  if (typeof entry === 'string') return [`${prefix}${entry}`];
-  if (Array.isArray(entry)) return entry.flatMap((e) => errorMessages(e, prefix));
-  if (typeof entry === 'object') {
-    return Object.entries(entry as Record<string, unknown>).flatMap(([key, value]) =>
-      errorMessages(value, `${prefix}${key}: `),
-    );
-  }
-  return [`${prefix}${String(entry)}`];
-}
-
-/** The sub-key map of one parameter's errors (`errors.parameters.<name>`), or {} when none. */
-export function parameterErrors(
-  errors: Record<string, unknown> | null,
-  name: string,
-): Record<string, string> {
-  const parameters = errors?.parameters;
-  if (!parameters || typeof parameters !== 'object' || Array.isArray(parameters)) return {};
-  const entry = (parameters as Record<string, unknown>)[name];
-  if (typeof entry === 'string') return { value: entry };
-  if (!entry || typeof entry !== 'object') return {};
+/** The sub-key map of one parameter's errors (`parameters.<name>.<sub>`; a message on the parameter is `value`). */
+export function parameterErrors(errors: FieldMessages, name: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [sub, message] of Object.entries(entry as Record<string, unknown>)) {
-    const text = errorMessages(message).join(' ');
-    if (text) out[sub] = text;
+  for (const [sub, messages] of Object.entries(errorsUnder(errors, `parameters.${name}`))) {
+    out[sub === '' ? 'value' : sub] = messages.join(' ');
   }
   return out;
 }
 
-/** One line per parameter error, for a single field holding all parameters (the JSON editor in Details). */
-export function parametersErrorLines(entry: unknown): string[] {
-  if (entry === undefined || entry === null) return [];
-  if (typeof entry !== 'object' || Array.isArray(entry)) return errorMessages(entry);
-  return Object.entries(entry as Record<string, unknown>).flatMap(([name, value]) => {
-    if (!value || typeof value !== 'object' || Array.isArray(value)) return errorMessages(value, `${name}: `);
-    return Object.entries(value as Record<string, unknown>).flatMap(([sub, message]) =>
-      errorMessages(message, sub === 'value' ? `${name}: ` : `${name}.${sub}: `),
-    );
+/**
+ * One line per parameter error (`errors` as `errorsUnder(all, 'parameters')`), for a single field holding
+ * all parameters (the JSON editor in Details) or the errors the grid cannot place.
+ */
+export function parametersErrorLines(errors: FieldMessages): string[] {
+  return Object.entries(errors).flatMap(([path, messages]) => {
+    const label = path.endsWith('.value') ? path.slice(0, -'.value'.length) : path;
+    return messages.map((m) => (label ? `${label}: ${m}` : m));
   });
 }

@@ -2,7 +2,7 @@
  * Pure rules of the functions screens (spec 02 §4, §5, §9): success rate, byte sizes, status colours,
  * console deltas, argument defaults from a schema and the JSON-object text rules. Unit-tested in lib.test.ts.
  */
-import { FunctionRunStatus } from '@llmor/contracts';
+import { FunctionRunStatus, isPlainObject } from '@llmor/contracts';
 
 /** Whole percent of successful runs over all runs; null with zero runs ('N/A'). */
 export function successRatePercent(runCount: number, successCount: number): number | null {
@@ -56,9 +56,6 @@ export function functionRouteId(id: string | undefined): { kind: 'new' } | { kin
 }
 
 type JsonSchema = Record<string, unknown>;
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A schema's type: the first non-null one of a type list. */
 function schemaType(schema: JsonSchema): unknown {

@@ -44,6 +44,7 @@ export const de_DE: Messages<EnMessages> = {
     signedInAs: 'Angemeldet als',
     language: 'Sprache',
     signOut: 'Abmelden',
+    apiReference: 'API-Referenz',
   },
   footer: {
     poweredBy: 'Bereitgestellt von llmor · © {{year}}',
@@ -100,6 +101,7 @@ export const de_DE: Messages<EnMessages> = {
     minutesAgo: 'vor {{count}} Min.',
     hoursAgo: 'vor {{count}} Std.',
   },
+  form: { required: 'Pflichtfeld' },
   common: {
     listShowing: 'Zeige {{from}} - {{to}} von {{total}} Einträgen',
     listFiltered: '(gefiltert aus {{all}} Einträgen insgesamt)',

@@ -40,6 +40,7 @@ export const en_US = {
     signedInAs: 'Signed in as',
     language: 'Language',
     signOut: 'Sign out',
+    apiReference: 'API reference',
   },
   footer: {
     poweredBy: 'Powered by llmor · © {{year}}',
@@ -96,6 +97,7 @@ export const en_US = {
     minutesAgo: '{{count}}m ago',
     hoursAgo: '{{count}}h ago',
   },
+  form: { required: 'Required' },
   common: {
     listShowing: 'Showing {{from}} - {{to}} of {{total}} entries',
     listFiltered: '(filtered from {{all}} total entries)',

@@ -44,6 +44,7 @@ export const fr_FR: Messages<EnMessages> = {
     signedInAs: 'Connecté en tant que',
     language: 'Langue',
     signOut: 'Se déconnecter',
+    apiReference: 'Référence de l’API',
   },
   footer: {
     poweredBy: 'Propulsé par llmor · © {{year}}',
@@ -100,6 +101,7 @@ export const fr_FR: Messages<EnMessages> = {
     minutesAgo: 'il y a {{count}} min',
     hoursAgo: 'il y a {{count}} h',
   },
+  form: { required: 'Obligatoire' },
   common: {
     listShowing: 'Affichage de {{from}} - {{to}} sur {{total}} entrées',
     listFiltered: '(filtrées parmi {{all}} entrées au total)',

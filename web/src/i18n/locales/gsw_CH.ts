@@ -44,6 +44,7 @@ export const gsw_CH: Messages<EnMessages> = {
     signedInAs: 'Aagmäldet als',
     language: 'Sprach',
     signOut: 'Abmälde',
+    apiReference: 'API-Referenz',
   },
   footer: {
     poweredBy: 'Betribe mit llmor · © {{year}}',
@@ -100,6 +101,7 @@ export const gsw_CH: Messages<EnMessages> = {
     minutesAgo: 'vor {{count}} Min.',
     hoursAgo: 'vor {{count}} Std.',
   },
+  form: { required: 'Pflichtfäld' },
   common: {
     listShowing: 'Zeig {{from}} - {{to}} vo {{total}} Iiträg',
     listFiltered: '(gfilteret us {{all}} Iiträg insgesamt)',

@@ -43,6 +43,7 @@ export const it_IT: Messages<EnMessages> = {
     signedInAs: 'Accesso effettuato come',
     language: 'Lingua',
     signOut: 'Esci',
+    apiReference: 'Riferimento API',
   },
   footer: {
     poweredBy: 'Realizzato con llmor · © {{year}}',
@@ -99,6 +100,7 @@ export const it_IT: Messages<EnMessages> = {
     minutesAgo: '{{count}} min fa',
     hoursAgo: '{{count}} h fa',
   },
+  form: { required: 'Obbligatorio' },
   common: {
     listShowing: 'Visualizzazione {{from}} - {{to}} di {{total}} voci',
     listFiltered: '(filtrate da {{all}} voci totali)',

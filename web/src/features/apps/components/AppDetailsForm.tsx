@@ -1,4 +1,10 @@
-import { type App, LOADING_BUTTON_MIN_MS, type VendorModelPick } from '@llmor/contracts';
+import {
+  type App,
+  type AppUpdateBody,
+  appUpdateBody,
+  LOADING_BUTTON_MIN_MS,
+  type VendorModelPick,
+} from '@llmor/contracts';
 import {
   Button,
   Collapse,
@@ -12,6 +18,7 @@ import {
   Textarea,
   TextInput,
 } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { IconDeviceFloppy } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -23,14 +30,20 @@ import { JsonEditor } from '../../../components/JsonEditor';
 import { PageHeader } from '../../../components/PageHeader';
 import { UserAvatar } from '../../../components/UserAvatar';
 import { useCurrentVendor } from '../../../lib/appState';
+import {
+  errorsUnder,
+  type FieldMessages,
+  submitErrors,
+  toFormErrors,
+  zodFormValidate,
+} from '../../../lib/form';
 import { formatDateTime } from '../../../lib/format/date';
 import { notifySuccess } from '../../../lib/notify';
-import { handleSaveError } from '../../../lib/saveError';
 import { useApp } from '../api/getApp';
 import '../i18n';
 import { searchCompletionModels, usePickedModel } from '../api/searchModels';
 import { useUpdateApp } from '../api/updateApp';
-import { errorMessages, parametersErrorLines } from '../lib';
+import { parametersErrorLines } from '../lib';
 
 /** Settings → Details (spec 02 §2 App settings: Details). */
 export function AppDetailsForm() {
@@ -71,12 +84,19 @@ interface DetailsFieldsProps {
 
 function DetailsFields({ app, vendorId, advanced, setAdvanced }: DetailsFieldsProps) {
   const { t, i18n } = useTranslation();
-  const [name, setName] = useState(app.name);
-  const [description, setDescription] = useState(app.description ?? '');
-  const [modelId, setModelId] = useState<number | null>(app.completion_vendor_model_id);
+  const form = useForm<AppUpdateBody>({
+    initialValues: {
+      name: app.name,
+      description: app.description ?? '',
+      completion_vendor_model_id: app.completion_vendor_model_id,
+      parameters: app.parameters,
+    },
+    validate: zodFormValidate(appUpdateBody, t),
+  });
   const [chosenModel, setChosenModel] = useState<VendorModelPick | null>(null);
-  const [parameters, setParameters] = useState<unknown>(app.parameters);
-  const [errors, setErrors] = useState<Record<string, unknown> | null>(null);
+  // The parameters' errors show as lines under the one JSON editor that holds them all.
+  const [parameterErrors, setParameterErrors] = useState<FieldMessages>({});
+  const modelId = form.values.completion_vendor_model_id ?? null;
   const picked = usePickedModel(vendorId, chosenModel ? null : modelId);
   const update = useUpdateApp(vendorId, app.id, LOADING_BUTTON_MIN_MS);
 
@@ -86,35 +106,26 @@ function DetailsFields({ app, vendorId, advanced, setAdvanced }: DetailsFieldsPr
       : (chosenModel ??
         picked.data ?? { id: modelId, name: `#${modelId}`, image: null, cost_per_1k_formatted: '' });
 
-  const parameterLines = parametersErrorLines(errors?.parameters);
+  const parameterLines = parametersErrorLines(parameterErrors);
   const creator = app.creator?.data;
   const creatorName = creator ? `${creator.firstname} ${creator.lastname}`.trim() || creator.email : null;
 
-  const onSave = async () => {
+  const onSave = async (values: AppUpdateBody) => {
     try {
-      await update.mutateAsync({
-        name,
-        description,
-        completion_vendor_model_id: modelId,
-        parameters: parameters as Record<string, unknown>,
-      });
-      setErrors(null);
+      await update.mutateAsync(values);
+      setParameterErrors({});
       notifySuccess(t('apps.details.saved'));
     } catch (error) {
-      const fieldErrors = handleSaveError(error, t('apps.details.saveFailed'));
-      setErrors(fieldErrors);
-      if (fieldErrors?.parameters) setAdvanced(true);
+      const errors = submitErrors(error, t('apps.details.saveFailed'));
+      form.setErrors(toFormErrors(errors));
+      const parameters = errorsUnder(errors, 'parameters');
+      setParameterErrors(parameters);
+      if (Object.keys(parameters).length > 0) setAdvanced(true);
     }
   };
 
   return (
-    <form
-      onSubmit={(e) => {
-        e.preventDefault();
-        void onSave();
-      }}
-      data-testid="details-form"
-    >
+    <form onSubmit={form.onSubmit((values) => void onSave(values))} noValidate data-testid="details-form">
       <Stack gap="md">
         <Grid>
           <Grid.Col span={{ base: 12, sm: 6 }}>
@@ -130,9 +141,7 @@ function DetailsFields({ app, vendorId, advanced, setAdvanced }: DetailsFieldsPr
             <TextInput
               label={t('apps.details.name')}
               required
-              value={name}
-              onChange={(e) => setName(e.currentTarget.value)}
-              error={fieldError(errorMessages(errors?.name))}
+              {...form.getInputProps('name')}
               data-testid="details-name"
             />
           </Grid.Col>
@@ -142,9 +151,7 @@ function DetailsFields({ app, vendorId, advanced, setAdvanced }: DetailsFieldsPr
               autosize
               minRows={2}
               maxRows={8}
-              value={description}
-              onChange={(e) => setDescription(e.currentTarget.value)}
-              error={fieldError(errorMessages(errors?.description))}
+              {...form.getInputProps('description')}
               data-testid="details-description"
             />
           </Grid.Col>
@@ -155,7 +162,7 @@ function DetailsFields({ app, vendorId, advanced, setAdvanced }: DetailsFieldsPr
               value={model}
               onChange={(item) => {
                 setChosenModel(item);
-                setModelId(item?.id ?? null);
+                form.setFieldValue('completion_vendor_model_id', item?.id ?? null);
               }}
               search={(text) => searchCompletionModels(vendorId, text)}
               queryKey={['apps', vendorId, 'model-search', 'chat_completion']}
@@ -176,7 +183,7 @@ function DetailsFields({ app, vendorId, advanced, setAdvanced }: DetailsFieldsPr
                 </Group>
               )}
               clearable
-              error={fieldError(errorMessages(errors?.completion_vendor_model_id))}
+              error={form.errors.completion_vendor_model_id}
               data-testid="details-model"
             />
           </Grid.Col>
@@ -223,8 +230,8 @@ function DetailsFields({ app, vendorId, advanced, setAdvanced }: DetailsFieldsPr
             <JsonEditor
               label={t('apps.details.parameters')}
               rows={10}
-              value={parameters}
-              onChange={setParameters}
+              value={form.values.parameters}
+              onChange={(value) => form.setFieldValue('parameters', value as Record<string, unknown>)}
               error={fieldError(parameterLines)}
               data-testid="details-parameters-json"
             />

@@ -6,13 +6,13 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { PageHeader } from '../../../components/PageHeader';
 import { useCurrentVendor } from '../../../lib/appState';
+import { errorsUnder, type FieldMessages, submitErrors } from '../../../lib/form';
 import { notifySuccess } from '../../../lib/notify';
-import { handleSaveError } from '../../../lib/saveError';
 import { useApp } from '../api/getApp';
 import '../i18n';
 import { useAppParameters } from '../api/getAppParameters';
 import { useUpdateApp } from '../api/updateApp';
-import { errorMessages, gridSpan, parameterErrors, valueKeyOf } from '../lib';
+import { gridSpan, parameterErrors, parametersErrorLines, valueKeyOf } from '../lib';
 import { ParameterField } from './ParameterField';
 
 /** Settings → Configuration: a 12-column grid built from the app's parameter definitions (spec 02). */
@@ -53,18 +53,16 @@ interface ParametersGridProps {
 function ParametersGrid({ app, definitions, vendorId }: ParametersGridProps) {
   const { t } = useTranslation();
   const [values, setValues] = useState<Record<string, unknown>>(() => ({ ...app.parameters }));
-  const [errors, setErrors] = useState<Record<string, unknown> | null>(null);
+  const [errors, setErrors] = useState<FieldMessages>({});
   const update = useUpdateApp(vendorId, app.id, LOADING_BUTTON_MIN_MS);
 
   // Errors the grid cannot place under a field: `parameters` not an object, unknown parameters.
   const names = new Set(definitions.map((d) => d.name));
-  const rawParameterErrors = errors?.parameters;
-  const looseErrors =
-    rawParameterErrors && typeof rawParameterErrors === 'object' && !Array.isArray(rawParameterErrors)
-      ? Object.entries(rawParameterErrors as Record<string, unknown>)
-          .filter(([name]) => !names.has(name))
-          .flatMap(([name, e]) => errorMessages(e, `${name}: `))
-      : errorMessages(rawParameterErrors);
+  const looseErrors = parametersErrorLines(
+    Object.fromEntries(
+      Object.entries(errorsUnder(errors, 'parameters')).filter(([path]) => !names.has(path.split('.')[0]!)),
+    ),
+  );
 
   const onSave = async () => {
     try {
@@ -74,10 +72,10 @@ function ParametersGrid({ app, definitions, vendorId }: ParametersGridProps) {
         completion_vendor_model_id: app.completion_vendor_model_id,
         parameters: values,
       });
-      setErrors(null);
+      setErrors({});
       notifySuccess(t('apps.details.saved'));
     } catch (error) {
-      setErrors(handleSaveError(error, t('apps.details.saveFailed')));
+      setErrors(submitErrors(error, t('apps.details.saveFailed')));
     }
   };
 

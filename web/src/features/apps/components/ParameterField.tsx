@@ -1,5 +1,6 @@
 import {
   type ConversationSample,
+  isPlainObject,
   LOCALE_LABELS,
   type Locale,
   type LocalizedText,
@@ -142,8 +143,7 @@ export function ParameterField({ def, value, onChange, errors }: ParameterFieldP
 }
 
 const asString = (v: unknown) => (typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v));
-const asObject = (v: unknown): LocalizedText =>
-  v && typeof v === 'object' && !Array.isArray(v) ? (v as LocalizedText) : {};
+const asObject = (v: unknown): LocalizedText => (isPlainObject(v) ? (v as LocalizedText) : {});
 
 /** The client-side max-length message, else the server's message. */
 function useLengthError(text: string, max: number | undefined, serverError: string | undefined) {

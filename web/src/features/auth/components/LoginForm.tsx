@@ -1,32 +1,35 @@
-import { LOADING_BUTTON_MIN_MS } from '@llmor/contracts';
+import { LOADING_BUTTON_MIN_MS, type SigninBody, signinBody } from '@llmor/contracts';
 import { Alert, Button, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { IconAlertCircle } from '@tabler/icons-react';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../lib/api/error';
 import { events } from '../../../lib/events';
+import { zodFormValidate } from '../../../lib/form';
 import { withMinDuration } from '../../../lib/minDuration';
-import { signin } from '../api/signin';
+import { useSignin } from '../api/signin';
 
 /** Email + password sign-in (spec 01 §1). On success the app initialises again (user-did-sign-in). */
 export function LoginForm() {
   const { t } = useTranslation();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
+  const form = useForm<SigninBody>({
+    initialValues: { identifier: '', secret: '' },
+    validate: zodFormValidate(signinBody, t),
+  });
+  const signin = useSignin();
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  async function onSubmit(values: SigninBody) {
     if (loading) return;
-    if (!email.trim() || !password) {
-      setError(t('login.required'));
-      return;
-    }
     setError(null);
     setLoading(true);
     try {
-      await withMinDuration(signin({ identifier: email.trim(), secret: password }), LOADING_BUTTON_MIN_MS);
+      await withMinDuration(
+        signin.mutateAsync({ identifier: values.identifier.trim(), secret: values.secret }),
+        LOADING_BUTTON_MIN_MS,
+      );
       setLoading(false);
       events.emit('user-did-sign-in');
     } catch (err) {
@@ -40,7 +43,15 @@ export function LoginForm() {
 
   return (
     <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={420}>
-      <form onSubmit={onSubmit} noValidate data-testid="login-form" aria-labelledby="login-title">
+      <form
+        onSubmit={form.onSubmit(
+          (values) => void onSubmit(values),
+          () => setError(t('login.required')),
+        )}
+        noValidate
+        data-testid="login-form"
+        aria-labelledby="login-title"
+      >
         <Stack gap="md">
           <div>
             <Title order={2} id="login-title" data-testid="login-title">
@@ -71,8 +82,7 @@ export function LoginForm() {
             required
             data-autofocus
             autoFocus
-            value={email}
-            onChange={(e) => setEmail(e.currentTarget.value)}
+            {...form.getInputProps('identifier')}
             data-testid="login-email"
           />
           <PasswordInput
@@ -81,8 +91,7 @@ export function LoginForm() {
             name="password"
             autoComplete="current-password"
             required
-            value={password}
-            onChange={(e) => setPassword(e.currentTarget.value)}
+            {...form.getInputProps('secret')}
             data-testid="login-password"
             visibilityToggleButtonProps={{ 'aria-label': t('login.toggleVisibility') }}
           />

@@ -1,7 +1,8 @@
 import { LOCALE_LABELS, LOCALES } from '@llmor/contracts';
 import { Group, Menu, Text, UnstyledButton } from '@mantine/core';
-import { IconCheck, IconChevronUp, IconLanguage, IconLogout } from '@tabler/icons-react';
+import { IconApi, IconCheck, IconChevronUp, IconLanguage, IconLogout } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { UserAvatar } from '../../../components/UserAvatar';
 import { useAppState } from '../../../lib/appState';
 
@@ -64,6 +65,14 @@ export function UserMenu() {
           </Menu.Item>
         ))}
         <Menu.Divider />
+        <Menu.Item
+          component={Link}
+          to="/docs/api"
+          leftSection={<IconApi size={16} />}
+          data-testid="api-reference-link"
+        >
+          {t('user.apiReference')}
+        </Menu.Item>
         <Menu.Item
           color="red"
           leftSection={<IconLogout size={16} />}

@@ -1,5 +1,7 @@
 import type { ConversationCreated, CreateConversationBody, DataEnvelope } from '@llmor/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { conversationsKey } from './listConversations';
 
 /** POST /v1/conversations {vendor_app_id, vendor_channel: 'management', parameters: {}} → 201 {data}. */
 export async function createConversation(appId: number): Promise<ConversationCreated> {
@@ -9,4 +11,13 @@ export async function createConversation(appId: number): Promise<ConversationCre
     body,
   });
   return answer.data;
+}
+
+/** Opens a conversation; the app's history list refreshes. */
+export function useCreateConversation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createConversation,
+    onSuccess: (_created, appId) => queryClient.invalidateQueries({ queryKey: conversationsKey(appId) }),
+  });
 }

@@ -1,5 +1,7 @@
 import type { ConversationWithMessages, SendMessageBody } from '@llmor/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, type RequestOptions } from '../../../lib/api/client';
+import { conversationKey } from './getConversation';
 
 /** Header naming this browser's relay socket, so it gets `input_async: false` (contracts/src/relay.ts). */
 export const RELAY_SOCKET_HEADER_NAME = 'X-Relay-Socket';
@@ -7,10 +9,7 @@ export const RELAY_SOCKET_HEADER_NAME = 'X-Relay-Socket';
 /**
  * POST /v1/conversations/{token} {content} → {conversation, data: messages}; the default error handler
  * is skipped (spec 01 §7): the view shows failures as an error-role message. A 504 means the reply goes
- * on over the relay.
- *
- * `headers` is read by apiRequest once it supports extra headers (see the report); until then the header
- * is not sent and the own socket is treated like any other (input_async true), which the view handles.
+ * on over the relay. `X-Relay-Socket` names this browser's socket, so it gets `input_async: false`.
  */
 export function sendMessage(
   token: string,
@@ -18,11 +17,21 @@ export function sendMessage(
   socketId?: string,
 ): Promise<ConversationWithMessages> {
   const body: SendMessageBody = { content };
-  const options: RequestOptions & { headers?: Record<string, string> } = {
+  const options: RequestOptions = {
     method: 'POST',
     body,
     skipDefaultErrorHandler: true,
     headers: socketId ? { [RELAY_SOCKET_HEADER_NAME]: socketId } : undefined,
   };
   return apiRequest<ConversationWithMessages>(`/v1/conversations/${encodeURIComponent(token)}`, options);
+}
+
+/** Sends a message; the answer (the stored conversation) also refreshes its cached copy. */
+export function useSendMessage() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ token, content, socketId }: { token: string; content: string; socketId?: string }) =>
+      sendMessage(token, content, socketId),
+    onSuccess: (answer, { token }) => queryClient.setQueryData(conversationKey(token), answer),
+  });
 }

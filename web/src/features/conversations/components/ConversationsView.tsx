@@ -19,9 +19,9 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiError } from '../../../lib/api/error';
 import { events } from '../../../lib/events';
-import { createConversation } from '../api/createConversation';
-import { getConversation } from '../api/getConversation';
-import { sendMessage } from '../api/sendMessage';
+import { useCreateConversation } from '../api/createConversation';
+import { useLoadConversation } from '../api/getConversation';
+import { useSendMessage } from '../api/sendMessage';
 import { useRelaySocket } from '../hooks/useRelaySocket';
 import { conversationReducer, initialConversationState, showInProgress } from '../model/conversation';
 import { localMessage, visibleMessages } from '../model/messages';
@@ -58,6 +58,9 @@ export function ConversationsPage({ appId, token: routeToken }: ConversationsVie
 
   const [conversation, setConversation] = useState<Conversation | null>(null);
   const [state, dispatch] = useReducer(conversationReducer, initialConversationState);
+  const loadConversation = useLoadConversation();
+  const sendMutation = useSendMessage();
+  const createMutation = useCreateConversation();
   const [relayState, setRelayState] = useState<unknown>(null);
   const [stateError, setStateError] = useState<string | null>(null);
   const [input, setInput] = useState('');
@@ -134,7 +137,7 @@ export function ConversationsPage({ appId, token: routeToken }: ConversationsVie
     setRelayState(null);
     setStateError(null);
     setLoadingToken(token);
-    getConversation(token).then(
+    loadConversation(token).then(
       (answer) => {
         if (seq !== loadSeq.current) return;
         loadingTokenRef.current = null;
@@ -152,7 +155,7 @@ export function ConversationsPage({ appId, token: routeToken }: ConversationsVie
         navigate(`/apps/${appId}/chat`, { replace: true });
       },
     );
-  }, [token, appId, navigate, addError, showConversation, scheduleStateFetch, t]);
+  }, [token, appId, navigate, addError, showConversation, scheduleStateFetch, t, loadConversation]);
 
   // completion.finished: fetch the stored messages again.
   const lastReload = useRef(state.reloadRequests);
@@ -161,7 +164,7 @@ export function ConversationsPage({ appId, token: routeToken }: ConversationsVie
     lastReload.current = state.reloadRequests;
     const target = loadedTokenRef.current;
     if (!target) return;
-    getConversation(target).then(
+    loadConversation(target).then(
       (answer) => {
         if (loadedTokenRef.current !== target) return;
         setConversation(answer.conversation);
@@ -169,7 +172,7 @@ export function ConversationsPage({ appId, token: routeToken }: ConversationsVie
       },
       (error: unknown) => console.warn('[conversations] reloading the conversation failed', error),
     );
-  }, [state.reloadRequests]);
+  }, [state.reloadRequests, loadConversation]);
 
   /** Sends to the given (or the loaded) conversation: shown at once, restored on failure. */
   const send = useCallback(
@@ -183,7 +186,7 @@ export function ConversationsPage({ appId, token: routeToken }: ConversationsVie
       setInput('');
       const socketId = await waitForSocket(target);
       try {
-        const answer = await sendMessage(target, text, socketId);
+        const answer = await sendMutation.mutateAsync({ token: target, content: text, socketId });
         if (loadedTokenRef.current !== target) return;
         setConversation(answer.conversation);
         dispatch({ type: 'sendSucceeded', messages: answer.data });
@@ -202,7 +205,7 @@ export function ConversationsPage({ appId, token: routeToken }: ConversationsVie
         setInput((current) => (current.trim() === '' ? text : current));
       }
     },
-    [addError, waitForSocket, t],
+    [addError, waitForSocket, t, sendMutation.mutateAsync],
   );
 
   /** No conversation yet: create one for the app, route to it, then send the typed text. */
@@ -210,9 +213,9 @@ export function ConversationsPage({ appId, token: routeToken }: ConversationsVie
     async (text: string) => {
       setCreating(true);
       setInput('');
-      let created: Awaited<ReturnType<typeof createConversation>>;
+      let created: Awaited<ReturnType<typeof createMutation.mutateAsync>>;
       try {
-        created = await createConversation(appId);
+        created = await createMutation.mutateAsync(appId);
       } catch (error) {
         setCreating(false);
         setInput((current) => (current.trim() === '' ? text : current));
@@ -232,7 +235,7 @@ export function ConversationsPage({ appId, token: routeToken }: ConversationsVie
       scheduleStateFetch(created.token);
       await send(text, created.token);
     },
-    [appId, addError, navigate, send, showConversation, scheduleStateFetch, t],
+    [appId, addError, navigate, send, showConversation, scheduleStateFetch, t, createMutation.mutateAsync],
   );
 
   const onSend = (raw: string) => {

@@ -1,5 +1,5 @@
 import type { Message, RelayMessage, RelayMessageData } from '@llmor/contracts';
-import { RelayMessageType } from '@llmor/contracts';
+import { isPlainObject, RelayMessageType } from '@llmor/contracts';
 import { type CallView, type ChatMessage, localKey, toChatMessage, toChatMessages } from './messages';
 import { appendRelayLog, isLoggedRelayType, type RelayLogEntry } from './relay';
 
@@ -65,10 +65,7 @@ const freshInProgress = (now: string): InProgress => ({
   started_at: now,
 });
 
-const asObject = (value: unknown): Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
+const asObject = (value: unknown): Record<string, unknown> => (isPlainObject(value) ? value : {});
 
 function inputAsync(data: unknown): boolean {
   return asObject(data).input_async === true;

@@ -3,6 +3,7 @@ import {
   type AppFunction,
   FUNCTION_LIBRARY_PAGE_SIZE,
   type FunctionSummary,
+  isPlainObject,
 } from '@llmor/contracts';
 import {
   ActionIcon,
@@ -41,9 +42,9 @@ import { PageHeader } from '../../../components/PageHeader';
 import { SearchInput } from '../../../components/SearchInput';
 import { describeError } from '../../../lib/api/error';
 import { useCurrentVendor } from '../../../lib/appState';
+import { errorsUnder, type FieldMessages, submitErrors } from '../../../lib/form';
 import { useDebouncedSearch, useLogError } from '../../../lib/listState';
 import { notifyError, notifySuccess } from '../../../lib/notify';
-import { handleSaveError } from '../../../lib/saveError';
 import { useAppFunctions } from '../api/getAppFunctions';
 import { useFunctions } from '../api/listFunctions';
 import { useSaveAppFunctions } from '../api/saveAppFunctions';
@@ -68,26 +69,18 @@ interface SaveErrors {
   config: Record<string, string>;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
-const messagesOf = (v: unknown): string[] =>
-  typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((m): m is string => typeof m === 'string') : [];
-
 /** `functions.functions_data`, `rules.functions_data` and `function_config.<id>` of a save error (spec 02 §5). */
-function readSaveErrors(errors: unknown): SaveErrors {
+function readSaveErrors(errors: FieldMessages): SaveErrors {
   const out: SaveErrors = { functions: [], config: {} };
-  if (!isObject(errors)) return out;
   for (const group of ['functions', 'rules']) {
-    const value = errors[group];
-    if (isObject(value)) out.functions.push(...messagesOf(value.functions_data));
-    else out.functions.push(...messagesOf(value));
-  }
-  if (isObject(errors.function_config)) {
-    for (const [id, message] of Object.entries(errors.function_config)) {
-      const text = messagesOf(message).join(' ') || (isObject(message) ? JSON.stringify(message) : '');
-      if (text) out.config[id] = text;
+    for (const [path, messages] of Object.entries(errorsUnder(errors, group))) {
+      if (path === '' || path === 'functions_data') out.functions.push(...messages);
     }
+  }
+  for (const [path, messages] of Object.entries(errorsUnder(errors, 'function_config'))) {
+    const [id = '', ...rest] = path.split('.');
+    const text = messages.map((m) => (rest.length ? `${rest.join('.')}: ${m}` : m)).join(' ');
+    out.config[id] = out.config[id] ? `${out.config[id]} ${text}` : text;
   }
   return out;
 }
@@ -98,8 +91,8 @@ const fromApp = (f: AppFunction): Installed => ({
   function_key: f.function_key,
   description: f.description,
   runtime: f.runtime,
-  config_schema: isObject(f.config_schema) ? f.config_schema : null,
-  config: isObject(f.config) ? f.config : {},
+  config_schema: isPlainObject(f.config_schema) ? f.config_schema : null,
+  config: isPlainObject(f.config) ? f.config : {},
 });
 
 const fromLibrary = (f: FunctionSummary): Installed => ({
@@ -192,7 +185,7 @@ function AppFunctionsEditor({ vendorId, appId, app }: { vendorId: number; appId:
       setErrors({ functions: [], config: {} });
       notifySuccess(t('functions.app.saved'), FUNCTIONS_TOAST);
     } catch (error) {
-      const next = readSaveErrors(handleSaveError(error, t('functions.app.saveFailed'), FUNCTIONS_TOAST));
+      const next = readSaveErrors(submitErrors(error, t('functions.app.saveFailed'), FUNCTIONS_TOAST));
       setErrors(next);
       const withErrors = Object.keys(next.config).map(Number);
       if (withErrors.length)

@@ -1,0 +1,5 @@
+import { ApiReference } from '../../features/api-reference';
+
+export function ApiReferenceRoute() {
+  return <ApiReference />;
+}

@@ -1,0 +1,2 @@
+export { ApiReference } from './components/ApiReference';
+export type { ApiReferenceMessages } from './i18n';

@@ -1,0 +1,80 @@
+import type { FormErrors } from '@mantine/form';
+import type { TFunction } from 'i18next';
+import type { z } from 'zod';
+import { fieldError } from '../components/FieldError';
+import { isApiError } from './api/error';
+import { type NotifyOptions, notifyError } from './notify';
+
+/**
+ * Field errors by dotted path (`name`, `parameters.temperature.value`, `function_config.3`), each with
+ * its messages: the one shape every form reads the server's errors in.
+ */
+export type FieldMessages = Record<string, string[]>;
+
+/**
+ * The server's field errors (CONTRACTS: per field a message, a list of messages, or a nested map, as in
+ * `{parameters: {temperature: {value: "…"}}}`) flattened to dotted paths. The one mapper of the console.
+ */
+export function serverFieldErrors(errors: unknown, prefix = ''): FieldMessages {
+  const out: FieldMessages = {};
+  const add = (path: string, message: string) => {
+    out[path] = [...(out[path] ?? []), message];
+  };
+  const walk = (value: unknown, path: string) => {
+    if (value === undefined || value === null || value === '') return;
+    if (typeof value === 'string') return add(path, value);
+    if (Array.isArray(value)) {
+      for (const item of value) walk(item, path);
+      return;
+    }
+    if (typeof value === 'object') {
+      for (const [key, child] of Object.entries(value)) walk(child, path ? `${path}.${key}` : key);
+      return;
+    }
+    add(path, String(value));
+  };
+  walk(errors, prefix);
+  return out;
+}
+
+/** A failed save (spec 02 §8): the server's message as an error toast (else `fallback`), and its field errors. */
+export function submitErrors(error: unknown, fallback: string, toast?: NotifyOptions): FieldMessages {
+  notifyError((isApiError(error) ? error.serverMessage : undefined) ?? fallback, toast);
+  return isApiError(error) ? serverFieldErrors(error.fieldErrors) : {};
+}
+
+/** The errors under `prefix`, the prefix removed: `errorsUnder(m, 'parameters')` → `{'temperature.value': […]}`. */
+export function errorsUnder(errors: FieldMessages, prefix: string): FieldMessages {
+  const out: FieldMessages = {};
+  for (const [path, messages] of Object.entries(errors)) {
+    if (path === prefix) out[''] = messages;
+    else if (path.startsWith(`${prefix}.`)) out[path.slice(prefix.length + 1)] = messages;
+  }
+  return out;
+}
+
+/** Field messages as Mantine form errors (one message as text, several as a list). */
+export function toFormErrors(errors: FieldMessages): FormErrors {
+  return Object.fromEntries(Object.entries(errors).map(([path, messages]) => [path, fieldError(messages)]));
+}
+
+/**
+ * Mantine form validation with a contracts zod schema: the form refuses what the server would refuse,
+ * with the same messages, except the common ones, which are localised.
+ */
+export function zodFormValidate<T>(schema: z.ZodType, t: TFunction) {
+  return (values: T): FormErrors => {
+    const result = schema.safeParse(values);
+    if (result.success) return {};
+    const errors: FieldMessages = {};
+    for (const issue of result.error.issues) {
+      const path = issue.path.map(String).join('.');
+      if (errors[path]) continue;
+      const missing =
+        (issue.code === 'too_small' && issue.origin === 'string' && Number(issue.minimum) === 1) ||
+        (issue.code === 'invalid_type' && issue.input === undefined);
+      errors[path] = [missing ? t('form.required') : issue.message];
+    }
+    return toFormErrors(errors);
+  };
+}
