@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { ErrorName } from '@llmor/contracts';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import { adminRoutes } from './modules/admin/routes';
 import { appRoutes } from './modules/apps/routes';
 import { authRoutes } from './modules/auth/routes';
 import { SessionVerifier } from './modules/auth/sessions';
@@ -13,16 +14,20 @@ import { conversationRoutes } from './modules/conversations/routes';
 import { functionRoutes } from './modules/functions/routes';
 import { registerHealthRoutes } from './modules/health/routes';
 import { registerIconRoutes } from './modules/icons/routes';
+import { memberRoutes } from './modules/members/routes';
 import { modelRoutes } from './modules/models/routes';
+import { settingsRoutes } from './modules/settings/routes';
 import { usageRoutes } from './modules/usage/routes';
 import { findVendorById, findVendorByKey } from './modules/vendors/repo';
 import { vendorRoutes } from './modules/vendors/routes';
+import { type Broadcast, LocalBroadcast, RedisBroadcast } from './platform/broadcast';
 import type { Config } from './platform/config';
 import type { AppContext } from './platform/context';
 import type { SecretBox } from './platform/crypto';
 import type { Database } from './platform/db';
 import { openApiRoutes, registerOpenApi } from './platform/http/openapi';
 import { Pipeline } from './platform/http/pipeline';
+import type { RouteSpec } from './platform/http/route';
 import type { RateLimiter } from './platform/rate-limit';
 import { RelayHub } from './platform/relay/hub';
 import { startRelay } from './platform/relay/server';
@@ -37,6 +42,8 @@ export interface BuildOptions {
   database: Database;
   rateLimiter: RateLimiter;
   secretBox: SecretBox;
+  /** Cross-instance notices (default: this process only). */
+  broadcast?: Broadcast;
   /** Serve the built console (default true). */
   serveWeb?: boolean;
   now?: () => number;
@@ -59,7 +66,9 @@ const BODY_LIMIT = 1024 * 1024;
  * other through their ports, and registers every route through the one request pipeline.
  * `inject()` drives the result in tests.
  */
-export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstance; ctx: ServerContext }> {
+export async function buildApp(
+  opts: BuildOptions,
+): Promise<{ app: FastifyInstance; ctx: ServerContext; routes: readonly RouteSpec[] }> {
   const app = Fastify({
     logger: {
       level: opts.config.LOG_LEVEL,
@@ -74,6 +83,12 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   });
   const db = opts.database.db;
   const completion = new CompletionEngine();
+  const broadcast =
+    opts.broadcast ??
+    (opts.config.REDIS_URL
+      ? await RedisBroadcast.connect(opts.config.REDIS_URL, app.log)
+      : new LocalBroadcast());
+  app.addHook('onClose', () => broadcast.close());
   const ctx: ServerContext = {
     config: opts.config,
     database: opts.database,
@@ -82,8 +97,9 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     secretBox: opts.secretBox,
     log: app.log,
     version: VERSION,
+    broadcast,
     relay: new RelayHub(),
-    sessions: new SessionVerifier(db, opts.now),
+    sessions: new SessionVerifier(db, broadcast, opts.now),
     completion,
     apps: {
       find: (vendorId, appId) => findApp(db, vendorId, appId),
@@ -116,6 +132,9 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     ...modelRoutes(ctx),
     ...functionRoutes(ctx),
     ...usageRoutes(ctx),
+    ...memberRoutes(ctx),
+    ...settingsRoutes(ctx),
+    ...adminRoutes(ctx),
   ]);
   registerIconRoutes(app, ctx);
 
@@ -141,5 +160,5 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
       .send({ name: ErrorName.NotFound, message: `Route ${request.method} ${request.url} not found` });
   });
 
-  return { app, ctx };
+  return { app, ctx, routes: pipeline.routes };
 }

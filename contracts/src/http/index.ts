@@ -4,4 +4,5 @@ export * from './common';
 export * from './conversations';
 export * from './functions';
 export * from './models';
+export * from './organisations';
 export * from './usage';

@@ -48,6 +48,10 @@ export const configSchema = z.object({
   SYNC_REPLY_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
   /** Upper bound of one reply (all model turns and tool calls); past it the provider request is aborted. */
   COMPLETION_TIMEOUT_MS: z.coerce.number().int().min(1).default(180_000),
+  /** `smtp://user:pass@host:587` or `smtps://…`: the instance's mail server, for vendors without SMTP settings. */
+  SMTP_URL: url(['smtp', 'smtps']).optional(),
+  /** Sender of the instance's mail (invitations, password resets) when a vendor has no SMTP settings. */
+  MAIL_FROM: z.string().email().default('llmor@localhost'),
   /** Messages one caller may send per minute (`POST /v1/conversations/{token}`); past it 429 + Retry-After. */
   SEND_RATE_PER_MINUTE: z.coerce.number().int().min(1).default(60),
 });

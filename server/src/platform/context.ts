@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { Broadcast } from './broadcast';
 import type { Config } from './config';
 import type { SecretBox } from './crypto';
 import type { Database, Db } from './db';
@@ -17,6 +18,8 @@ export interface AppContext {
   secretBox: SecretBox;
   log: FastifyBaseLogger;
   version: string;
+  /** Notices every instance hears at once (Redis pub/sub with `REDIS_URL`). */
+  broadcast: Broadcast;
   /** Publishes to conversation rooms (a no-op until a socket.io server is attached). */
   relay: RelayHub;
 }

@@ -14,11 +14,14 @@ import { loadConfig } from '../platform/config';
 import type { AppContext } from '../platform/context';
 import { hashPassword, hmacSha256Hex, randomToken, SecretBox } from '../platform/crypto';
 import { openDatabase, schema } from '../platform/db';
+import type { RouteSpec } from '../platform/http/route';
 import { MemoryRateLimiter } from '../platform/rate-limit';
 
 export interface TestServer {
   app: FastifyInstance;
   ctx: ServerContext;
+  /** Every route declaration of the app. */
+  routes: readonly RouteSpec[];
   /** Moves the server's clock (seconds) for signature-window tests. */
   clock: { offsetSeconds: number };
   close(): Promise<void>;
@@ -51,7 +54,7 @@ export async function createTestServer(): Promise<TestServer> {
   const config = loadConfig({ DATA_DIR: 'memory://', LOG_LEVEL: 'silent', DATABASE_URL: pgdb?.url });
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   const clock = { offsetSeconds: 0 };
-  const { app, ctx } = await buildApp({
+  const { app, ctx, routes } = await buildApp({
     config,
     database,
     rateLimiter: new MemoryRateLimiter(),
@@ -63,6 +66,7 @@ export async function createTestServer(): Promise<TestServer> {
   return {
     app,
     ctx,
+    routes,
     clock,
     close: async () => {
       await app.close();
@@ -81,7 +85,13 @@ export async function makeVendor(ctx: AppContext, name = uniq('Vendor ')): Promi
 
 export async function makeUser(
   ctx: AppContext,
-  opts: { vendors?: VendorRow[]; password?: string; isSu?: boolean; email?: string } = {},
+  opts: {
+    vendors?: VendorRow[];
+    role?: 'owner' | 'member';
+    password?: string;
+    isSu?: boolean;
+    email?: string;
+  } = {},
 ): Promise<UserRow & { password: string }> {
   const password = opts.password ?? 'correct horse battery';
   const user = await insertUser(ctx.db, {
@@ -91,7 +101,7 @@ export async function makeUser(
     lastname: 'User',
     isSu: opts.isSu ?? false,
   });
-  for (const v of opts.vendors ?? []) await addMember(ctx.db, v.id, user.id);
+  for (const v of opts.vendors ?? []) await addMember(ctx.db, v.id, user.id, opts.role);
   return { ...user, password };
 }
 
@@ -209,7 +219,7 @@ export async function createListeningTestServer(
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   const clock = { offsetSeconds: 0 };
   try {
-    const { app, ctx } = await buildApp({
+    const { app, ctx, routes } = await buildApp({
       config,
       database,
       rateLimiter: new MemoryRateLimiter(),
@@ -223,6 +233,7 @@ export async function createListeningTestServer(
     return {
       app,
       ctx,
+      routes,
       clock,
       url: `http://127.0.0.1:${port}`,
       databaseUrl,

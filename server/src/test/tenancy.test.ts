@@ -13,7 +13,8 @@ import { Client, createTestServer, makeUser, makeVendor, registeredRoutes, type 
 let server: TestServer;
 let owner: Client;
 let intruder: Client;
-const ids = { ownerVendor: 0, intruderVendor: 0, app: 0, model: 0, fn: 0, run: 0, token: '' };
+const ids = { ownerVendor: 0, intruderVendor: 0, app: 0, model: 0, fn: 0, run: 0, token: '', member: 0 };
+let superuser: Client;
 
 /** Each route (as Fastify prints it, params by position) with the body its handler would accept. */
 const MATRIX: Record<string, { methods: string[]; body?: Record<string, unknown> }> = {
@@ -36,6 +37,14 @@ const MATRIX: Record<string, { methods: string[]; body?: Record<string, unknown>
   '/v1/vendors/:vendorId/functions/:functionId/runs/stats': { methods: ['GET'] },
   '/v1/vendors/:vendorId/functions/:functionId/runs/:runId': { methods: ['GET'] },
   '/v1/conversations/:token': { methods: ['GET', 'POST'], body: { content: 'hello from another vendor' } },
+  '/v1/vendors/:vendorId/users/:userId': {
+    methods: ['GET', 'PUT', 'DELETE'],
+    body: { firstname: 'Taken over' },
+  },
+  '/v1/vendors/:vendorId/users/:userId/invitation': { methods: ['POST'] },
+  // Superuser routes: another vendor's member (no superuser) learns nothing of any vendor.
+  '/v1/admin/vendors/:vendorId': { methods: ['GET', 'PUT'], body: { name: 'Taken over' } },
+  '/v1/admin/vendors/:vendorId/subscriptions': { methods: ['GET'] },
 };
 
 /**
@@ -43,7 +52,7 @@ const MATRIX: Record<string, { methods: string[]; body?: Record<string, unknown>
  * to name. Their vendor membership check is exercised by every vendor-path entry of the matrix.
  */
 const NO_FOREIGN_ID =
-  /^\/v1\/vendors\/:vendorId(\/(apps|apps\/available|avamodels\/available|avamodels\/:modelId\/install|models|models\/search|functions|usage))?$|^\/v1\/vendors$|^\/v1\/conversations$|^\/v1\/auth\/|^\/v1\/openapi\.json$|^\/healthz$|^\/readyz$|^\/icons/;
+  /^\/v1\/vendors\/:vendorId(\/(apps|apps\/available|avamodels\/available|avamodels\/:modelId\/install|models|models\/search|functions|usage|users|settings|settings\/smtp\/test))?$|^\/v1\/admin\/vendors$|^\/v1\/vendors$|^\/v1\/conversations$|^\/v1\/auth\/|^\/v1\/openapi\.json$|^\/healthz$|^\/readyz$|^\/icons/;
 
 function fill(path: string, vendorId: number): string {
   let seenVendor = false;
@@ -57,6 +66,7 @@ function fill(path: string, vendorId: number): string {
     if (name === 'runId') return String(ids.run);
     if (name === 'token') return ids.token;
     if (name === 'id') return String(ids.model);
+    if (name === 'userId') return String(ids.member);
     throw new Error(`no id for :${name} in ${path}`);
   });
 }
@@ -81,8 +91,12 @@ beforeAll(async () => {
   const intruderVendor = await makeVendor(server.ctx, 'Intruder Org');
   ids.ownerVendor = ownerVendor.id;
   ids.intruderVendor = intruderVendor.id;
-  const ownerUser = await makeUser(server.ctx, { vendors: [ownerVendor] });
-  const intruderUser = await makeUser(server.ctx, { vendors: [intruderVendor] });
+  // Both owners of their vendor, so owner-only routes are refused for the resource, not for the role.
+  const ownerUser = await makeUser(server.ctx, { vendors: [ownerVendor], role: 'owner' });
+  const intruderUser = await makeUser(server.ctx, { vendors: [intruderVendor], role: 'owner' });
+  ids.member = (await makeUser(server.ctx, { vendors: [ownerVendor] })).id;
+  const su = await makeUser(server.ctx, { isSu: true });
+  superuser = await Client.signedIn(server.app, su.email, su.password);
   owner = await Client.signedIn(server.app, ownerUser.email, ownerUser.password);
   owner.vendorKey = ownerVendor.key;
   intruder = await Client.signedIn(server.app, intruderUser.email, intruderUser.password);
@@ -133,7 +147,11 @@ describe('tenancy denial matrix', () => {
     const answers: string[] = [];
     for (const [path, { methods, body }] of Object.entries(MATRIX)) {
       // Through the intruder's own vendor path (resource scoping) and through the owner's (membership).
-      const vendorIds = path.startsWith('/v1/vendors/') ? [ids.intruderVendor, ids.ownerVendor] : [0];
+      const vendorIds = path.startsWith('/v1/vendors/')
+        ? [ids.intruderVendor, ids.ownerVendor]
+        : path.startsWith('/v1/admin/')
+          ? [ids.ownerVendor, ids.intruderVendor]
+          : [0];
       for (const vendorId of vendorIds) {
         for (const method of methods) {
           const url = fill(path, vendorId);
@@ -170,7 +188,7 @@ describe('tenancy denial matrix', () => {
   it('still lets the owner reach every resource (the matrix denies for the right reason)', async () => {
     for (const [path, { methods }] of Object.entries(MATRIX)) {
       if (!methods.includes('GET')) continue;
-      const res = await owner.get(fill(path, ids.ownerVendor));
+      const res = await (path.startsWith('/v1/admin/') ? superuser : owner).get(fill(path, ids.ownerVendor));
       expect(res.statusCode, path).toBe(200);
     }
   });

@@ -1,6 +1,7 @@
 /** Data access for apps. Every function takes the vendor id and puts it in every `where`. */
 import { and, asc, count, desc, eq, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { type Db, schema } from '../../platform/db';
+import { likePattern } from '../../platform/db/search';
 
 const { apps, appFunctions, functions, users, vendorModels } = schema;
 
@@ -43,9 +44,6 @@ const creatorColumns = {
   lastname: users.lastname,
   email: users.email,
 };
-
-/** `%`, `_` and `\` in a search are literal characters, not patterns. */
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 function filterWhere(vendorId: number, filter: AppListFilter): SQL {
   const conditions: SQL[] = [eq(apps.vendorId, vendorId)];

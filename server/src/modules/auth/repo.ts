@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { type Db, schema } from '../../platform/db';
 import type { MemberRole, SessionRow, UserRow } from '../../platform/http/identity';
 
@@ -31,7 +31,7 @@ export async function membershipsOfUser(db: Db, userId: number): Promise<Map<num
   const rows = await db
     .select({ vendorId: vendorUsers.vendorId, role: vendorUsers.role })
     .from(vendorUsers)
-    .where(eq(vendorUsers.userId, userId));
+    .where(and(eq(vendorUsers.userId, userId), eq(vendorUsers.active, true)));
   return new Map(rows.map((r) => [r.vendorId, r.role === 'owner' ? 'owner' : 'member']));
 }
 
@@ -64,4 +64,85 @@ export async function setUserActive(db: Db, userId: number, active: boolean): Pr
     .update(users)
     .set({ active, modifiedAt: new Date() })
     .where(and(eq(users.id, userId)));
+}
+
+export async function findUserById(db: Db, userId: number): Promise<UserRow | null> {
+  const rows = await db.select().from(users).where(eq(users.id, userId)).limit(1);
+  return rows[0] ?? null;
+}
+
+export async function updateUser(
+  db: Db,
+  userId: number,
+  values: Partial<Pick<typeof users.$inferInsert, 'firstname' | 'lastname' | 'passwordHash'>>,
+): Promise<void> {
+  if (Object.keys(values).length === 0) return;
+  await db
+    .update(users)
+    .set({ ...values, modifiedAt: new Date() })
+    .where(eq(users.id, userId));
+}
+
+const { userTokens } = schema;
+export type LinkRow = typeof userTokens.$inferSelect;
+
+/** Stores a new link and retires the person's earlier unused links of the same purpose (a resend replaces). */
+export async function insertLink(
+  db: Db,
+  values: Pick<
+    typeof userTokens.$inferInsert,
+    'userId' | 'vendorId' | 'purpose' | 'tokenHash' | 'expiresAt' | 'createdBy'
+  >,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx
+      .update(userTokens)
+      .set({ usedAt: new Date() })
+      .where(
+        and(
+          eq(userTokens.userId, values.userId),
+          eq(userTokens.purpose, values.purpose),
+          isNull(userTokens.usedAt),
+        ),
+      );
+    await tx.insert(userTokens).values(values);
+  });
+}
+
+/** A link that is unused and unexpired, or null. */
+export async function findValidLink(db: Db, tokenHash: string, now: Date): Promise<LinkRow | null> {
+  const rows = await db
+    .select()
+    .from(userTokens)
+    .where(and(eq(userTokens.tokenHash, tokenHash), isNull(userTokens.usedAt), gt(userTokens.expiresAt, now)))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/**
+ * Uses a link once: marks it used and runs `apply` in the same transaction. Two uses at once: the second
+ * finds it used and gets null; if `apply` throws, the link stays unused.
+ */
+export async function consumeLink<T>(
+  db: Db,
+  tokenHash: string,
+  purpose: string,
+  now: Date,
+  apply: (link: LinkRow, tx: Db) => Promise<T>,
+): Promise<T | null> {
+  return db.transaction(async (tx) => {
+    const [link] = await tx
+      .update(userTokens)
+      .set({ usedAt: now })
+      .where(
+        and(
+          eq(userTokens.tokenHash, tokenHash),
+          eq(userTokens.purpose, purpose),
+          isNull(userTokens.usedAt),
+          gt(userTokens.expiresAt, now),
+        ),
+      )
+      .returning();
+    return link ? apply(link, tx as unknown as Db) : null;
+  });
 }

@@ -10,9 +10,18 @@ import type { AppContext } from '../../platform/context';
 import { DUMMY_PASSWORD_HASH, randomToken, sha256Hex, verifyPassword } from '../../platform/crypto';
 import { forbidden, tooManyRequests, unauthorized } from '../../platform/errors';
 import type { Identity } from '../../platform/http/identity';
+import { mailerFor } from '../settings/service';
 import { presentVendor, vendorFromHeader } from '../vendors/service';
+import { issueLink } from './links';
 import { presentUser } from './present';
-import { attachUser, deleteSession, findUserByEmail, insertSession, type UserRow } from './repo';
+import {
+  attachUser,
+  deleteSession,
+  findUserByEmail,
+  insertSession,
+  membershipsOfUser,
+  type UserRow,
+} from './repo';
 import type { SessionVerifier } from './sessions';
 
 /** Sign-in attempts allowed per window, per identifier and per client address. */
@@ -46,13 +55,13 @@ export async function signin(
   if (!user || !valid) throw unauthorized(INVALID_CREDENTIALS);
   if (!user.active) throw forbidden('This user is not active.');
   await attachUser(ctx.db, auth.session.id, user.id);
-  sessions.evict(auth.token);
+  await sessions.evict(auth.token);
   return user;
 }
 
 export async function signout(ctx: AppContext, sessions: SessionVerifier, auth: Identity): Promise<void> {
   await deleteSession(ctx.db, auth.session.id);
-  sessions.evict(auth.token);
+  await sessions.evict(auth.token);
 }
 
 export async function sessionUser(
@@ -75,4 +84,41 @@ export async function sessionUser(
     vendor_client: null,
     authenticated: true,
   };
+}
+
+/** Reset requests per address are limited by the route; per email here, so one inbox is not flooded. */
+const RESET_MAILS_PER_HOUR = 3;
+
+/**
+ * Mails a reset link when the address belongs to an active account (through the mail server of the
+ * person's first vendor, else the instance's). The caller answers the same either way.
+ */
+export async function forgotPassword(ctx: AppContext, email: string, requestOrigin: string): Promise<void> {
+  const address = email.trim().toLowerCase();
+  const hit = await ctx.rateLimiter.hit(`password:reset:${address}`, RESET_MAILS_PER_HOUR, 3600);
+  if (!hit.allowed) return;
+  const user = await findUserByEmail(ctx.db, address);
+  if (!user?.active) return;
+  const [vendorId] = (await membershipsOfUser(ctx.db, user.id)).keys();
+  const mailer = await mailerFor(ctx, vendorId ?? null);
+  if (!mailer) {
+    ctx.log.warn({ user: user.id }, 'a password reset was asked for, but no mail server is set up');
+    return;
+  }
+  const url = await issueLink(ctx, {
+    userId: user.id,
+    vendorId: null,
+    purpose: 'reset',
+    createdBy: null,
+    origin: requestOrigin,
+  });
+  await mailer
+    .send({
+      to: user.email,
+      subject: 'Reset your llmor password',
+      text:
+        `Open this link within an hour to choose a new password:\n${url}\n\n` +
+        'If you did not ask for this, ignore this mail: your password stays as it is.',
+    })
+    .catch((err: unknown) => ctx.log.warn({ err }, 'the reset mail could not be sent'));
 }

@@ -1,11 +1,13 @@
 import { SIGNATURE_MAX_SKEW_SECONDS, signingMessage } from '@llmor/contracts';
 import { LRUCache } from 'lru-cache';
+import type { Broadcast } from '../../platform/broadcast';
 import { hmacSha256Hex, safeEqualHex, sha256Hex } from '../../platform/crypto';
 import type { Db } from '../../platform/db';
 import type { Identity, SessionPort, VerifyResult } from '../../platform/http/identity';
 import { findSessionWithUser } from './repo';
 
 const SESSION_TTL_MS = 5_000;
+const REVOKE_CHANNEL = 'sessions:revoke';
 const CACHE_MAX = 10_000;
 
 interface DecodedHeader {
@@ -16,8 +18,9 @@ interface DecodedHeader {
 
 /**
  * Verifies `X-AccessToken` headers (CONTRACTS.md). This runs on every call, so it is kept lean:
- * - sessions are cached for a few seconds by token (no database round trip per request); sign-in and
- *   sign-out evict their entry at once, other instances see a change within the TTL;
+ * - sessions are cached for a few seconds by token (no database round trip per request); sign-in,
+ *   sign-out, deactivating a user and changing their memberships evict the entries at once, on every
+ *   instance (the broadcast is Redis pub/sub when `REDIS_URL` is set);
  * - a header already verified for the same method and target is remembered until its timestamp
  *   leaves the window, so a client's burst within one second costs one HMAC, not one per request.
  *   The memo never outlives the session's cache entry: revocation still takes effect.
@@ -33,8 +36,11 @@ export class SessionVerifier implements SessionPort {
 
   constructor(
     private readonly db: Db,
+    private readonly broadcast: Broadcast,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    broadcast.subscribe(REVOKE_CHANNEL, (message) => this.dropCached(message));
+  }
 
   /**
    * Answers without a promise when everything needed is in memory (the common case), else
@@ -93,9 +99,28 @@ export class SessionVerifier implements SessionPort {
     return cached && cached.expiresAt > now ? cached.identity : null;
   }
 
-  /** Drops a session from memory after it changed (sign-in, sign-out). */
-  evict(token: string): void {
+  /** Drops a session from memory after it changed (sign-in, sign-out), here and on every instance. */
+  async evict(token: string): Promise<void> {
     this.sessions.delete(token);
+    await this.broadcast.publish(REVOKE_CHANNEL, `token:${sha256Hex(token)}`);
+  }
+
+  /** Drops every cached session of a user (deactivated, removed from a vendor, role changed), everywhere. */
+  async revokeUser(userId: number): Promise<void> {
+    this.dropCached(`user:${userId}`);
+    await this.broadcast.publish(REVOKE_CHANNEL, `user:${userId}`);
+  }
+
+  /** `user:<id>` or `token:<sha256>`: tokens never leave the process, only their hashes. */
+  private dropCached(message: string): void {
+    const [kind, value] = message.split(':');
+    for (const [token, entry] of this.sessions.entries()) {
+      const match =
+        kind === 'user'
+          ? entry.identity?.user?.id === Number(value)
+          : kind === 'token' && sha256Hex(token) === value;
+      if (match) this.sessions.delete(token);
+    }
   }
 
   private async load(token: string): Promise<Identity | null> {

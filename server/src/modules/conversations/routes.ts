@@ -12,7 +12,7 @@ import {
   sendMessageBody,
 } from '@llmor/contracts';
 import type { FastifyRequest } from 'fastify';
-import { route } from '../../platform/http/route';
+import { requestOrigin, route } from '../../platform/http/route';
 import { userCaller } from './access';
 import type { ConversationContext } from './ports';
 import {
@@ -30,7 +30,6 @@ function posterSocket(request: FastifyRequest): string | undefined {
   return typeof value === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(value) ? value : undefined;
 }
 
-const origin = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 const tags = ['conversations'];
 const access = { auth: 'user', vendor: 'header' } as const;
 
@@ -49,7 +48,7 @@ export const conversationRoutes = (ctx: ConversationContext) => [
     handler: async ({ vendor, identity, body, query, request }) => ({
       data: await createConversation(ctx, userCaller(vendor, identity), body, {
         locale: query.locale,
-        relayUrl: relayUrl(ctx, origin(request)),
+        relayUrl: relayUrl(ctx, requestOrigin(request)),
       }),
     }),
   }),
@@ -74,7 +73,7 @@ export const conversationRoutes = (ctx: ConversationContext) => [
     response: conversationWithMessagesSchema,
     handler: async ({ vendor, identity, params, request }) => {
       const conversation = await requireConversation(ctx, userCaller(vendor, identity), params.token);
-      return conversationWithMessages(ctx, conversation, relayUrl(ctx, origin(request)));
+      return conversationWithMessages(ctx, conversation, relayUrl(ctx, requestOrigin(request)));
     },
   }),
   route({
@@ -99,7 +98,7 @@ export const conversationRoutes = (ctx: ConversationContext) => [
       const conversation = await requireConversation(ctx, caller, params.token);
       return sendMessage(ctx, caller, conversation, body.content, {
         posterSocket: posterSocket(request),
-        relayUrl: relayUrl(ctx, origin(request)),
+        relayUrl: relayUrl(ctx, requestOrigin(request)),
       });
     },
   }),

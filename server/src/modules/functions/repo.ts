@@ -16,6 +16,7 @@ import {
   sql,
 } from 'drizzle-orm';
 import { type Db, schema } from '../../platform/db';
+import { likePattern } from '../../platform/db/search';
 
 const { apps, appFunctions, functions, functionRuns } = schema;
 
@@ -36,9 +37,6 @@ export interface FunctionListOptions extends FunctionListFilter {
   offset: number;
   limit: number;
 }
-
-/** `%`, `_` and `\` in a search are literal characters, not patterns. */
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 function filterWhere(vendorId: number, filter: FunctionListFilter): SQL {
   const conditions: SQL[] = [eq(functions.vendorId, vendorId)];

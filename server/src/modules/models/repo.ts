@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
 import { type Db, schema } from '../../platform/db';
+import { likePattern } from '../../platform/db/search';
 
 const { vendorModels } = schema;
 export type VendorModelRow = typeof vendorModels.$inferSelect;
@@ -12,9 +13,6 @@ export interface ModelFilter {
   type?: string;
   search?: string;
 }
-
-/** `%`, `_` and `\` in user text match themselves, not as wildcards. */
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 function filterWhere(vendorId: number, filter: ModelFilter): SQL {
   const parts: (SQL | undefined)[] = [eq(vendorModels.vendorId, vendorId)];

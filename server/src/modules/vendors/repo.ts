@@ -52,3 +52,17 @@ export async function isMember(db: Db, vendorId: number, userId: number): Promis
     .limit(1);
   return rows.length > 0;
 }
+
+export async function updateVendor(
+  db: Db,
+  id: number,
+  values: Partial<Pick<typeof vendors.$inferInsert, 'name' | 'currency' | 'active'>>,
+): Promise<VendorRow | null> {
+  if (Object.keys(values).length === 0) return findVendorById(db, id);
+  const [row] = await db
+    .update(vendors)
+    .set({ ...values, modifiedAt: new Date() })
+    .where(eq(vendors.id, id))
+    .returning();
+  return row ?? null;
+}

@@ -13,11 +13,12 @@ export function presentVendor(row: VendorRow): Vendor {
   };
 }
 
-/** Vendors a user may act in: their own, or every vendor for a superuser. */
+/** Vendors a user may act in: their own active ones, or every active vendor for a superuser. */
 export async function listVendorsOf(ctx: AppContext, identity: SignedIn): Promise<VendorRow[]> {
-  return identity.user.isSu
-    ? listAllVendors(ctx.db)
-    : listVendorsByIds(ctx.db, [...identity.memberships.keys()]);
+  const rows = identity.user.isSu
+    ? await listAllVendors(ctx.db)
+    : await listVendorsByIds(ctx.db, [...identity.memberships.keys()]);
+  return rows.filter((v) => v.active);
 }
 
 /** The vendor selected by `X-Vendor: <key>`, or null when absent, inactive or not the user's. */

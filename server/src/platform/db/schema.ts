@@ -64,6 +64,8 @@ export const vendorUsers = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     role: text('role').notNull().default('member'),
+    /** An inactive membership keeps the person listed but lets them act in the vendor no more. */
+    active: boolean('active').notNull().default(true),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.vendorId, t.userId] }), index('vendor_users_user_idx').on(t.userId)],
@@ -81,6 +83,31 @@ export const sessions = pgTable(
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('sessions_token_hash_uq').on(t.tokenHash)],
+);
+
+/**
+ * Single-use links mailed to people: an invitation (7 days) sets a new member's password, a reset (1 hour)
+ * replaces a forgotten one. Only the token's SHA-256 is kept.
+ */
+export const userTokens = pgTable(
+  'user_tokens',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    vendorId: integer('vendor_id').references(() => vendors.id, { onDelete: 'cascade' }),
+    purpose: text('purpose').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('user_tokens_token_hash_uq').on(t.tokenHash),
+    index('user_tokens_user_idx').on(t.userId),
+  ],
 );
 
 /** Installed models of a vendor (catalogue entry + parameters; the API key encrypted at rest). */

@@ -73,6 +73,9 @@ export interface PipelineOptions {
  * Failures at any step are AppErrors, answered by the one error handler below.
  */
 export class Pipeline {
+  /** Every declaration registered so far (the role matrix test walks them). */
+  readonly routes: RouteSpec[] = [];
+
   constructor(private readonly opts: PipelineOptions) {}
 
   /** Compilers, body parser and error handling for the whole app: call once, before any route. */
@@ -107,6 +110,7 @@ export class Pipeline {
 
   register(app: FastifyInstance, routes: readonly RouteSpec[]): void {
     for (const spec of routes) this.registerOne(app, spec);
+    this.routes.push(...routes);
   }
 
   private registerOne(app: FastifyInstance, spec: RouteSpec): void {

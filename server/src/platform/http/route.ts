@@ -97,3 +97,6 @@ export function route<
 >(spec: RouteSpec<A, P, Q, B, R>): RouteSpec {
   return spec as unknown as RouteSpec;
 }
+
+/** The origin a request came to (`https://host:port`), for links when `PUBLIC_URL` is not set. */
+export const requestOrigin = (request: FastifyRequest) => `${request.protocol}://${request.host}`;

@@ -1,0 +1,82 @@
+import {
+  adminVendorCreateBody,
+  adminVendorCreatedSchema,
+  adminVendorSchema,
+  adminVendorsQuery,
+  adminVendorUpdateBody,
+  dataEnvelopeSchema,
+  idParam,
+  listEnvelopeSchema,
+} from '@llmor/contracts';
+import { z } from 'zod';
+import type { AppContext } from '../../platform/context';
+import { requestOrigin, route } from '../../platform/http/route';
+import { createVendor, editVendor, getVendor, listVendors } from './service';
+
+const vendorPath = z.object({ vendorId: idParam });
+const tags = ['admin'];
+const access = { auth: 'superuser' } as const;
+
+/** Vendors as the superuser manages them (anyone else: 404). Shapes: contracts/src/http/organisations.ts. */
+export const adminRoutes = (ctx: AppContext) => [
+  route({
+    method: 'GET',
+    url: '/v1/admin/vendors',
+    summary: 'Every vendor with member and app counts (search, sort, paging)',
+    tags,
+    access,
+    query: adminVendorsQuery,
+    response: listEnvelopeSchema(adminVendorSchema),
+    handler: ({ query }) => listVendors(ctx, query),
+  }),
+  route({
+    method: 'POST',
+    url: '/v1/admin/vendors',
+    summary: 'Create a vendor and invite its owner',
+    tags,
+    access,
+    body: adminVendorCreateBody,
+    status: 201,
+    response: adminVendorCreatedSchema,
+    errors: ['Conflict'],
+    handler: ({ identity, body, request }) =>
+      createVendor(ctx, identity.user.id, body, requestOrigin(request)),
+  }),
+  route({
+    method: 'GET',
+    url: '/v1/admin/vendors/:vendorId',
+    summary: 'One vendor',
+    tags,
+    access,
+    params: vendorPath,
+    resource: 'Vendor',
+    response: dataEnvelopeSchema(adminVendorSchema),
+    handler: async ({ params }) => ({ data: await getVendor(ctx, params.vendorId) }),
+  }),
+  route({
+    method: 'PUT',
+    url: '/v1/admin/vendors/:vendorId',
+    summary: "Change a vendor's name, currency or whether it is active",
+    tags,
+    access,
+    params: vendorPath,
+    resource: 'Vendor',
+    body: adminVendorUpdateBody,
+    response: dataEnvelopeSchema(adminVendorSchema),
+    handler: async ({ params, body }) => ({ data: await editVendor(ctx, params.vendorId, body) }),
+  }),
+  route({
+    method: 'GET',
+    url: '/v1/admin/vendors/:vendorId/subscriptions',
+    summary: "A vendor's subscriptions (none until billing is built)",
+    tags,
+    access,
+    params: vendorPath,
+    resource: 'Vendor',
+    response: listEnvelopeSchema(z.object({ id: z.number().int(), plan: z.string(), status: z.string() })),
+    handler: async ({ params }) => {
+      await getVendor(ctx, params.vendorId);
+      return { data: [], total_count: 0, filter_count: 0 };
+    },
+  }),
+];
