@@ -40,6 +40,8 @@ export const vendorSchema = z.object({
   name: z.string(),
   currency: z.string(),
   created_at: z.string(),
+  /** The signed-in user's role in this vendor (a superuser acts as owner everywhere). */
+  role: z.enum(['owner', 'member']),
 });
 export type Vendor = z.infer<typeof vendorSchema>;
 

@@ -2,11 +2,13 @@
 // feature's texts under its area key (features/<area>/i18n.ts adds them at runtime).
 import 'i18next';
 import type { EditorMessages } from '../components/editorMessages';
+import type { AdminMessages } from '../features/admin';
 import type { ApiReferenceMessages } from '../features/api-reference';
 import type { AppsMessages } from '../features/apps';
 import type { ConversationsMessages } from '../features/conversations';
 import type { FunctionsMessages } from '../features/functions';
 import type { ModelsMessages } from '../features/models';
+import type { SettingsMessages } from '../features/settings';
 import type { UsageMessages } from '../features/usage';
 import type { en_US } from '../i18n/locales/en_US';
 
@@ -15,11 +17,13 @@ declare module 'i18next' {
     defaultNS: 'translation';
     resources: {
       translation: typeof en_US & {
+        admin: AdminMessages;
         apiReference: ApiReferenceMessages;
         apps: AppsMessages;
         conversations: ConversationsMessages;
         functions: FunctionsMessages;
         models: ModelsMessages;
+        settings: SettingsMessages;
         usage: UsageMessages;
         editors: EditorMessages;
         schemaForm: { selectPlaceholder: string; loadFailed: string; reload: string };

@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { createBrowserRouter, Navigate, Outlet, useLocation } from 'react-router';
 import { RedirectIfAuthenticated, RequireAuth, RequireVendor } from './guards';
 import { InitGate } from './InitGate';
@@ -23,6 +23,7 @@ const functions = () => import('./routes/functions');
 const FunctionsRoute = lazy(() => functions().then((m) => ({ default: m.FunctionsRoute })));
 const FunctionRoute = lazy(() => functions().then((m) => ({ default: m.FunctionRoute })));
 const SettingsRoute = lazy(() => import('./routes/settings').then((m) => ({ default: m.SettingsRoute })));
+const LinkRoute = lazy(() => import('./routes/LinkRoute').then((m) => ({ default: m.LinkRoute })));
 const ApiReferenceRoute = lazy(() =>
   import('./routes/ApiReferenceRoute').then((m) => ({ default: m.ApiReferenceRoute })),
 );
@@ -39,11 +40,15 @@ function Root() {
   );
 }
 
+function SuspenseShell({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<PageLoader />}>{children}</Suspense>;
+}
+
 function LoginShell() {
   return (
-    <Suspense fallback={<PageLoader />}>
+    <SuspenseShell>
       <LoginRoute />
-    </Suspense>
+    </SuspenseShell>
   );
 }
 
@@ -62,6 +67,23 @@ export const router = createBrowserRouter([
       {
         element: <RedirectIfAuthenticated />,
         children: [{ path: 'login', element: <LoginShell /> }],
+      },
+      // Invitation and password-reset links work signed in or not.
+      {
+        path: 'invitation/:token',
+        element: (
+          <SuspenseShell>
+            <LinkRoute purpose="invite" />
+          </SuspenseShell>
+        ),
+      },
+      {
+        path: 'reset-password/:token',
+        element: (
+          <SuspenseShell>
+            <LinkRoute purpose="reset" />
+          </SuspenseShell>
+        ),
       },
       {
         element: <RequireAuth />,

@@ -11,7 +11,7 @@ import { DUMMY_PASSWORD_HASH, randomToken, sha256Hex, verifyPassword } from '../
 import { forbidden, tooManyRequests, unauthorized } from '../../platform/errors';
 import type { Identity } from '../../platform/http/identity';
 import { mailerFor } from '../settings/service';
-import { presentVendor, vendorFromHeader } from '../vendors/service';
+import { presentVendorFor, vendorFromHeader } from '../vendors/service';
 import { issueLink } from './links';
 import { presentUser } from './present';
 import {
@@ -80,7 +80,7 @@ export async function sessionUser(
   return {
     app,
     user: presentUser(user),
-    vendor: vendor ? presentVendor(vendor) : null,
+    vendor: vendor ? presentVendorFor(vendor, { ...auth, user }) : null,
     vendor_client: null,
     authenticated: true,
   };

@@ -1,7 +1,7 @@
 import { dataEnvelopeSchema, listEnvelopeSchema, vendorSchema } from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
 import { route } from '../../platform/http/route';
-import { listVendorsOf, presentVendor } from './service';
+import { listVendorsOf, presentVendor, presentVendorFor } from './service';
 
 export const vendorRoutes = (ctx: AppContext) => [
   route({
@@ -13,7 +13,11 @@ export const vendorRoutes = (ctx: AppContext) => [
     response: listEnvelopeSchema(vendorSchema),
     handler: async ({ identity }) => {
       const rows = await listVendorsOf(ctx, identity);
-      return { data: rows.map(presentVendor), total_count: rows.length, filter_count: rows.length };
+      return {
+        data: rows.map((row) => presentVendorFor(row, identity)),
+        total_count: rows.length,
+        filter_count: rows.length,
+      };
     },
   }),
   route({
@@ -23,6 +27,6 @@ export const vendorRoutes = (ctx: AppContext) => [
     tags: ['vendors'],
     access: { auth: 'user', vendor: 'path' },
     response: dataEnvelopeSchema(vendorSchema),
-    handler: ({ vendor }) => ({ data: presentVendor(vendor) }),
+    handler: ({ vendor, role }) => ({ data: presentVendor(vendor, role) }),
   }),
 ];

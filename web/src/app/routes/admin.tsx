@@ -1,36 +1,32 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { PlaceholderPage } from '../../components/PlaceholderPage';
+import { AdminVendorPage, type AdminVendorSection, AdminVendorsPage } from '../../features/admin';
+import { useAppState } from '../../lib/appState';
+import { NotFoundRoute } from './NotFoundRoute';
 import { useEntityLabel } from './useEntityLabel';
 
+/** Admin pages are for superusers; anyone else finds nothing here (like the API's 404). */
+function SuperusersOnly({ children }: { children: ReactNode }) {
+  const { user } = useAppState();
+  return user?.is_su ? <>{children}</> : <NotFoundRoute />;
+}
+
 export function AdminVendorsRoute() {
-  const { t } = useTranslation();
   return (
-    <PlaceholderPage
-      title={t('pages.admin.vendors')}
-      breadcrumbs={[
-        { label: t('pages.admin.title'), to: '/admin/vendors' },
-        { label: t('pages.admin.vendors') },
-      ]}
-    />
+    <SuperusersOnly>
+      <AdminVendorsPage />
+    </SuperusersOnly>
   );
 }
 
-export function AdminVendorRoute({ section }: { section: 'details' | 'subscriptions' }) {
-  const { t } = useTranslation();
-  const label = useEntityLabel();
+export function AdminVendorRoute({ section }: { section: AdminVendorSection }) {
   const { id } = useParams();
-  const vendor = `${t('pages.admin.vendor')} ${label(id)}`;
   return (
-    <PlaceholderPage
-      title={vendor}
-      subtitle={t(`pages.admin.${section}`)}
-      breadcrumbs={[
-        { label: t('pages.admin.title'), to: '/admin/vendors' },
-        { label: t('pages.admin.vendors'), to: '/admin/vendors' },
-        { label: vendor },
-      ]}
-    />
+    <SuperusersOnly>
+      <AdminVendorPage vendorId={Number(id)} section={section} />
+    </SuperusersOnly>
   );
 }
 

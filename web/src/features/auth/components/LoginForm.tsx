@@ -1,5 +1,5 @@
 import { LOADING_BUTTON_MIN_MS, type SigninBody, signinBody } from '@llmor/contracts';
-import { Alert, Button, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Divider, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -9,6 +9,7 @@ import { events } from '../../../lib/events';
 import { zodFormValidate } from '../../../lib/form';
 import { withMinDuration } from '../../../lib/minDuration';
 import { useSignin } from '../api/signin';
+import { ForgotPassword } from './ForgotPassword';
 
 /** Email + password sign-in (spec 01 §1). On success the app initialises again (user-did-sign-in). */
 export function LoginForm() {
@@ -100,6 +101,8 @@ export function LoginForm() {
           </Button>
         </Stack>
       </form>
+      <Divider my="md" />
+      <ForgotPassword />
     </Paper>
   );
 }

@@ -1,0 +1,7 @@
+export {
+  ADMIN_VENDOR_SECTIONS,
+  AdminVendorPage,
+  type AdminVendorSection,
+} from './components/AdminVendorPage';
+export { AdminVendorsPage } from './components/AdminVendorsPage';
+export type { AdminMessages } from './i18n';

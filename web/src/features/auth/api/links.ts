@@ -1,0 +1,42 @@
+import type {
+  DataEnvelope,
+  InvitationAcceptBody,
+  LinkInfo,
+  MessageResponse,
+  PasswordForgotBody,
+  PasswordResetBody,
+  User,
+} from '@llmor/contracts';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api/client';
+
+// Invitation and password-reset links (CONTRACTS "Organisations"); errors are shown by the pages.
+
+/** GET /v1/auth/links/{token}: what the link is for (400 when it is invalid, used or expired). */
+export function getLinkInfo(token: string): Promise<DataEnvelope<LinkInfo>> {
+  return apiRequest(`/v1/auth/links/${encodeURIComponent(token)}`, { skipDefaultErrorHandler: true });
+}
+
+export function useLinkInfo(token: string) {
+  return useQuery({ queryKey: ['auth', 'link', token], queryFn: () => getLinkInfo(token), retry: false });
+}
+
+/** POST /v1/auth/invitations/accept or /v1/auth/password/reset: sets the password and signs the session in. */
+export function useLink(purpose: 'invite' | 'reset') {
+  return useMutation({
+    mutationFn: (body: InvitationAcceptBody | PasswordResetBody): Promise<DataEnvelope<User>> =>
+      apiRequest(purpose === 'invite' ? '/v1/auth/invitations/accept' : '/v1/auth/password/reset', {
+        method: 'POST',
+        body,
+        skipDefaultErrorHandler: true,
+      }),
+  });
+}
+
+/** POST /v1/auth/password/forgot: the same answer whether or not the address has an account. */
+export function useForgotPassword() {
+  return useMutation({
+    mutationFn: (body: PasswordForgotBody): Promise<MessageResponse> =>
+      apiRequest('/v1/auth/password/forgot', { method: 'POST', body, skipDefaultErrorHandler: true }),
+  });
+}

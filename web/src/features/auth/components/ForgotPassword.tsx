@@ -1,0 +1,58 @@
+import { type PasswordForgotBody, passwordForgotBody } from '@llmor/contracts';
+import { Alert, Anchor, Button, Collapse, Group, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { zodFormValidate } from '../../../lib/form';
+import { useForgotPassword } from '../api/links';
+
+/** "Forgot your password?" under the sign-in form: asks for the address and says a link is on its way. */
+export function ForgotPassword() {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const forgot = useForgotPassword();
+  const form = useForm<PasswordForgotBody>({
+    initialValues: { email: '' },
+    validate: zodFormValidate(passwordForgotBody, t),
+  });
+  return (
+    <Stack gap="xs">
+      <Anchor
+        component="button"
+        type="button"
+        size="sm"
+        onClick={() => setOpen((o) => !o)}
+        data-testid="forgot-toggle"
+      >
+        {t('link.forgot')}
+      </Anchor>
+      <Collapse expanded={open}>
+        {forgot.isSuccess ? (
+          <Alert color="blue" data-testid="forgot-sent">
+            {forgot.data.message}
+          </Alert>
+        ) : (
+          <form onSubmit={form.onSubmit((v) => forgot.mutate(v))} noValidate data-testid="forgot-form">
+            <Group align="flex-end" wrap="nowrap">
+              <TextInput
+                label={t('login.email')}
+                type="email"
+                style={{ flex: 1 }}
+                {...form.getInputProps('email')}
+                data-testid="forgot-email"
+              />
+              <Button type="submit" variant="light" loading={forgot.isPending} data-testid="forgot-submit">
+                {t('link.sendLink')}
+              </Button>
+            </Group>
+            {forgot.isError && (
+              <Alert color="red" mt="xs">
+                {forgot.error.message}
+              </Alert>
+            )}
+          </form>
+        )}
+      </Collapse>
+    </Stack>
+  );
+}

@@ -1,0 +1,19 @@
+import type { DataEnvelope, Member } from '@llmor/contracts';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api/client';
+import { settingsKeys } from './keys';
+
+/** GET /v1/vendors/{vendorId}/users/{userId}. */
+export function getMember(vendorId: number, userId: number): Promise<DataEnvelope<Member>> {
+  return apiRequest(`/v1/vendors/${vendorId}/users/${userId}`, { skipDefaultErrorHandler: true });
+}
+
+export const memberQueryOptions = (vendorId: number, userId: number) =>
+  queryOptions({
+    queryKey: settingsKeys.member(vendorId, userId),
+    queryFn: () => getMember(vendorId, userId),
+  });
+
+export function useMember(vendorId: number, userId: number) {
+  return useQuery(memberQueryOptions(vendorId, userId));
+}

@@ -1,0 +1,16 @@
+import type { DataEnvelope, VendorSettings } from '@llmor/contracts';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api/client';
+import { settingsKeys } from './keys';
+
+/** GET /v1/vendors/{vendorId}/settings (owners). Secrets only say whether they are set. */
+export function getSettings(vendorId: number): Promise<DataEnvelope<VendorSettings>> {
+  return apiRequest(`/v1/vendors/${vendorId}/settings`, { skipDefaultErrorHandler: true });
+}
+
+export const settingsQueryOptions = (vendorId: number) =>
+  queryOptions({ queryKey: settingsKeys.settings(vendorId), queryFn: () => getSettings(vendorId) });
+
+export function useSettings(vendorId: number) {
+  return useQuery(settingsQueryOptions(vendorId));
+}
