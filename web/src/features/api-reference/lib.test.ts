@@ -19,7 +19,7 @@ describe('API reference grouping', () => {
     const all = groupOperations(doc, '');
     expect(all.map(([tag]) => tag)).toEqual(['apps', 'auth']);
     expect(all[0]![1].map((o) => o.method)).toEqual(['GET', 'POST']);
-    expect(groupOperations(doc, 'install').flatMap(([, ops]) => ops.map((o) => o.id))).toEqual([
+    expect(groupOperations(doc, 'install an').flatMap(([, ops]) => ops.map((o) => o.id))).toEqual([
       'post-/v1/vendors/{vendorId}/apps',
     ]);
     expect(groupOperations(doc, 'nothing like it')).toEqual([]);
