@@ -3,7 +3,15 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../platform/db';
 import { linkIn, SmtpFake } from '../../test/fakes/smtp';
-import { Client, createTestServer, makeUser, makeVendor, type TestServer, uniq } from '../../test/harness';
+import {
+  Client,
+  createListeningTestServer,
+  createTestServer,
+  makeUser,
+  makeVendor,
+  type TestServer,
+  uniq,
+} from '../../test/harness';
 
 let server: TestServer;
 let smtp: SmtpFake;
@@ -362,6 +370,28 @@ describe('forgot password', () => {
       expect(refusing.received).toEqual([]);
     } finally {
       await refusing.close();
+    }
+  });
+});
+
+describe('the instance mail server', () => {
+  it('mails invitations through SMTP_URL when the vendor has no SMTP settings of its own', async () => {
+    const instance = await createListeningTestServer({
+      env: { SMTP_URL: `smtp://mailer:smtp-secret@127.0.0.1:${smtp.port}`, MAIL_FROM: 'llmor@instance.test' },
+    });
+    try {
+      const vendor = await makeVendor(instance.ctx);
+      const ownerUser = await makeUser(instance.ctx, { vendors: [vendor], role: 'owner' });
+      const owner = await Client.signedIn(instance.app, ownerUser.email, ownerUser.password);
+      const email = `${uniq('guest')}@acme.test`;
+      const invited = await owner.post(`/v1/vendors/${vendor.id}/users`, { email, role: 'member' });
+      expect(invited.statusCode, invited.body).toBe(201);
+      expect(invited.json().invite_url).toBeUndefined();
+      const mail = await smtp.mailTo(email);
+      expect(mail.from).toBe('llmor@instance.test');
+      expect(linkIn(mail.text)).toMatch(/\/invitation\//);
+    } finally {
+      await instance.close();
     }
   });
 });
