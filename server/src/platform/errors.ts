@@ -31,8 +31,8 @@ export const forbidden = (message: string) => new AppError(ErrorName.Forbidden, 
 export const notFound = (what = 'Resource') => new AppError(ErrorName.NotFound, `${what} not found`);
 export const conflict = (message: string, errors?: FieldErrors) =>
   new AppError(ErrorName.Conflict, message, { errors });
-export const tooManyRequests = (retryAfterSeconds: number) =>
-  new AppError(ErrorName.TooManyRequests, 'Too many requests. Please try again later.', {
-    retryAfterSeconds,
-  });
+export const tooManyRequests = (
+  retryAfterSeconds: number,
+  message = 'Too many requests. Please try again later.',
+) => new AppError(ErrorName.TooManyRequests, message, { retryAfterSeconds });
 export const timedOut = (message: string) => new AppError(ErrorName.GatewayTimeout, message);

@@ -9,6 +9,8 @@ export interface RateLimitResult {
 /** Fixed-window counters: in memory for one process, in Redis when several instances share them. */
 export interface RateLimiter {
   hit(key: string, limit: number, windowSeconds: number): Promise<RateLimitResult>;
+  /** The count in the current window without adding to it (0 when none). */
+  peek(key: string): Promise<{ count: number; retryAfter: number }>;
   reset(key: string): Promise<void>;
 }
 
@@ -25,6 +27,13 @@ export class MemoryRateLimiter implements RateLimiter {
     }
     w.count++;
     return { allowed: w.count <= limit, retryAfter: Math.max(1, Math.ceil((w.resetAt - now) / 1000)) };
+  }
+
+  async peek(key: string): Promise<{ count: number; retryAfter: number }> {
+    const now = Date.now();
+    const w = this.windows.get(key);
+    if (!w || w.resetAt <= now) return { count: 0, retryAfter: 0 };
+    return { count: w.count, retryAfter: Math.max(1, Math.ceil((w.resetAt - now) / 1000)) };
   }
 
   async reset(key: string): Promise<void> {
@@ -51,6 +60,15 @@ export class RedisRateLimiter implements RateLimiter {
       .ttl(k)
       .exec()) as unknown as [number, number, number];
     return { allowed: count <= limit, retryAfter: Math.max(1, ttl) };
+  }
+
+  async peek(key: string): Promise<{ count: number; retryAfter: number }> {
+    const k = this.prefix + key;
+    const [count, ttl] = (await this.redis.multi().get(k).ttl(k).exec()) as unknown as [
+      string | null,
+      number,
+    ];
+    return { count: Number(count ?? 0), retryAfter: Math.max(0, ttl) };
   }
 
   async reset(key: string): Promise<void> {

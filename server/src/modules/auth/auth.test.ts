@@ -247,5 +247,28 @@ describe('sign-in and sign-out', () => {
     expect(limited.statusCode).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect((await c.get('/v1/auth/session/user')).json().authenticated).toBe(false);
+    expect(limited.json().message).toMatch(/^Too many failed sign-ins\. Try again in \d+ minutes\.$/);
+  });
+
+  it('counts failures only, and failures from one address do not lock the person out elsewhere', async () => {
+    const user = await makeUser(server.ctx);
+    const signin = async (secret: string, remoteAddress: string) => {
+      const c = await Client.create(server.app);
+      return server.app.inject({
+        method: 'POST',
+        url: '/v1/auth/signin',
+        remoteAddress,
+        payload: { identifier: user.email, secret },
+        headers: { 'x-accesstoken': c.accessToken('POST', '/v1/auth/signin') },
+      });
+    };
+    for (let i = 0; i < SIGNIN_LIMITS.perIdentifier + 2; i++) {
+      expect((await signin(user.password, '10.9.0.1')).statusCode, `success ${i}`).toBe(200);
+    }
+    for (let i = 0; i < SIGNIN_LIMITS.perIdentifier; i++) {
+      expect((await signin('wrong', '10.9.0.2')).statusCode).toBe(401);
+    }
+    expect((await signin(user.password, '10.9.0.2')).statusCode).toBe(429);
+    expect((await signin(user.password, '10.9.0.3')).statusCode).toBe(200);
   });
 });

@@ -24,8 +24,14 @@ import {
 } from './repo';
 import type { SessionVerifier } from './sessions';
 
-/** Sign-in attempts allowed per window, per identifier and per client address. */
+/**
+ * Failed sign-ins allowed per window: per identifier from one address, and per address. Only failures
+ * count, and the identifier's counter is per address, so nobody can lock a person out from elsewhere.
+ */
 export const SIGNIN_LIMITS = { perIdentifier: 10, perAddress: 50, windowSeconds: 15 * 60 };
+
+const waitText = (seconds: number) =>
+  `Too many failed sign-ins. Try again in ${seconds < 90 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`}.`;
 
 export async function createSession(ctx: AppContext): Promise<SessionCreated> {
   const token = randomToken();
@@ -42,17 +48,21 @@ export async function signin(
   address: string,
 ): Promise<UserRow> {
   const identifier = body.identifier.toLowerCase();
-  for (const [key, limit] of [
-    [`signin:id:${identifier}`, SIGNIN_LIMITS.perIdentifier],
-    [`signin:ip:${address}`, SIGNIN_LIMITS.perAddress],
-  ] as const) {
-    const hit = await ctx.rateLimiter.hit(key, limit, SIGNIN_LIMITS.windowSeconds);
-    if (!hit.allowed) throw tooManyRequests(hit.retryAfter);
+  const counters = [
+    [`signin:fail:${address}:${identifier}`, SIGNIN_LIMITS.perIdentifier],
+    [`signin:fail:${address}`, SIGNIN_LIMITS.perAddress],
+  ] as const;
+  for (const [key, limit] of counters) {
+    const seen = await ctx.rateLimiter.peek(key);
+    if (seen.count >= limit) throw tooManyRequests(seen.retryAfter, waitText(seen.retryAfter));
   }
   const user = await findUserByEmail(ctx.db, identifier);
   // Hash even for unknown users so response time does not reveal which emails exist.
   const valid = await verifyPassword(body.secret, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
-  if (!user || !valid) throw unauthorized(INVALID_CREDENTIALS);
+  if (!user || !valid) {
+    for (const [key, limit] of counters) await ctx.rateLimiter.hit(key, limit, SIGNIN_LIMITS.windowSeconds);
+    throw unauthorized(INVALID_CREDENTIALS);
+  }
   if (!user.active) throw forbidden('This user is not active.');
   await attachUser(ctx.db, auth.session.id, user.id);
   await sessions.evict(auth.token);
