@@ -1,10 +1,15 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { compression } from 'vite-plugin-compression2';
 
 const API = 'http://127.0.0.1:3000';
 
 export default defineConfig({
-  plugins: [react()],
+  // Hashed assets are precompressed (brotli and gzip) at build; the server picks the variant per request.
+  plugins: [
+    react(),
+    compression({ algorithms: ['brotliCompress', 'gzip'], include: /\.(js|css|svg|json)$/ }),
+  ],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

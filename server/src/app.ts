@@ -31,7 +31,8 @@ import type { RouteSpec } from './platform/http/route';
 import type { RateLimiter } from './platform/rate-limit';
 import { RelayHub } from './platform/relay/hub';
 import { startRelay } from './platform/relay/server';
-import { DEFAULT_WEB_DIST, isConsoleRoute, registerWebConsole } from './platform/web';
+import { registerSecurityHeaders } from './platform/security';
+import { DEFAULT_WEB_DIST, isConsoleRoute, registerWebConsole, sendConsole } from './platform/web';
 
 export const VERSION: string = JSON.parse(
   readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
@@ -120,6 +121,7 @@ export async function buildApp(
     },
   });
   pipeline.install(app);
+  await registerSecurityHeaders(app);
   await registerOpenApi(app, VERSION);
 
   registerHealthRoutes(app, ctx);
@@ -152,8 +154,8 @@ export async function buildApp(
   const webServed =
     opts.serveWeb !== false && (await registerWebConsole(app, opts.config.WEB_DIST ?? DEFAULT_WEB_DIST));
   app.setNotFoundHandler((request, reply) => {
-    if (webServed && request.method === 'GET' && isConsoleRoute(request.url)) {
-      return reply.type('text/html').sendFile('index.html');
+    if (webServed && (request.method === 'GET' || request.method === 'HEAD') && isConsoleRoute(request.url)) {
+      return sendConsole(reply);
     }
     return reply
       .code(404)
