@@ -1,21 +1,24 @@
-import { ConfigError, loadConfig } from './platform/config';
-import { DataDirLockedError } from './platform/db/lock';
+import { loadConfig } from './platform/config';
+import type { SeedResult } from './seed';
 import { startServer } from './server';
+import { startupFailure } from './startup';
+
+/** The admin sign-in line, printed as soon as the seed ran (before listening can fail). */
+function adminLine(seed: SeedResult): string {
+  if (seed.generatedPassword) {
+    return `Admin sign-in: ${seed.email} / ${seed.generatedPassword}  (shown once — keep it)`;
+  }
+  if (seed.passwordReset) return `Admin sign-in: ${seed.email} — password reset to SEED_ADMIN_PASSWORD`;
+  if (seed.created) return `Admin sign-in: ${seed.email} with SEED_ADMIN_PASSWORD`;
+  return `Admin sign-in: ${seed.email} (password as set at first start; set SEED_ADMIN_PASSWORD to reset it)`;
+}
 
 async function main() {
   const config = loadConfig();
-  const server = await startServer(config);
-  const lines = [`llmor is running at ${server.url}`];
-  if (server.seed.generatedPassword) {
-    lines.push(
-      `Admin sign-in: ${server.seed.email} / ${server.seed.generatedPassword}  (shown once — keep it)`,
-    );
-  } else if (server.seed.created) {
-    lines.push(`Admin sign-in: ${server.seed.email} with SEED_ADMIN_PASSWORD`);
-  } else {
-    lines.push(`Admin sign-in: ${server.seed.email} (password as set at first start)`);
-  }
-  process.stdout.write(`\n${lines.join('\n')}\n\n`);
+  const server = await startServer(config, {
+    onSeeded: (seed) => process.stdout.write(`\n${adminLine(seed)}\n`),
+  });
+  process.stdout.write(`llmor is running at ${server.url}\n\n`);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -30,12 +33,6 @@ async function main() {
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof ConfigError || err instanceof DataDirLockedError) {
-    process.stderr.write(`${err.message}\n`);
-  } else {
-    process.stderr.write(
-      `llmor failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
-    );
-  }
+  process.stderr.write(`${startupFailure(err)}\n`);
   process.exit(1);
 });

@@ -1,7 +1,7 @@
-import { findUserByEmail, insertUser } from './modules/auth/repo';
+import { findUserByEmail, insertUser, updateUser } from './modules/auth/repo';
 import { seedLibraryFunctions } from './modules/functions/library';
 import { addMember, findVendorByKey, insertVendor } from './modules/vendors/repo';
-import { hashPassword, randomToken } from './platform/crypto';
+import { hashPassword, randomToken, verifyPassword } from './platform/crypto';
 import type { Db } from './platform/db';
 
 export const DEMO_VENDOR = { key: 'demo', name: 'Demo Vendor', currency: 'CHF' };
@@ -11,12 +11,22 @@ export interface SeedResult {
   /** Set only when this start created the admin with a generated password (shown once). */
   generatedPassword: string | null;
   created: boolean;
+  /** This start set the existing admin's password to SEED_ADMIN_PASSWORD (the documented reset). */
+  passwordReset: boolean;
 }
 
-/** First start: a superuser in a demo vendor with the library functions. Later starts change nothing. */
+/**
+ * First start: a superuser in a demo vendor with the library functions. Later starts change nothing,
+ * except that a `SEED_ADMIN_PASSWORD` differing from the admin's password resets it (a lost generated
+ * password is recovered this way).
+ */
 export async function seed(db: Db, email: string, password: string | undefined): Promise<SeedResult> {
   const existing = await findUserByEmail(db, email);
-  if (existing) return { email: existing.email, generatedPassword: null, created: false };
+  if (existing) {
+    const reset = password !== undefined && !(await verifyPassword(password, existing.passwordHash));
+    if (reset) await updateUser(db, existing.id, { passwordHash: await hashPassword(password) });
+    return { email: existing.email, generatedPassword: null, created: false, passwordReset: reset };
+  }
   const generated = password ? null : randomToken(12);
   const vendor = (await findVendorByKey(db, DEMO_VENDOR.key)) ?? (await insertVendor(db, DEMO_VENDOR));
   const user = await insertUser(db, {
@@ -29,5 +39,5 @@ export async function seed(db: Db, email: string, password: string | undefined):
   await addMember(db, vendor.id, user.id, 'owner');
   // Idempotent (by function_key): a demo vendor that already has them keeps its own versions.
   await seedLibraryFunctions(db, vendor.id);
-  return { email, generatedPassword: generated, created: true };
+  return { email, generatedPassword: generated, created: true, passwordReset: false };
 }

@@ -18,11 +18,19 @@ export interface RunningServer {
 }
 
 /** Opens the database, migrates, seeds and serves the chosen roles. Used by main.ts, e2e and bench. */
-export async function startServer(config: Config, opts: { now?: () => number } = {}): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  opts: {
+    now?: () => number;
+    /** Told the seed's outcome at once, before anything else can fail (a generated password is shown once). */
+    onSeeded?: (result: SeedResult) => void;
+  } = {},
+): Promise<RunningServer> {
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   let redis: RedisClientType | null = null;
   try {
     const seeded = await seed(database.db, config.SEED_ADMIN_EMAIL, config.SEED_ADMIN_PASSWORD);
+    opts.onSeeded?.(seeded);
     if (config.REDIS_URL) {
       redis = createClient({ url: config.REDIS_URL }) as RedisClientType;
       await redis.connect();
