@@ -17,27 +17,34 @@ export const ADMIN = { email: 'admin@llmor.local', password: 'e2e-admin-password
 export interface Console {
   server: RunningServer;
   url: string;
+  /** Stops the server and starts it again on the same port and data (as after a deploy). */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startConsole(): Promise<Console> {
   const dataDir = mkdtempSync(join(tmpdir(), 'llmor-e2e-'));
-  const config = loadConfig({
+  const env = {
     DATA_DIR: dataDir,
-    PORT: '0',
     LOG_LEVEL: 'warn',
     SEED_ADMIN_EMAIL: ADMIN.email,
     SEED_ADMIN_PASSWORD: ADMIN.password,
-  });
-  const server = await startServer(config);
-  return {
+  };
+  const server = await startServer(loadConfig({ ...env, PORT: '0' }));
+  const console: Console = {
     server,
     url: server.url,
+    restart: async () => {
+      const port = new URL(console.url).port;
+      await console.server.close();
+      console.server = await startServer(loadConfig({ ...env, PORT: port }));
+    },
     close: async () => {
-      await server.close();
+      await console.server.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  return console;
 }
 
 export async function launchBrowser(): Promise<Browser> {

@@ -323,4 +323,25 @@ describe('conversations', () => {
     await a.context.close();
     await b.context.close();
   });
+
+  it('reconnects after a server restart, joins the conversation again and follows it', async () => {
+    const { context, page, errors } = await newPage(browser, app.url);
+    await signIn(page);
+    await page.goto(`/apps/${appId}/chat/${token}`);
+    await expect.poll(() => status(page)).toBe('connected');
+
+    await app.restart();
+    // Back within the 1–5 s backoff (randomised), joined to the same conversation.
+    await expect.poll(() => status(page), { timeout: 30_000 }).toBe('connected');
+
+    // A message sent from elsewhere now reaches this tab over the relay.
+    const before = await messages(page).count();
+    const api = await signedClient(app.url, 'demo');
+    await api('POST', `/v1/conversations/${token}`, { content: 'After the restart' });
+    await expect.poll(() => lastText(page, 'user')).toBe('After the restart');
+    await expect.poll(() => lastText(page, 'assistant')).toContain('You said: After the restart');
+    await expect.poll(() => messages(page).count()).toBe(before + 2);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

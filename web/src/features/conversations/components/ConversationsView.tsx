@@ -85,6 +85,10 @@ export function ConversationsPage({ appId, token: routeToken }: ConversationsVie
       setStateError(null);
     },
     onStateError: (error) => setStateError(error ?? ''),
+    onRejoined: () => {
+      dispatch({ type: 'rejoined' });
+      if (loadedTokenRef.current) requestState(loadedTokenRef.current);
+    },
   });
   const { requestState, waitForSocket } = socket;
 

@@ -20,6 +20,8 @@ export interface RelayHandlers {
   onState(state: unknown): void;
   /** state_err: its error text (may be empty). */
   onStateError(error: string | null): void;
+  /** Joined again after the connection was lost (server restart, network): refetch what was missed. */
+  onRejoined(): void;
 }
 
 const STATE_EVENTS = [
@@ -57,7 +59,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * One socket.io connection to the relay (path /stream, websocket only, SOCKET_OPTIONS) for the page,
  * opened once a conversation is known. connecting → connected → `join(token)`; on disconnect or
- * connect error → disconnected (socket.io reconnects with 1–5 s delays and joins again).
+ * connect error → disconnected (socket.io reconnects with 1–5 s delays, also after a server restart,
+ * joins again and reports it with `onRejoined`).
  * Events of another conversation than the current one are dropped.
  */
 export function useRelaySocket(token: string | null, relayUrl: string | null, handlers: RelayHandlers) {
@@ -82,6 +85,9 @@ export function useRelaySocket(token: string | null, relayUrl: string | null, ha
     setJoined(value);
   }, []);
 
+  /** The conversation this socket had joined before its connection dropped. */
+  const lostRef = useRef<string | null>(null);
+
   const join = useCallback(
     (socket: Socket, target: string) => {
       requestedRef.current = target;
@@ -89,6 +95,8 @@ export function useRelaySocket(token: string | null, relayUrl: string | null, ha
       socket.emit(RelayClientEvent.join, target, (ack?: { ok: boolean }) => {
         if (!ack?.ok || requestedRef.current !== target || socketRef.current !== socket) return;
         setJoinedToken(target);
+        if (lostRef.current === target) handlersRef.current.onRejoined();
+        lostRef.current = null;
         if (pendingGetRef.current === target) {
           pendingGetRef.current = null;
           socket.emit(RelayClientEvent.get);
@@ -112,10 +120,16 @@ export function useRelaySocket(token: string | null, relayUrl: string | null, ha
     });
     const down = () => {
       setPhase('disconnected');
+      lostRef.current = joinedRef.current ?? lostRef.current;
       requestedRef.current = null;
       setJoinedToken(null);
     };
-    socket.on('disconnect', down);
+    socket.on('disconnect', (reason) => {
+      down();
+      // socket.io does not reconnect by itself after the server closed the connection (a restart):
+      // reconnecting is asked for here, with the same 1–5 s backoff as any other loss.
+      if (reason === 'io server disconnect') socket.connect();
+    });
     socket.on('connect_error', down);
     socket.on(RelayServerEvent.message, (raw: unknown) => {
       const message = parseRelayMessage(raw);

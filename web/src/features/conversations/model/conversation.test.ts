@@ -246,3 +246,20 @@ describe('relay log', () => {
     expect(s.debug).toEqual({});
   });
 });
+
+describe('rejoining after the connection was lost', () => {
+  it('drops the half-streamed reply and asks for the stored messages again', () => {
+    const loaded = run([{ type: 'loaded', messages: [stored(1, 'assistant', 'Hello')] }]);
+    const streaming = run(
+      [relay('completion.started', { input_async: true }), relay('completion_stream', { chunk: 'Half a' })],
+      loaded,
+    );
+    expect(streaming.inProgress?.text).toBe('Half a');
+    const rejoined = run([{ type: 'rejoined' }], streaming);
+    expect(rejoined.inProgress).toBeNull();
+    expect(rejoined.streaming).toBe(false);
+    expect(showInProgress(rejoined)).toBe(false);
+    expect(rejoined.reloadRequests).toBe(streaming.reloadRequests + 1);
+    expect(rejoined.messages).toEqual(loaded.messages);
+  });
+});

@@ -56,7 +56,12 @@ export type ConversationAction =
   /** The POST failed: the list is restored and the error shown. */
   | { type: 'sendFailed'; restore: readonly ChatMessage[]; error: ChatMessage }
   /** An error-role message (failed to create / load, no conversation). */
-  | { type: 'error'; message: ChatMessage };
+  | { type: 'error'; message: ChatMessage }
+  /**
+   * The relay joined again after the connection was lost: what streamed meanwhile is gone, so the partial
+   * reply is dropped and the stored messages are fetched again.
+   */
+  | { type: 'rejoined' };
 
 const freshInProgress = (now: string): InProgress => ({
   key: localKey(),
@@ -203,6 +208,8 @@ export function conversationReducer(state: ConversationState, action: Conversati
       };
     case 'relay':
       return applyRelayMessage(state, action.message, action.now);
+    case 'rejoined':
+      return { ...state, inProgress: null, streaming: false, reloadRequests: state.reloadRequests + 1 };
     case 'sendStarted':
       return {
         ...state,
