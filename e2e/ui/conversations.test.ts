@@ -262,6 +262,19 @@ describe('conversations', () => {
     await page.getByTestId('composer-input').press('Enter');
     await expect.poll(errorTexts).toEqual(['Boom from e2e', 'Failed to send message. Please try again.']);
     await page.unrouteAll();
+    // The network itself fails: the same words, never the browser's "Failed to fetch".
+    await page.route(/\/v1\/conversations\/[A-Za-z0-9_-]+(\?.*)?$/, (route) =>
+      route.request().method() === 'POST' ? route.abort('internetdisconnected') : route.continue(),
+    );
+    await page.getByTestId('composer-input').press('Enter');
+    await expect
+      .poll(errorTexts)
+      .toEqual([
+        'Boom from e2e',
+        'Failed to send message. Please try again.',
+        'Failed to send message. Please try again.',
+      ]);
+    await page.unrouteAll();
 
     // Starting a conversation fails.
     await page.getByTestId('conversation-new').click();

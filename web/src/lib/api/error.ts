@@ -13,8 +13,12 @@ export class ApiError extends Error {
     this.name = typeof parsed?.name === 'string' && parsed.name ? parsed.name : 'ApiError';
   }
 
-  /** The server's message, if it sent one. */
+  /**
+   * The server's message, if it sent one. A network failure (status 0) has none: its text is the
+   * browser's ("Failed to fetch"), so callers show their own words instead.
+   */
   get serverMessage(): string | undefined {
+    if (this.status === 0) return undefined;
     return typeof this.body?.message === 'string' && this.body.message ? this.body.message : undefined;
   }
 
