@@ -5,12 +5,11 @@ import { PlaceholderPage } from '../../components/PlaceholderPage';
 import { AdminVendorPage, type AdminVendorSection, AdminVendorsPage } from '../../features/admin';
 import { useAppState } from '../../lib/appState';
 import { NotFoundRoute } from './NotFoundRoute';
-import { useEntityLabel } from './useEntityLabel';
 
 /** Admin pages are for superusers; anyone else finds nothing here (like the API's 404). */
 function SuperusersOnly({ children }: { children: ReactNode }) {
   const { user } = useAppState();
-  return user?.is_su ? <>{children}</> : <NotFoundRoute />;
+  return user?.is_su ? children : <NotFoundRoute />;
 }
 
 export function AdminVendorsRoute() {

@@ -16,3 +16,20 @@ export function buildTarget(path: string, query: Query = {}, locale?: string | n
   if (!qs) return path;
   return `${path}${path.includes('?') ? '&' : '?'}${qs}`;
 }
+
+/** The query of a searchable, sortable, paged list call (CONTRACTS "Conventions"); an empty search is left out. */
+export function listQuery(q: {
+  page?: unknown;
+  page_size?: unknown;
+  order?: string;
+  order_dir?: 'asc' | 'desc';
+  search?: string;
+}): Query {
+  return {
+    page: Number(q.page ?? 0),
+    page_size: Number(q.page_size ?? 20),
+    order: q.order,
+    order_dir: q.order_dir,
+    search: q.search || undefined,
+  };
+}

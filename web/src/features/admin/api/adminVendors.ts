@@ -9,6 +9,7 @@ import type {
 } from '@llmor/contracts';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { listQuery } from '../../../lib/api/query';
 
 // The admin's vendor calls (superusers only): list, one, create (invites the owner), update.
 
@@ -19,13 +20,7 @@ const keys = {
 
 export function getAdminVendors(query: AdminVendorsQuery): Promise<ListEnvelope<AdminVendor>> {
   return apiRequest('/v1/admin/vendors', {
-    query: {
-      page: Number(query.page ?? 0),
-      page_size: Number(query.page_size ?? 20),
-      order: query.order,
-      order_dir: query.order_dir,
-      search: query.search || undefined,
-    },
+    query: listQuery(query),
     skipDefaultErrorHandler: true,
   });
 }
