@@ -150,6 +150,10 @@ export const vendorModelPickSchema = z.object({
 });
 export type VendorModelPick = z.infer<typeof vendorModelPickSchema>;
 
+/** `GET …/models/search`: at most MODEL_PICKER_LIMIT picks, by name. */
+export const vendorModelPicksSchema = z.object({ data: z.array(vendorModelPickSchema) });
+export type VendorModelPicks = z.infer<typeof vendorModelPicksSchema>;
+
 /**
  * The code-52 answer (HTTP 400). `errors.parameters` is the model's schema to re-render the form with:
  * - each property the client submitted has `default` set to the submitted value — except secrets,

@@ -103,6 +103,14 @@ export const adminVendorCreatedSchema = z.object({
 });
 export type AdminVendorCreated = z.infer<typeof adminVendorCreatedSchema>;
 
+/** A vendor's subscription (admin → vendor → Subscriptions); none exist until billing is built. */
+export const adminSubscriptionSchema = z.object({
+  id: z.number().int(),
+  plan: z.string(),
+  status: z.string(),
+});
+export type AdminSubscription = z.infer<typeof adminSubscriptionSchema>;
+
 // ---------------------------------------------------------------------------------------------------
 // Members
 // ---------------------------------------------------------------------------------------------------

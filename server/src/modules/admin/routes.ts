@@ -1,4 +1,5 @@
 import {
+  adminSubscriptionSchema,
   adminVendorCreateBody,
   adminVendorCreatedSchema,
   adminVendorSchema,
@@ -73,7 +74,7 @@ export const adminRoutes = (ctx: AppContext) => [
     access,
     params: vendorPath,
     resource: 'Vendor',
-    response: listEnvelopeSchema(z.object({ id: z.number().int(), plan: z.string(), status: z.string() })),
+    response: listEnvelopeSchema(adminSubscriptionSchema),
     handler: async ({ params }) => {
       await getVendor(ctx, params.vendorId);
       return { data: [], total_count: 0, filter_count: 0 };

@@ -10,7 +10,7 @@ import {
   modelKeyParam,
   modelSearchQuery,
   modelsListQuery,
-  vendorModelPickSchema,
+  vendorModelPicksSchema,
 } from '@llmor/contracts';
 import { z } from 'zod';
 import type { AppContext } from '../../platform/context';
@@ -77,7 +77,7 @@ export const modelRoutes = (ctx: AppContext) => [
     access,
     params: vendorPath,
     query: modelSearchQuery,
-    response: z.object({ data: z.array(vendorModelPickSchema) }),
+    response: vendorModelPicksSchema,
     handler: ({ vendor, query }) => pickInstalled(ctx, vendor, query),
   }),
   route({
