@@ -243,4 +243,27 @@ describe('apps', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it('shows an error state with a retry, not the empty state, when the list cannot be loaded', async () => {
+    const { context, page } = await newPage(browser, app.url);
+    await signIn(page);
+    let failing = true;
+    await page.route(/\/v1\/vendors\/\d+\/apps(\?.*)?$/, (route) =>
+      failing && route.request().method() === 'GET'
+        ? route.fulfill({
+            status: 503,
+            contentType: 'application/json',
+            body: '{"name":"Unavailable","message":"Down"}',
+          })
+        : route.continue(),
+    );
+    await page.goto('/apps');
+    await page.getByTestId('apps-load-error').waitFor();
+    expect(await page.getByTestId('apps-empty').count()).toBe(0);
+    failing = false;
+    await page.getByTestId('apps-retry').click();
+    await page.getByTestId('apps-grid').waitFor();
+    expect(await page.getByTestId('apps-load-error').count()).toBe(0);
+    await context.close();
+  });
 });

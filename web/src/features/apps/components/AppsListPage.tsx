@@ -16,7 +16,7 @@ import {
   Text,
 } from '@mantine/core';
 import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
-import { IconApps, IconFilter, IconPlus } from '@tabler/icons-react';
+import { IconAlertTriangle, IconApps, IconFilter, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListFooter } from '../../../components/ListFooter';
@@ -188,6 +188,17 @@ export function AppsListPage() {
             </Card>
           ))}
         </SimpleGrid>
+      ) : list.isError && !data ? (
+        // A failed fetch is not an empty list: say so and offer to try again.
+        <Paper withBorder p="xl" radius="md" data-testid="apps-load-error">
+          <Stack align="center" gap="xs">
+            <IconAlertTriangle size={32} stroke={1.5} color="var(--mantine-color-red-6)" />
+            <Text fw={600}>{t('apps.list.loadFailed')}</Text>
+            <Button variant="light" size="xs" onClick={() => void list.refetch()} data-testid="apps-retry">
+              {t('apps.list.retry')}
+            </Button>
+          </Stack>
+        </Paper>
       ) : apps.length === 0 ? (
         <Paper withBorder p="xl" radius="md" data-testid="apps-empty">
           <Stack align="center" gap="xs">
