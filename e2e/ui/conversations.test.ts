@@ -283,6 +283,8 @@ describe('conversations', () => {
     await page.getByTestId('composer-input').fill('no luck');
     await page.getByTestId('composer-input').press('Enter');
     await expect.poll(errorTexts).toEqual(['Failed to start the conversation. Please try again.']);
+    // Reported once: the message in the conversation, no banner on top.
+    expect(await page.getByTestId('error-banner').count()).toBe(0);
     expect(page.url()).toMatch(new RegExp(`/apps/${appId}/chat$`));
     expect(await page.getByTestId('composer-input').inputValue()).toBe('no luck');
     await context.close();

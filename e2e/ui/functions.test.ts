@@ -93,6 +93,14 @@ describe('functions', () => {
     expect(await page.getByTestId('function-menu').count()).toBe(0);
     await page.getByTestId('function-save').click();
     await expect.poll(() => page.getByTestId('function-name-error').textContent()).toBe('Required');
+    // The key's input is monospace, its label is not.
+    const fonts = await page.evaluate(() => {
+      const input = document.querySelector('[data-testid="function-key-input"]') as HTMLInputElement;
+      const label = document.querySelector(`label[for="${input.id}"]`) as HTMLElement;
+      return { input: getComputedStyle(input).fontFamily, label: getComputedStyle(label).fontFamily };
+    });
+    expect(fonts.input).toMatch(/mono/i);
+    expect(fonts.label).not.toMatch(/mono/i);
     await page.getByTestId('function-name-input').fill('Weather');
     await page.getByTestId('function-key-input').fill('weather lookup');
     await page.getByTestId('function-description-input').fill('Looks up the weather.');

@@ -96,7 +96,8 @@ export function FunctionDetailsForm({
               required
               {...form.getInputProps('function_key')}
               errorProps={testIdProps('function-key-error')}
-              ff="monospace"
+              // The key is code-like; its label is not.
+              styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
               data-testid="function-key-input"
             />
           </Grid.Col>
