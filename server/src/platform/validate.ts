@@ -1,6 +1,6 @@
 import type { FieldErrors } from '@llmor/contracts';
 import type { z } from 'zod';
-import { notFound, validationError } from './errors';
+import { validationError } from './errors';
 
 /** Zod issues → the CONTRACTS field-error map (dotted paths, one message or a list per field). */
 export function fieldErrors(issues: readonly z.core.$ZodIssue[]): FieldErrors {
@@ -18,12 +18,5 @@ export function fieldErrors(issues: readonly z.core.$ZodIssue[]): FieldErrors {
 export function parse<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const result = schema.safeParse(value);
   if (!result.success) throw validationError(fieldErrors(result.error.issues));
-  return result.data;
-}
-
-/** Path ids that do not parse (`/apps/abc`) cannot name anything: they answer 404 like unknown ids. */
-export function parsePath<S extends z.ZodType>(schema: S, params: unknown, what = 'Resource'): z.infer<S> {
-  const result = schema.safeParse(params);
-  if (!result.success) throw notFound(what);
   return result.data;
 }

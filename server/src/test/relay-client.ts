@@ -83,5 +83,3 @@ export class RelayClient {
     this.socket.disconnect();
   }
 }
-
-export const isMessage = (r: Received) => r.event === 'message';

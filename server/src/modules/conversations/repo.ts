@@ -41,19 +41,6 @@ export async function findConversationByCapability(db: Db, token: string): Promi
   return rows[0] ?? null;
 }
 
-export async function findConversationById(
-  db: Db,
-  vendorId: number,
-  id: number,
-): Promise<ConversationRow | null> {
-  const rows = await db
-    .select()
-    .from(conversations)
-    .where(and(eq(conversations.vendorId, vendorId), eq(conversations.id, id)))
-    .limit(1);
-  return rows[0] ?? null;
-}
-
 export interface ConversationListRow {
   id: number;
   token: string;

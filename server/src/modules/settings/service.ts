@@ -92,19 +92,6 @@ export async function updateSettings(
   return getSettings(ctx, updated);
 }
 
-/** The vendor's default locale (mail is written in it). */
-export async function vendorLocale(ctx: AppContext, vendorId: number | null): Promise<Locale> {
-  if (vendorId === null) return DEFAULT_LOCALE;
-  const general = await readSetting<GeneralSetting>(ctx.db, vendorId, 'general');
-  return general.locale && LOCALES.includes(general.locale) ? general.locale : DEFAULT_LOCALE;
-}
-
-/** The vendor's Slack configuration token, if one is set (the Slack integration uses it). */
-export async function slackConfigToken(ctx: AppContext, vendorId: number): Promise<string | null> {
-  const slack = await readSetting<SlackSetting>(ctx.db, vendorId, 'slack');
-  return slack.configTokenSealed ? ctx.secretBox.open(slack.configTokenSealed) : null;
-}
-
 async function vendorMailServer(
   ctx: AppContext,
   vendorId: number,

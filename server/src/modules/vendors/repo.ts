@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray } from 'drizzle-orm';
+import { asc, eq, inArray } from 'drizzle-orm';
 import { type Db, schema } from '../../platform/db';
 
 const { vendors, vendorUsers } = schema;
@@ -15,11 +15,6 @@ export async function listVendorsByIds(db: Db, ids: number[]): Promise<VendorRow
 
 export async function listAllVendors(db: Db): Promise<VendorRow[]> {
   return db.select().from(vendors).orderBy(asc(vendors.name), asc(vendors.id));
-}
-
-export async function countVendors(db: Db): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(vendors);
-  return row?.n ?? 0;
 }
 
 export async function findVendorById(db: Db, id: number): Promise<VendorRow | null> {
@@ -42,15 +37,6 @@ export async function insertVendor(
 
 export async function addMember(db: Db, vendorId: number, userId: number, role = 'member'): Promise<void> {
   await db.insert(vendorUsers).values({ vendorId, userId, role }).onConflictDoNothing();
-}
-
-export async function isMember(db: Db, vendorId: number, userId: number): Promise<boolean> {
-  const rows = await db
-    .select({ v: vendorUsers.vendorId })
-    .from(vendorUsers)
-    .where(and(eq(vendorUsers.vendorId, vendorId), eq(vendorUsers.userId, userId)))
-    .limit(1);
-  return rows.length > 0;
 }
 
 export async function updateVendor(

@@ -1,5 +1,5 @@
 import type { SessionUser } from '@llmor/contracts';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
 
 /** GET /v1/auth/session/user. The caller handles an invalid session (reload after 3 s, spec 01 §4). */
@@ -17,7 +17,3 @@ export const sessionUserQueryOptions = () =>
     staleTime: 0,
     retry: false,
   });
-
-export function useSessionUser() {
-  return useQuery(sessionUserQueryOptions());
-}

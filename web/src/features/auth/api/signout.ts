@@ -1,16 +1,6 @@
-import { useMutation } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
 
 /** POST /v1/auth/signout → 204. */
 export async function signout(): Promise<void> {
   await apiRequest<void>('/v1/auth/signout', { method: 'POST', skipDefaultErrorHandler: true });
-}
-
-export const signoutMutationOptions = () => ({
-  mutationKey: ['auth', 'signout'] as const,
-  mutationFn: signout,
-});
-
-export function useSignout() {
-  return useMutation(signoutMutationOptions());
 }

@@ -1,5 +1,5 @@
 import type { ListEnvelope, Vendor } from '@llmor/contracts';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
 
 /** GET /v1/vendors → the vendors the signed-in user works for. */
@@ -9,7 +9,3 @@ export function getVendors(): Promise<ListEnvelope<Vendor>> {
 
 export const vendorsQueryOptions = () =>
   queryOptions({ queryKey: ['vendors'] as const, queryFn: getVendors });
-
-export function useVendors() {
-  return useQuery(vendorsQueryOptions());
-}
