@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { ErrorName } from '@llmor/contracts';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import { adminJobs, queueRoutes } from './modules/admin/queue';
 import { adminRoutes } from './modules/admin/routes';
 import { appRoutes } from './modules/apps/routes';
 import { authRoutes } from './modules/auth/routes';
@@ -11,6 +12,9 @@ import { findApp } from './modules/completion/repo';
 import type { ConversationPorts } from './modules/conversations/ports';
 import { handleRelayConnection } from './modules/conversations/relay';
 import { conversationRoutes } from './modules/conversations/routes';
+import { datastoreRoutes } from './modules/datastores/routes';
+import * as knowledge from './modules/datastores/service';
+import { datastoreJobs, sweep } from './modules/datastores/sync';
 import { functionRoutes } from './modules/functions/routes';
 import { registerHealthRoutes } from './modules/health/routes';
 import { registerIconRoutes } from './modules/icons/routes';
@@ -28,6 +32,7 @@ import type { Database } from './platform/db';
 import { openApiRoutes, registerOpenApi } from './platform/http/openapi';
 import { Pipeline } from './platform/http/pipeline';
 import type { RouteSpec } from './platform/http/route';
+import { JobQueue } from './platform/queue';
 import type { RateLimiter } from './platform/rate-limit';
 import { RelayHub } from './platform/relay/hub';
 import { startRelay } from './platform/relay/server';
@@ -55,7 +60,7 @@ export interface BuildOptions {
  * the ports it wires. Every module gets this same object typed as what it needs, so a test that swaps a
  * service (`ctx.relay`, `ctx.completion.resolveModel`) reaches every module.
  */
-export interface ServerContext extends AppContext, ConversationPorts {
+export interface ServerContext extends AppContext, ConversationPorts, knowledge.KnowledgeContext {
   sessions: SessionVerifier;
   completion: CompletionEngine;
 }
@@ -90,6 +95,8 @@ export async function buildApp(
       ? await RedisBroadcast.connect(opts.config.REDIS_URL, app.log)
       : new LocalBroadcast());
   app.addHook('onClose', () => broadcast.close());
+  const worker = opts.config.ROLES.includes('worker');
+  const queue = new JobQueue(opts.database, app.log, { worker });
   const ctx: ServerContext = {
     config: opts.config,
     database: opts.database,
@@ -99,6 +106,7 @@ export async function buildApp(
     log: app.log,
     version: VERSION,
     broadcast,
+    queue,
     relay: new RelayHub(),
     sessions: new SessionVerifier(db, broadcast, opts.now),
     completion,
@@ -107,6 +115,13 @@ export async function buildApp(
       greeting: (app, locale) => (app.type === 'silicon' ? null : greetingFor(app.parameters, locale)),
     },
     replies: completion,
+  };
+  completion.knowledge = {
+    retrieve: (app, names, query, k, signal) => knowledge.retrieve(ctx, app, names, query, k, signal),
+    search: async (app, name, query, k) => {
+      const ds = await knowledge.datastoreByName(ctx, app, name);
+      return ds ? knowledge.searchDatastore(ctx, app.vendorId, ds, query, k) : null;
+    },
   };
 
   const pipeline = new Pipeline({
@@ -137,6 +152,8 @@ export async function buildApp(
     ...memberRoutes(ctx),
     ...settingsRoutes(ctx),
     ...adminRoutes(ctx),
+    ...queueRoutes(ctx),
+    ...datastoreRoutes(ctx),
   ]);
   registerIconRoutes(app, ctx);
 
@@ -150,6 +167,15 @@ export async function buildApp(
   app.addHook('onClose', async () => {
     await ctx.completion.close();
   });
+
+  // Background work: every process can queue jobs; a worker also runs them, and at start resumes what a
+  // stopped or killed process left (on the embedded database it is the only process, so every lease is stale).
+  queue.define([...adminJobs(), ...datastoreJobs(ctx)]);
+  app.addHook('onClose', () => queue.stop());
+  if (worker) {
+    await queue.start();
+    await sweep(ctx, { restart: opts.database.kind === 'pglite' });
+  }
 
   const webServed =
     opts.serveWeb !== false && (await registerWebConsole(app, opts.config.WEB_DIST ?? DEFAULT_WEB_DIST));

@@ -2,6 +2,7 @@ export * from './apps';
 export * from './auth';
 export * from './common';
 export * from './conversations';
+export * from './datastores';
 export * from './functions';
 export * from './models';
 export * from './organisations';

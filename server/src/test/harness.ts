@@ -48,10 +48,22 @@ async function freshPostgresUrl(baseUrl: string): Promise<{ url: string; drop: (
   };
 }
 
-export async function createTestServer(): Promise<TestServer> {
+/**
+ * Test servers run the API and relay roles; a suite about background work asks for the worker
+ * (`env: { ROLES: 'api,relay,worker' }`), so other suites do not poll a job queue.
+ */
+const TEST_ROLES = 'api,relay';
+
+export async function createTestServer(opts: { env?: Record<string, string> } = {}): Promise<TestServer> {
   const baseUrl = process.env.DATABASE_URL;
   const pgdb = baseUrl ? await freshPostgresUrl(baseUrl) : null;
-  const config = loadConfig({ DATA_DIR: 'memory://', LOG_LEVEL: 'silent', DATABASE_URL: pgdb?.url });
+  const config = loadConfig({
+    DATA_DIR: 'memory://',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: pgdb?.url,
+    ROLES: TEST_ROLES,
+    ...opts.env,
+  });
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   const clock = { offsetSeconds: 0 };
   const { app, ctx, routes } = await buildApp({
@@ -214,6 +226,7 @@ export async function createListeningTestServer(
     DATA_DIR: 'memory://',
     LOG_LEVEL: 'silent',
     DATABASE_URL: databaseUrl,
+    ROLES: TEST_ROLES,
     ...opts.env,
   });
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });

@@ -13,7 +13,18 @@ import { Client, createTestServer, makeUser, makeVendor, registeredRoutes, type 
 let server: TestServer;
 let owner: Client;
 let intruder: Client;
-const ids = { ownerVendor: 0, intruderVendor: 0, app: 0, model: 0, fn: 0, run: 0, token: '', member: 0 };
+const ids = {
+  ownerVendor: 0,
+  intruderVendor: 0,
+  app: 0,
+  model: 0,
+  fn: 0,
+  run: 0,
+  token: '',
+  member: 0,
+  datastore: 0,
+  doc: 0,
+};
 let superuser: Client;
 
 /** Each route (as Fastify prints it, params by position) with the body its handler would accept. */
@@ -42,6 +53,24 @@ const MATRIX: Record<string, { methods: string[]; body?: Record<string, unknown>
     body: { firstname: 'Taken over' },
   },
   '/v1/vendors/:vendorId/users/:userId/invitation': { methods: ['POST'] },
+  '/v1/vendors/:vendorId/apps/:appId/datastores': { methods: ['GET', 'POST'], body: { name: 'taken_over' } },
+  '/v1/vendors/:vendorId/apps/:appId/datastores/:datastoreId': {
+    methods: ['PUT', 'DELETE'],
+    body: { name: 'taken_over' },
+  },
+  // Vendor from X-Vendor: the intruder names their own vendor and the owner's datastore.
+  '/v1/datastores/:datastoreId/docs': { methods: ['GET'] },
+  '/v1/datastores/:datastoreId/docs/import': {
+    methods: ['POST'],
+    body: { mode: 'qa', data: [{ Q: 'a', A: 'b' }] },
+  },
+  '/v1/datastores/:datastoreId/docs/:docId': {
+    methods: ['PUT', 'DELETE'],
+    body: { document: { taken: 'over' } },
+  },
+  '/v1/datastores/:datastoreId/truncate': { methods: ['POST'] },
+  '/v1/datastores/:datastoreId/status': { methods: ['GET'] },
+  '/v1/datastores/:datastoreId/search': { methods: ['POST'], body: { query: 'anything' } },
   // Superuser routes: another vendor's member (no superuser) learns nothing of any vendor.
   '/v1/admin/vendors/:vendorId': { methods: ['GET', 'PUT'], body: { name: 'Taken over' } },
   '/v1/admin/vendors/:vendorId/subscriptions': { methods: ['GET'] },
@@ -52,7 +81,7 @@ const MATRIX: Record<string, { methods: string[]; body?: Record<string, unknown>
  * to name. Their vendor membership check is exercised by every vendor-path entry of the matrix.
  */
 const NO_FOREIGN_ID =
-  /^\/v1\/vendors\/:vendorId(\/(apps|apps\/available|avamodels\/available|avamodels\/:modelId\/install|models|models\/search|functions|usage|users|settings|settings\/smtp\/test))?$|^\/v1\/admin\/vendors$|^\/v1\/vendors$|^\/v1\/conversations$|^\/v1\/auth\/|^\/v1\/openapi\.json$|^\/healthz$|^\/readyz$|^\/icons/;
+  /^\/v1\/vendors\/:vendorId(\/(apps|apps\/available|avamodels\/available|avamodels\/:modelId\/install|models|models\/search|functions|usage|users|settings|settings\/smtp\/test))?$|^\/v1\/admin\/vendors$|^\/v1\/admin\/queue\/|^\/v1\/vendors$|^\/v1\/conversations$|^\/v1\/auth\/|^\/v1\/openapi\.json$|^\/healthz$|^\/readyz$|^\/icons/;
 
 function fill(path: string, vendorId: number): string {
   let seenVendor = false;
@@ -67,6 +96,8 @@ function fill(path: string, vendorId: number): string {
     if (name === 'token') return ids.token;
     if (name === 'id') return String(ids.model);
     if (name === 'userId') return String(ids.member);
+    if (name === 'datastoreId') return String(ids.datastore);
+    if (name === 'docId') return String(ids.doc);
     throw new Error(`no id for :${name} in ${path}`);
   });
 }
@@ -125,6 +156,13 @@ beforeAll(async () => {
       parameters: {},
     })
   ).json().data.token;
+  ids.datastore = (await owner.post(`${v}/apps/${ids.app}/datastores`, { name: 'kb' })).json().data.id;
+  ids.doc = (
+    await owner.post(`/v1/datastores/${ids.datastore}/docs/import`, {
+      mode: 'qa',
+      data: [{ Q: 'q', A: 'a' }],
+    })
+  ).json().data[0].id;
   for (const [k, value] of Object.entries(ids)) expect(value, k).toBeTruthy();
 });
 afterAll(async () => {

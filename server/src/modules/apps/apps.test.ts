@@ -579,6 +579,8 @@ describe('GET /v1/vendors/{vendorId}/apps/{appId}/parameters', () => {
       'system_prompt:text',
       'temperature:number',
       'use_datastores:switch',
+      'datastores:text',
+      'top_k:number',
       'icon:select.icon',
       'header_conversation:visual.header',
       'greeting:text.localized',
@@ -645,6 +647,8 @@ describe('PUT /v1/vendors/{vendorId}/apps/{appId}', () => {
         { role: 'assistant', message: 'Hi there' },
       ],
       use_datastores: true,
+      datastores: '',
+      top_k: 4,
     });
     expect(data.meta).toEqual({ data: { icon: 'icon:robot', icon_is_standalone: false } });
     expect(Date.now() - Date.parse(data.modified_at)).toBeLessThan(60_000);

@@ -1,6 +1,6 @@
 import { RelayMessageType } from '@llmor/contracts';
 import type { ChatMessage, ToolCall, Usage } from '../models/providers/types';
-import { chatInput, oneshotInput, temperatureOf } from './input';
+import { chatInput, oneshotInput, retrievalOf, temperatureOf, withPassages } from './input';
 import { findVendorModel, insertUsage, type VendorModelRow } from './repo';
 import { abortable, raceAbort } from './stream';
 import { ReplyError, type Responder, type ToolResult, type Turn } from './types';
@@ -59,7 +59,7 @@ async function executeTool(turn: Turn, call: ToolCall): Promise<ToolResult> {
  * `function_call.begin`/`.end` per call, stores the tool messages, then `function_call_iteration`, and
  * asks the model again with the results. Text is streamed as `completion_stream` chunks.
  */
-function modelResponder(buildInput: (turn: Turn) => ChatMessage[]): Responder {
+function modelResponder(buildInput: (turn: Turn) => ChatMessage[] | Promise<ChatMessage[]>): Responder {
   return async (turn) => {
     const { ctx, app, signal } = turn;
     const modelRow = app.completionVendorModelId
@@ -69,7 +69,7 @@ function modelResponder(buildInput: (turn: Turn) => ChatMessage[]): Responder {
     const model = await turn.engine.resolveModel(ctx, modelRow);
     const tools = await turn.engine.tools.list(ctx, app);
     const temperature = temperatureOf(app.parameters);
-    const messages = buildInput(turn);
+    const messages = await buildInput(turn);
     turn.debug({ model: modelRow.name, model_key: modelRow.modelKey, tools: tools.map((t) => t.name) });
 
     for (let round = 0; ; round++) {
@@ -130,10 +130,21 @@ function modelResponder(buildInput: (turn: Turn) => ChatMessage[]): Responder {
   };
 }
 
-/** chatbot and generic apps: system prompt, sample conversation, history. */
-export const chatResponder: Responder = modelResponder((turn) =>
-  chatInput(turn.app.parameters, turn.history),
-);
+/**
+ * chatbot and generic apps: system prompt, sample conversation, history; with `use_datastores`, the
+ * passages retrieved for the user's message join the system prompt and are reported as debug data.
+ */
+export const chatResponder: Responder = modelResponder(async (turn) => {
+  const messages = chatInput(turn.app.parameters, turn.history);
+  const retrieval = retrievalOf(turn.app.parameters);
+  if (!retrieval) return messages;
+  const query = turn.userMessage.message ?? '';
+  const passages = query.trim()
+    ? await turn.engine.knowledge.retrieve(turn.app, retrieval.names, query, retrieval.topK, turn.signal)
+    : [];
+  turn.debug({ datastore_passages: passages });
+  return withPassages(messages, passages);
+});
 
 /** oneshot apps: the prompt template around the user's message, no history. */
 export const oneshotResponder: Responder = modelResponder((turn) =>

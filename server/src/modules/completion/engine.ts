@@ -11,7 +11,9 @@ import { siliconResponder } from './silicon';
 import { functionTools } from './tools';
 import {
   type EngineSeams,
+  type KnowledgePort,
   type ModelResolver,
+  noKnowledge,
   ReplyError,
   type Responder,
   type ToolProvider,
@@ -50,6 +52,8 @@ export class CompletionEngine implements EngineSeams {
   resolveModel: ModelResolver = providerModels;
   /** The app's installed functions, run in the Lua sandbox (tools.ts). */
   tools: ToolProvider = functionTools;
+  /** The app's datastores (retrieval for chatbots, `datastore.search` in Lua); wired by the server. */
+  knowledge: KnowledgePort = noKnowledge;
   responders: Record<string, Responder> = {
     chatbot: chatResponder,
     generic: chatResponder,

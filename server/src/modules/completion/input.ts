@@ -1,6 +1,7 @@
 import { DEFAULT_LOCALE, isPlainObject, LOCALE_FALLBACKS, type Locale } from '@llmor/contracts';
 import type { MessageRow } from '../conversations/repo';
 import type { ChatMessage, ToolCall } from '../models/providers/types';
+import type { Passage } from './types';
 
 /**
  * Builds model input from an app's parameters (keys owned by the apps catalogue):
@@ -109,4 +110,33 @@ export function oneshotInput(
       )
     : input;
   return [{ role: 'user', content }];
+}
+
+export const TOP_K_DEFAULT = 4;
+
+/** Retrieval settings of a chatbot (`use_datastores`, `datastores` names, `top_k`); null when off. */
+export function retrievalOf(parameters: unknown): { names: string[] | null; topK: number } | null {
+  const params = asParams(parameters);
+  if (params.use_datastores !== true) return null;
+  const raw = params.datastores;
+  const names = (Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : [])
+    .filter((n): n is string => typeof n === 'string')
+    .map((n) => n.trim())
+    .filter(Boolean);
+  const k = params.top_k;
+  const topK = typeof k === 'number' && Number.isInteger(k) && k > 0 ? Math.min(k, 50) : TOP_K_DEFAULT;
+  return { names: names.length ? names : null, topK };
+}
+
+/** The passages as context for the model, appended to the (first) system message. */
+export function withPassages(messages: ChatMessage[], passages: Passage[]): ChatMessage[] {
+  if (passages.length === 0) return messages;
+  const context = [
+    "Passages from the app's datastores that may help to answer (cite them only if they are relevant):",
+    ...passages.map((p, i) => `[${i + 1}] (${p.datastore} #${p.id}) ${p.text}`),
+  ].join('\n\n');
+  const [first, ...rest] = messages;
+  if (first?.role === 'system')
+    return [{ role: 'system', content: `${first.content}\n\n${context}` }, ...rest];
+  return [{ role: 'system', content: context }, ...messages];
 }

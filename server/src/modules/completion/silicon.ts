@@ -11,7 +11,8 @@
  * - `relay.emit(type, data)` → a relay `message` of that custom type to the room (engine types are reserved).
  * - `state.get()`, `state.set(obj)`, `state.patch(patches)` → the durable conversation state (`state_change`).
  * - `debug(key, value)` → a relay `debug` event `{key: value}`.
- * - `datastore.search(name, query, k)` → error 'Datastores are not available yet' (the seam for datastores).
+ * - `datastore.search(name, query, k)` → the hits `{id, document, score}` of the app's datastore `name`
+ *   (hybrid search, k default 5, at most 50); an unknown name is a Lua error.
  * - `functions.<function_key>(args)` → runs an installed function with the app's config for it and returns
  *   its result (a failure is a Lua error naming the line); stored as a function run of the conversation and
  *   announced with `function_call.begin` / `.end`. Keys starting with a digit are not exposed.
@@ -20,7 +21,7 @@
  * streamed as one `completion_stream` chunk and stored as the assistant message. A failed run (any status
  * but 1) becomes an error-role message such as `Line 3: attempt to index a nil value (local 'x')`.
  */
-import { isPlainObject, RelayMessageType } from '@llmor/contracts';
+import { isPlainObject, RelayMessageType, SEARCH_K_MAX } from '@llmor/contracts';
 import { getConversationState } from '../conversations/state';
 import { type InstalledFunctionRow, listInstalledFunctions } from '../functions/repo';
 import {
@@ -40,7 +41,6 @@ import { abortable, raceAbort } from './stream';
 import { ReplyError, type Responder, type Turn } from './types';
 
 export const NO_SCRIPT_TEXT = 'This silicon app has no script. Add one in the app settings.';
-export const DATASTORES_UNAVAILABLE_TEXT = 'Datastores are not available yet';
 
 const LUA_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -198,8 +198,17 @@ export const siliconResponder: Responder = async (turn) => {
         turn.debug({ [key]: value ?? null });
         return null;
       },
-      'datastore.search': () => {
-        throw new Error(DATASTORES_UNAVAILABLE_TEXT);
+      'datastore.search': async (name: unknown, query: unknown, k: unknown) => {
+        if (typeof name !== 'string' || name === '')
+          throw new Error('datastore.search: name must be a string');
+        if (typeof query !== 'string') throw new Error('datastore.search: query must be a string');
+        const count = k === undefined || k === null ? 5 : Number(k);
+        if (!Number.isInteger(count) || count < 1 || count > SEARCH_K_MAX) {
+          throw new Error(`datastore.search: k must be a whole number from 1 to ${SEARCH_K_MAX}`);
+        }
+        const hits = await turn.engine.knowledge.search(app, name, query, count);
+        if (hits === null) throw new Error(`datastore.search: this app has no datastore named '${name}'`);
+        return hits;
       },
       ...functionsHost(turn, installed, common),
     },

@@ -35,10 +35,47 @@ export const noTools: ToolProvider = {
   execute: async (call) => ({ result: { error: `Unknown function '${call.name}'` }, status: -1 }),
 };
 
+/** A passage retrieved from one of the app's datastores for a reply. */
+export interface Passage {
+  datastore: string;
+  id: number;
+  text: string;
+  score: number;
+}
+
+/** What replies know: the app's datastores (the datastores module implements it; wired in app.ts). */
+export interface KnowledgePort {
+  /** The best `k` passages for `query` across the named datastores of the app (all when `names` is null). */
+  retrieve(
+    app: AppRow,
+    names: string[] | null,
+    query: string,
+    k: number,
+    signal: AbortSignal,
+  ): Promise<Passage[]>;
+  /** Hits of one datastore of the app by name (Lua `datastore.search`); null when it has none of that name. */
+  search(
+    app: AppRow,
+    name: string,
+    query: string,
+    k: number,
+  ): Promise<{ id: number; document: unknown; score: number }[] | null>;
+}
+
+export const DATASTORES_UNAVAILABLE_TEXT = 'Datastores are not available in this server';
+
+export const noKnowledge: KnowledgePort = {
+  retrieve: async () => [],
+  search: async () => {
+    throw new Error(DATASTORES_UNAVAILABLE_TEXT);
+  },
+};
+
 /** The engine's replaceable parts a responder calls (`CompletionEngine` holds them). */
 export interface EngineSeams {
   resolveModel: ModelResolver;
   tools: ToolProvider;
+  knowledge: KnowledgePort;
   /** Overrides `COMPLETION_TIMEOUT_MS` (tests). */
   timeoutMs: number | undefined;
 }

@@ -20,6 +20,11 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** Whether pgvector is available (always on PGlite; on a server only if the extension is installed). */
   hasVector: boolean;
+  /**
+   * Raw SQL for libraries that bring their own (pg-boss): parameters bind as `$1…`; text without
+   * parameters may hold several statements (the result is the last one's rows).
+   */
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -56,6 +61,11 @@ async function openPglite(dataDir: string): Promise<Database> {
       db,
       kind: 'pglite',
       hasVector: false,
+      executeSql: async (text, values) => {
+        if (values?.length) return client.query<Record<string, unknown>>(text, values);
+        const results = await client.exec(text);
+        return { rows: results.at(-1)?.rows ?? [] };
+      },
       ping: async () => {
         await client.query('select 1');
       },
@@ -91,6 +101,12 @@ async function openPostgres(url: string): Promise<Database> {
     db,
     kind: 'postgres',
     hasVector: false,
+    executeSql: async (text, values) => {
+      const result = await pool.query(text, values?.length ? values : undefined);
+      // Several statements answer an array of results.
+      const last = Array.isArray(result) ? result.at(-1) : result;
+      return { rows: last?.rows ?? [] };
+    },
     ping: async () => {
       await pool.query('select 1');
     },
@@ -108,3 +124,10 @@ async function enableVector(db: Db): Promise<boolean> {
   await db.execute(sql`create extension if not exists vector`);
   return true;
 }
+
+/**
+ * Gives the event loop a turn. PGlite runs queries in this thread and settles them as microtasks, so a
+ * loop of queries (an import, a sync batch after batch) would otherwise starve every socket and timer
+ * until it ends; long loops call this between iterations.
+ */
+export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

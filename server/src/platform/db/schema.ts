@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  customType,
   index,
   integer,
   jsonb,
@@ -18,6 +19,9 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+
+/** Full-text vector of a document's string and number values (PostgreSQL computes it; never written). */
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const modifiedAt = () => timestamp('modified_at', { withTimezone: true });
@@ -302,6 +306,12 @@ export const datastores = pgTable(
       .notNull()
       .references(() => apps.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
+    /** The model that embeds its documents; null = none installed yet (documents wait unembedded). */
+    embeddingVendorModelId: integer('embedding_vendor_model_id').references(() => vendorModels.id, {
+      onDelete: 'set null',
+    }),
+    /** The last embedding failure (provider error text), cleared when a batch succeeds. */
+    lastError: text('last_error'),
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     modifiedAt: modifiedAt(),
@@ -320,10 +330,21 @@ export const datastoreDocuments = pgTable(
     hash: text('hash').notNull(),
     document: jsonb('document').notNull(),
     requiresSync: boolean('requires_sync').notNull().default(true),
+    /** A sync job holds the document until then (crash-safe claim: an expired lease is free again). */
+    syncLeaseUntil: timestamp('sync_lease_until', { withTimezone: true }),
+    /** Why the last embedding attempt failed; set while the document stays unembedded. */
+    syncError: text('sync_error'),
+    search: tsvector('search').generatedAlwaysAs(
+      sql`jsonb_to_tsvector('simple'::regconfig, document, '["string", "numeric"]'::jsonb)`,
+    ),
     createdAt: createdAt(),
     modifiedAt: timestamp('modified_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('datastore_documents_hash_uq').on(t.datastoreId, t.hash)],
+  (t) => [
+    uniqueIndex('datastore_documents_hash_uq').on(t.datastoreId, t.hash),
+    index('datastore_documents_pending_idx').on(t.datastoreId, t.id).where(sql`requires_sync`),
+    index('datastore_documents_search_idx').using('gin', t.search),
+  ],
 );
 
 export const embeds = pgTable('embeds', {

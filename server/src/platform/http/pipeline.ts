@@ -134,6 +134,7 @@ export class Pipeline {
       method: spec.method,
       url: spec.url,
       config: { route: spec },
+      ...(spec.bodyLimit ? { bodyLimit: spec.bodyLimit } : {}),
       schema: {
         summary: spec.summary,
         tags: spec.tags,
@@ -248,12 +249,18 @@ export class Pipeline {
     if (status >= 400 && status < 500) {
       return reply.code(status).send({
         name: statusErrorName(status),
-        message: status === 413 ? 'The request body is too large.' : error.message,
+        message: status === 413 ? tooLargeText(request.routeOptions.bodyLimit) : error.message,
       });
     }
     request.log.error({ err: error }, 'request failed');
     return reply.code(500).send({ name: ErrorName.InternalServerError, message: 'Internal server error' });
   }
+}
+
+function tooLargeText(limit: number | undefined): string {
+  if (!limit) return 'The request body is too large.';
+  const mib = limit / (1024 * 1024);
+  return `The request body is too large: at most ${mib >= 1 ? `${Math.round(mib * 10) / 10} MiB` : `${Math.round(limit / 1024)} KiB`} per request.`;
 }
 
 /** The errors a route can answer: those its declaration implies, plus the ones it names. */

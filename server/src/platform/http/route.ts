@@ -80,6 +80,8 @@ export interface RouteSpec<
   bodyErrors?: (issues: readonly z.core.$ZodIssue[], body: unknown) => FieldErrors;
   /** Keep the raw request body (`request.rawBody`) for signature checks. */
   rawBody?: boolean;
+  /** Largest body in bytes (default the server's 1 MiB); a larger one answers 413 naming the limit. */
+  bodyLimit?: number;
   /** Answers the response schema's output; a route without one answers its value as-is (or 204). */
   handler: (input: RouteInput<A, P, Q, B>) => Promise<Answer<R>> | Answer<R>;
 }

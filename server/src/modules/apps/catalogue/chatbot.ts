@@ -47,6 +47,29 @@ export const chatbot: AppManifestInput = {
       },
     },
     {
+      name: 'datastores',
+      type: 'text',
+      params: {
+        label: 'Datastores',
+        hint: "Names, comma-separated; empty searches all of the app's datastores.",
+        placeholder: 'faq, manuals',
+        max_length: 1000,
+        visual_grid: 6,
+      },
+    },
+    {
+      name: 'top_k',
+      type: 'number',
+      params: {
+        label: 'Passages per message',
+        hint: 'How many retrieved passages the model sees (1 – 20).',
+        min: 1,
+        max: 20,
+        step: 1,
+        visual_grid: 6,
+      },
+    },
+    {
       name: 'icon',
       type: 'select.icon',
       params: { label: 'Icon', hint: 'Shown on the app card.', visual_grid: 6 },
@@ -83,6 +106,8 @@ export const chatbot: AppManifestInput = {
     system_prompt: 'You are a helpful, friendly assistant. Answer concisely and truthfully.',
     temperature: 0.7,
     use_datastores: false,
+    datastores: '',
+    top_k: 4,
     icon: 'message-chatbot',
     greeting: {
       en_US: 'Hello! How can I help you today?',

@@ -1,0 +1,356 @@
+/** Data access for datastores and their documents. Every function takes the vendor id and filters by it. */
+import { and, asc, count, desc, eq, ilike, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { type Db, schema, yieldToEventLoop } from '../../platform/db';
+import { likePattern } from '../../platform/db/search';
+import { rowsOf } from './vectors';
+
+const { datastores, datastoreDocuments, vendorModels } = schema;
+
+export type DatastoreRow = typeof datastores.$inferSelect;
+export type DocumentRow = Omit<typeof datastoreDocuments.$inferSelect, 'search'>;
+
+const documentColumns = {
+  id: datastoreDocuments.id,
+  vendorId: datastoreDocuments.vendorId,
+  datastoreId: datastoreDocuments.datastoreId,
+  hash: datastoreDocuments.hash,
+  document: datastoreDocuments.document,
+  requiresSync: datastoreDocuments.requiresSync,
+  syncLeaseUntil: datastoreDocuments.syncLeaseUntil,
+  syncError: datastoreDocuments.syncError,
+  createdAt: datastoreDocuments.createdAt,
+  modifiedAt: datastoreDocuments.modifiedAt,
+};
+
+export async function listDatastores(db: Db, vendorId: number, appId: number): Promise<DatastoreRow[]> {
+  return db
+    .select()
+    .from(datastores)
+    .where(and(eq(datastores.vendorId, vendorId), eq(datastores.appId, appId)))
+    .orderBy(asc(datastores.id));
+}
+
+export async function findDatastore(db: Db, vendorId: number, id: number): Promise<DatastoreRow | null> {
+  const [row] = await db
+    .select()
+    .from(datastores)
+    .where(and(eq(datastores.vendorId, vendorId), eq(datastores.id, id)));
+  return row ?? null;
+}
+
+export async function findDatastoreByName(
+  db: Db,
+  vendorId: number,
+  appId: number,
+  name: string,
+): Promise<DatastoreRow | null> {
+  const [row] = await db
+    .select()
+    .from(datastores)
+    .where(and(eq(datastores.vendorId, vendorId), eq(datastores.appId, appId), eq(datastores.name, name)));
+  return row ?? null;
+}
+
+/** Inserts a datastore; null when the app already has one of that name. */
+export async function insertDatastore(
+  db: Db,
+  vendorId: number,
+  values: { appId: number; name: string; embeddingVendorModelId: number | null; createdBy: number | null },
+): Promise<DatastoreRow | null> {
+  const [row] = await db
+    .insert(datastores)
+    .values({ vendorId, ...values })
+    .onConflictDoNothing()
+    .returning();
+  return row ?? null;
+}
+
+export async function updateDatastore(
+  db: Db,
+  vendorId: number,
+  id: number,
+  values: Partial<Pick<DatastoreRow, 'name' | 'embeddingVendorModelId' | 'lastError'>>,
+): Promise<DatastoreRow | null> {
+  const [row] = await db
+    .update(datastores)
+    .set({ ...values, modifiedAt: new Date() })
+    .where(and(eq(datastores.vendorId, vendorId), eq(datastores.id, id)))
+    .returning();
+  return row ?? null;
+}
+
+export async function deleteDatastore(db: Db, vendorId: number, id: number): Promise<boolean> {
+  const rows = await db
+    .delete(datastores)
+    .where(and(eq(datastores.vendorId, vendorId), eq(datastores.id, id)))
+    .returning({ id: datastores.id });
+  return rows.length > 0;
+}
+
+/** The vendor's embedding models, first installed first. */
+export async function vendorEmbeddingModels(db: Db, vendorId: number) {
+  return db
+    .select()
+    .from(vendorModels)
+    .where(and(eq(vendorModels.vendorId, vendorId), eq(vendorModels.type, 'embedding')))
+    .orderBy(asc(vendorModels.id));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Documents
+// ---------------------------------------------------------------------------------------------------
+
+function documentsWhere(vendorId: number, datastoreId: number, search?: string) {
+  const base = and(
+    eq(datastoreDocuments.vendorId, vendorId),
+    eq(datastoreDocuments.datastoreId, datastoreId),
+  );
+  if (!search) return base;
+  const pattern = likePattern(search);
+  return and(
+    base,
+    or(ilike(sql`${datastoreDocuments.document}::text`, pattern), ilike(datastoreDocuments.hash, pattern)),
+  );
+}
+
+export async function listDocuments(
+  db: Db,
+  vendorId: number,
+  datastoreId: number,
+  opts: { search?: string; offset: number; limit: number; dir: 'asc' | 'desc' },
+): Promise<DocumentRow[]> {
+  return db
+    .select(documentColumns)
+    .from(datastoreDocuments)
+    .where(documentsWhere(vendorId, datastoreId, opts.search))
+    .orderBy(opts.dir === 'asc' ? asc(datastoreDocuments.id) : desc(datastoreDocuments.id))
+    .offset(opts.offset)
+    .limit(opts.limit);
+}
+
+export async function countDocuments(
+  db: Db,
+  vendorId: number,
+  datastoreId: number,
+  search?: string,
+): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(datastoreDocuments)
+    .where(documentsWhere(vendorId, datastoreId, search));
+  return row?.n ?? 0;
+}
+
+export async function findDocuments(db: Db, vendorId: number, datastoreId: number, ids: number[]) {
+  if (ids.length === 0) return [];
+  return db
+    .select(documentColumns)
+    .from(datastoreDocuments)
+    .where(
+      and(
+        eq(datastoreDocuments.vendorId, vendorId),
+        eq(datastoreDocuments.datastoreId, datastoreId),
+        sql`${datastoreDocuments.id} = any(${sql.raw(`array[${ids.map(Number).join(',')}]::int[]`)})`,
+      ),
+    );
+}
+
+/**
+ * Inserts documents whose hash the datastore does not have yet, in chunks; answers the new rows in input
+ * order. One transaction: a failure stores nothing.
+ */
+export async function insertDocuments(
+  db: Db,
+  vendorId: number,
+  datastoreId: number,
+  docs: { hash: string; document: unknown }[],
+): Promise<DocumentRow[]> {
+  // Small chunks with a yield between them: PGlite holds the event loop while a statement runs.
+  const CHUNK = 250;
+  return db.transaction(async (tx) => {
+    const out: DocumentRow[] = [];
+    for (let i = 0; i < docs.length; i += CHUNK) {
+      const rows = await tx
+        .insert(datastoreDocuments)
+        .values(
+          docs
+            .slice(i, i + CHUNK)
+            .map((d) => ({ vendorId, datastoreId, hash: d.hash, document: d.document })),
+        )
+        .onConflictDoNothing()
+        .returning(documentColumns);
+      out.push(...rows);
+      await yieldToEventLoop();
+    }
+    return out.sort((a, b) => a.id - b.id);
+  });
+}
+
+export type DocumentUpdate = { ok: true; row: DocumentRow } | { ok: false; reason: 'missing' | 'duplicate' };
+
+/** Replaces a document's content; it needs embedding again. */
+export async function updateDocument(
+  db: Db,
+  vendorId: number,
+  datastoreId: number,
+  id: number,
+  values: { hash: string; document: unknown },
+): Promise<DocumentUpdate> {
+  const [clash] = await db
+    .select({ id: datastoreDocuments.id })
+    .from(datastoreDocuments)
+    .where(and(eq(datastoreDocuments.datastoreId, datastoreId), eq(datastoreDocuments.hash, values.hash)));
+  if (clash && clash.id !== id) return { ok: false, reason: 'duplicate' };
+  const [row] = await db
+    .update(datastoreDocuments)
+    .set({ ...values, requiresSync: true, syncError: null, syncLeaseUntil: null, modifiedAt: new Date() })
+    .where(
+      and(
+        eq(datastoreDocuments.vendorId, vendorId),
+        eq(datastoreDocuments.datastoreId, datastoreId),
+        eq(datastoreDocuments.id, id),
+      ),
+    )
+    .returning(documentColumns);
+  return row ? { ok: true, row } : { ok: false, reason: 'missing' };
+}
+
+export async function deleteDocument(db: Db, vendorId: number, datastoreId: number, id: number) {
+  const rows = await db
+    .delete(datastoreDocuments)
+    .where(
+      and(
+        eq(datastoreDocuments.vendorId, vendorId),
+        eq(datastoreDocuments.datastoreId, datastoreId),
+        eq(datastoreDocuments.id, id),
+      ),
+    )
+    .returning({ id: datastoreDocuments.id });
+  return rows.length > 0;
+}
+
+export async function truncateDocuments(db: Db, vendorId: number, datastoreId: number): Promise<number> {
+  const rows = await db
+    .delete(datastoreDocuments)
+    .where(and(eq(datastoreDocuments.vendorId, vendorId), eq(datastoreDocuments.datastoreId, datastoreId)))
+    .returning({ id: datastoreDocuments.id });
+  return rows.length;
+}
+
+/** Every document of the datastore waits for embedding again (its embedding model changed). */
+export async function markAllForSync(db: Db, vendorId: number, datastoreId: number): Promise<void> {
+  await db
+    .update(datastoreDocuments)
+    .set({ requiresSync: true, syncError: null, syncLeaseUntil: null })
+    .where(and(eq(datastoreDocuments.vendorId, vendorId), eq(datastoreDocuments.datastoreId, datastoreId)));
+}
+
+export async function documentStatus(db: Db, vendorId: number, datastoreId: number) {
+  const [row] = await db
+    .select({
+      documents: count(),
+      pending: sql<number>`count(*) filter (where ${datastoreDocuments.requiresSync})::int`,
+      failed: sql<number>`count(*) filter (where ${datastoreDocuments.requiresSync} and ${datastoreDocuments.syncError} is not null)::int`,
+    })
+    .from(datastoreDocuments)
+    .where(and(eq(datastoreDocuments.vendorId, vendorId), eq(datastoreDocuments.datastoreId, datastoreId)));
+  return { documents: row?.documents ?? 0, pending: row?.pending ?? 0, failed: row?.failed ?? 0 };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Sync (the worker's side)
+// ---------------------------------------------------------------------------------------------------
+
+export interface ClaimedDocument {
+  id: number;
+  hash: string;
+  document: unknown;
+}
+
+/**
+ * Leases up to `limit` documents waiting for embedding, lowest id first: one statement, so two workers
+ * never take the same document (SKIP LOCKED), and a lease left by a dead worker expires by itself.
+ */
+export async function claimPending(
+  db: Db,
+  vendorId: number,
+  datastoreId: number,
+  limit: number,
+  leaseSeconds: number,
+): Promise<ClaimedDocument[]> {
+  const result = await db.execute(sql`
+    update datastore_documents set sync_lease_until = now() + make_interval(secs => ${leaseSeconds})
+    where id in (
+      select id from datastore_documents
+      where vendor_id = ${vendorId} and datastore_id = ${datastoreId} and requires_sync
+        and (sync_lease_until is null or sync_lease_until < now())
+      order by id limit ${limit}
+      for update skip locked)
+    returning id, hash, document`);
+  return rowsOf<ClaimedDocument>(result).sort((a, b) => a.id - b.id);
+}
+
+/** Marks embedded documents synced, unless their content changed meanwhile (then they wait again). */
+export async function finishSynced(db: Db, vendorId: number, docs: { id: number; hash: string }[]) {
+  if (docs.length === 0) return;
+  await db.execute(sql`
+    update datastore_documents d set requires_sync = false, sync_lease_until = null, sync_error = null
+    from jsonb_array_elements(${JSON.stringify(docs)}::jsonb) x
+    where d.vendor_id = ${vendorId} and d.id = (x->>'id')::int and d.hash = x->>'hash'`);
+}
+
+/** Releases documents whose embedding failed, noting why (they are retried). */
+export async function releaseFailed(db: Db, vendorId: number, ids: number[], error: string) {
+  if (ids.length === 0) return;
+  await db
+    .update(datastoreDocuments)
+    .set({ syncLeaseUntil: null, syncError: error })
+    .where(
+      and(
+        eq(datastoreDocuments.vendorId, vendorId),
+        sql`${datastoreDocuments.id} = any(${sql.raw(`array[${ids.map(Number).join(',')}]::int[]`)})`,
+      ),
+    );
+}
+
+/** Whether documents of the datastore wait for embedding and nobody holds them. */
+export async function hasClaimable(db: Db, vendorId: number, datastoreId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: datastoreDocuments.id })
+    .from(datastoreDocuments)
+    .where(
+      and(
+        eq(datastoreDocuments.vendorId, vendorId),
+        eq(datastoreDocuments.datastoreId, datastoreId),
+        eq(datastoreDocuments.requiresSync, true),
+        or(isNull(datastoreDocuments.syncLeaseUntil), lt(datastoreDocuments.syncLeaseUntil, sql`now()`)),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+/** Datastores (all vendors) with documents waiting that nobody holds (and, unless asked, that did not fail). */
+export async function datastoresWithPending(
+  db: Db,
+  opts: { includeFailed: boolean },
+): Promise<{ vendorId: number; datastoreId: number }[]> {
+  return db
+    .selectDistinct({ vendorId: datastoreDocuments.vendorId, datastoreId: datastoreDocuments.datastoreId })
+    .from(datastoreDocuments)
+    .where(
+      and(
+        eq(datastoreDocuments.requiresSync, true),
+        opts.includeFailed ? undefined : isNull(datastoreDocuments.syncError),
+        or(isNull(datastoreDocuments.syncLeaseUntil), lt(datastoreDocuments.syncLeaseUntil, sql`now()`)),
+      ),
+    );
+}
+
+/** Drops every lease (only where no other process can hold one: the embedded single process). */
+export async function clearLeases(db: Db): Promise<void> {
+  await db
+    .update(datastoreDocuments)
+    .set({ syncLeaseUntil: null })
+    .where(isNotNull(datastoreDocuments.syncLeaseUntil));
+}
