@@ -6,6 +6,7 @@ import type { AdminMessages } from '../features/admin';
 import type { ApiReferenceMessages } from '../features/api-reference';
 import type { AppsMessages } from '../features/apps';
 import type { ConversationsMessages } from '../features/conversations';
+import type { DatastoresMessages } from '../features/datastores';
 import type { FunctionsMessages } from '../features/functions';
 import type { ModelsMessages } from '../features/models';
 import type { SettingsMessages } from '../features/settings';
@@ -21,6 +22,7 @@ declare module 'i18next' {
         apiReference: ApiReferenceMessages;
         apps: AppsMessages;
         conversations: ConversationsMessages;
+        datastores: DatastoresMessages;
         functions: FunctionsMessages;
         models: ModelsMessages;
         settings: SettingsMessages;

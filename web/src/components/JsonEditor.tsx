@@ -12,6 +12,8 @@ export interface JsonEditorProps {
   value: unknown;
   /** Called with the parsed value; never while the text is not valid JSON. */
   onChange?(value: unknown): void;
+  /** Told whether the text parses, so a form can refuse to save while it does not. */
+  onValidityChange?(valid: boolean): void;
   /** Height is max(200, rows × 20) px (spec 02 §9). Default 10. */
   rows?: number;
   label?: ReactNode;
@@ -31,6 +33,7 @@ const pretty = (value: unknown) => JSON.stringify(value ?? null, null, 2);
 export function JsonEditor({
   value,
   onChange,
+  onValidityChange,
   rows = JSON_EDITOR_DEFAULT_ROWS,
   label,
   description,
@@ -55,6 +58,7 @@ export function JsonEditor({
     setText(next);
     const parsed = parseJsonText(next);
     setInvalid(!parsed.ok);
+    onValidityChange?.(parsed.ok);
     if (!parsed.ok) return;
     emitted.current = parsed.value;
     onChange?.(parsed.value);

@@ -11,3 +11,6 @@ export function notifySuccess(message: string, options?: NotifyOptions): void {
 export function notifyError(message: string, options?: NotifyOptions): void {
   notifications.show({ ...options, color: 'red', message });
 }
+
+/** Toasts of the app-settings, models and functions area: top-center, 7000 ms (spec 02 §9). */
+export const SETTINGS_AREA_TOAST: NotifyOptions = { position: 'top-center', autoClose: 7000 };

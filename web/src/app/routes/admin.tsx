@@ -1,8 +1,11 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { PlaceholderPage } from '../../components/PlaceholderPage';
-import { AdminVendorPage, type AdminVendorSection, AdminVendorsPage } from '../../features/admin';
+import {
+  AdminQueuePage,
+  AdminVendorPage,
+  type AdminVendorSection,
+  AdminVendorsPage,
+} from '../../features/admin';
 import { useAppState } from '../../lib/appState';
 import { NotFoundRoute } from './NotFoundRoute';
 
@@ -30,14 +33,9 @@ export function AdminVendorRoute({ section }: { section: AdminVendorSection }) {
 }
 
 export function AdminQueueRoute() {
-  const { t } = useTranslation();
   return (
-    <PlaceholderPage
-      title={t('pages.admin.queue')}
-      breadcrumbs={[
-        { label: t('pages.admin.title'), to: '/admin/vendors' },
-        { label: t('pages.admin.queue') },
-      ]}
-    />
+    <SuperusersOnly>
+      <AdminQueuePage />
+    </SuperusersOnly>
   );
 }

@@ -11,6 +11,7 @@ import {
   AppsListPage,
 } from '../../features/apps';
 import { ConversationsView } from '../../features/conversations';
+import { AppDatastoresSettings } from '../../features/datastores';
 import { AppFunctionsSettings } from '../../features/functions';
 import { AppUsageSettings } from '../../features/usage';
 import { useEntityLabel } from './useEntityLabel';
@@ -44,6 +45,7 @@ export function AppSettingsRoute({ section }: { section: AppSettingsSection }) {
   else if (section === 'parameters') content = <AppParametersForm />;
   else if (section === 'functions') content = <AppFunctionsSettings appId={id} />;
   else if (section === 'usage') content = <AppUsageSettings appId={id} />;
+  else if (section === 'datastores') content = <AppDatastoresSettings appId={id} />;
   else if (section === 'client')
     content = <SectionPlaceholder title={`${t('pages.app.client')} ${label(clientId)}`} />;
   else if (section === 'embed')

@@ -3,6 +3,30 @@ import { type Messages, mapMessages } from '../../i18n/types';
 
 /** Texts of the admin's vendor pages. */
 const en_US = {
+  queue: {
+    historyType: 'History',
+    types: { all: 'All jobs', ping: 'Ping jobs', custom: 'Custom action' },
+    action: 'Action name',
+    actionPlaceholder: 'e.g. datastore-sync',
+    load: 'Load history',
+    refresh: 'Refresh',
+    ping: 'Trigger ping',
+    pinged: 'Ping job triggered successfully',
+    empty: 'no queue history found',
+    loading: 'Loading the queue history...',
+    loadFailed: 'The queue history could not be loaded.',
+    columns: {
+      id: 'Job id',
+      action: 'Action',
+      status: 'Status',
+      timestamp: 'Timestamp',
+      duration: 'Duration',
+      output: 'Output',
+      error: 'Error',
+      vendor: 'Vendor',
+    },
+    statuses: { success: 'success', failure: 'failure', active: 'active', queued: 'queued' },
+  },
   create: 'Create vendor',
   search: 'Search vendors',
   loading: 'Loading vendors...',
@@ -47,6 +71,30 @@ const en_US = {
 export type AdminMessages = Messages<typeof en_US>;
 
 const de_DE: AdminMessages = {
+  queue: {
+    historyType: 'Verlauf',
+    types: { all: 'Alle Jobs', ping: 'Ping-Jobs', custom: 'Eigene Aktion' },
+    action: 'Aktionsname',
+    actionPlaceholder: 'z. B. datastore-sync',
+    load: 'Verlauf laden',
+    refresh: 'Aktualisieren',
+    ping: 'Ping auslösen',
+    pinged: 'Ping-Job erfolgreich ausgelöst',
+    empty: 'kein Warteschlangen-Verlauf gefunden',
+    loading: 'Verlauf wird geladen...',
+    loadFailed: 'Der Verlauf konnte nicht geladen werden.',
+    columns: {
+      id: 'Job-ID',
+      action: 'Aktion',
+      status: 'Status',
+      timestamp: 'Zeitpunkt',
+      duration: 'Dauer',
+      output: 'Ausgabe',
+      error: 'Fehler',
+      vendor: 'Anbieter',
+    },
+    statuses: { success: 'Erfolg', failure: 'Fehler', active: 'aktiv', queued: 'wartend' },
+  },
   create: 'Anbieter erstellen',
   search: 'Anbieter suchen',
   loading: 'Anbieter werden geladen...',
@@ -90,6 +138,30 @@ const de_DE: AdminMessages = {
 };
 
 const fr_FR: AdminMessages = {
+  queue: {
+    historyType: 'Historique',
+    types: { all: 'Toutes les tâches', ping: 'Tâches ping', custom: 'Action personnalisée' },
+    action: 'Nom de l’action',
+    actionPlaceholder: 'p. ex. datastore-sync',
+    load: 'Charger l’historique',
+    refresh: 'Actualiser',
+    ping: 'Déclencher un ping',
+    pinged: 'Tâche ping déclenchée',
+    empty: 'aucun historique de file trouvé',
+    loading: 'Chargement de l’historique...',
+    loadFailed: 'L’historique n’a pas pu être chargé.',
+    columns: {
+      id: 'ID de tâche',
+      action: 'Action',
+      status: 'Statut',
+      timestamp: 'Horodatage',
+      duration: 'Durée',
+      output: 'Sortie',
+      error: 'Erreur',
+      vendor: 'Fournisseur',
+    },
+    statuses: { success: 'succès', failure: 'échec', active: 'active', queued: 'en attente' },
+  },
   create: 'Créer un fournisseur',
   search: 'Rechercher des fournisseurs',
   loading: 'Chargement des fournisseurs...',
@@ -133,6 +205,30 @@ const fr_FR: AdminMessages = {
 };
 
 const it_IT: AdminMessages = {
+  queue: {
+    historyType: 'Cronologia',
+    types: { all: 'Tutti i job', ping: 'Job ping', custom: 'Azione personalizzata' },
+    action: 'Nome azione',
+    actionPlaceholder: 'ad es. datastore-sync',
+    load: 'Carica cronologia',
+    refresh: 'Aggiorna',
+    ping: 'Avvia ping',
+    pinged: 'Job ping avviato',
+    empty: 'nessuna cronologia della coda trovata',
+    loading: 'Caricamento cronologia...',
+    loadFailed: 'Impossibile caricare la cronologia.',
+    columns: {
+      id: 'ID job',
+      action: 'Azione',
+      status: 'Stato',
+      timestamp: 'Data e ora',
+      duration: 'Durata',
+      output: 'Output',
+      error: 'Errore',
+      vendor: 'Fornitore',
+    },
+    statuses: { success: 'successo', failure: 'errore', active: 'attivo', queued: 'in coda' },
+  },
   create: 'Crea fornitore',
   search: 'Cerca fornitori',
   loading: 'Caricamento fornitori...',

@@ -1,3 +1,4 @@
+export { AdminQueuePage } from './components/AdminQueuePage';
 export {
   ADMIN_VENDOR_SECTIONS,
   AdminVendorPage,

@@ -21,6 +21,7 @@ import { notifySuccess } from '../../../lib/notify';
 import { useAdminVendors, useCreateAdminVendor } from '../api/adminVendors';
 import '../i18n';
 import { InviteLinkModal } from '../../../components/InviteLinkModal';
+import { AdminNav } from './AdminNav';
 
 /** /admin/vendors: every vendor with its counts; create a vendor and invite its owner. */
 export function AdminVendorsPage() {
@@ -49,6 +50,7 @@ export function AdminVendorsPage() {
           </Button>
         }
       />
+      <AdminNav active="vendors" />
       <Stack gap="md">
         <SearchInput
           value={search}

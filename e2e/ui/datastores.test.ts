@@ -1,0 +1,194 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type Console,
+  launchBrowser,
+  newPage,
+  SAVED,
+  signedClient,
+  signIn,
+  startConsole,
+  toast,
+} from '../harness';
+
+let app: Console;
+let browser: Browser;
+let appId: number;
+
+const QA = [
+  {
+    Q: 'How do I reset my password?',
+    A: 'Choose Forgot password on the sign-in page and follow the mailed link.',
+  },
+  { Q: 'Where is the head office?', A: 'The head office is in Bern, next to the railway station.' },
+  { Q: 'Which payment methods are accepted?', A: 'Credit cards and bank transfer.' },
+];
+const CSV = 'product,price\nLamp,49\nDesk,320\n';
+
+beforeAll(async () => {
+  app = await startConsole();
+  browser = await launchBrowser();
+  const api = await signedClient(app.url, 'demo');
+  const vendors: { id: number; key: string }[] = (await api('GET', '/v1/vendors')).data;
+  const vendorId = vendors.find((v) => v.key === 'demo')!.id;
+  const chat: { id: number } = (
+    await api('POST', `/v1/vendors/${vendorId}/avamodels/builtin-offline-demo/install`, { parameters: {} })
+  ).data;
+  await api('POST', `/v1/vendors/${vendorId}/avamodels/builtin-lexical-embedding/install`, {
+    parameters: {},
+  });
+  const installed: { id: number; name: string } = (
+    await api('POST', `/v1/vendors/${vendorId}/apps`, { app_key: 'chatbot' })
+  ).data;
+  await api('PUT', `/v1/vendors/${vendorId}/apps/${installed.id}`, {
+    name: installed.name,
+    completion_vendor_model_id: chat.id,
+    parameters: { use_datastores: true, top_k: 2 },
+  });
+  appId = installed.id;
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+describe('app settings: datastores', () => {
+  it('creates a datastore, imports a QA and a CSV file, watches them sync, edits a document and answers from it', async () => {
+    const { context, page, errors } = await newPage(browser, app.url);
+    await signIn(page);
+    await page.goto(`/apps/${appId}/settings/datastores`);
+
+    // No datastore yet: the 'Create new' tab with the form; a bad name is refused with the rule.
+    await page.getByTestId('datastore-create-form').waitFor();
+    expect(await page.getByTestId('settings-title').innerText()).toBe('Datastores');
+    await page.getByTestId('datastore-name').fill('My FAQ');
+    await page.getByTestId('datastore-create').click();
+    await page.getByText('Use lower-case letters, digits and underscores only.').first().waitFor();
+    await page.getByTestId('datastore-name').fill('faq');
+    await page.getByTestId('datastore-create').click();
+    await toast(page, 'Datastore created');
+    await page.getByTestId('datastore-panel-faq').waitFor();
+    expect(await page.getByTestId('datastore-tab-faq').getAttribute('aria-selected')).toBe('true');
+    await page.getByTestId('documents-empty').waitFor();
+
+    // Import: a QA file (default mode), then a CSV file; the done file is skipped on the second run.
+    await page.getByTestId('datastore-menu').click();
+    await page.getByTestId('datastore-import').click();
+    const dialog = page.getByRole('dialog', { name: 'Import documents' });
+    await dialog.waitFor();
+    const input = dialog.locator('input[type="file"]');
+    await input.setInputFiles({
+      name: 'faq.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(QA)),
+    });
+    const qaRow = page.getByTestId('import-file-faq.json');
+    expect(await qaRow.getAttribute('data-status')).toBe('pending');
+    await page.getByTestId('import-start').click();
+    await expect.poll(() => qaRow.getAttribute('data-status')).toBe('done');
+    expect(await qaRow.getByTestId('import-file-status').innerText()).toMatch(/done: 3 new/i);
+
+    await page.getByTestId('import-mode-csv').click();
+    await input.setInputFiles({ name: 'prices.csv', mimeType: 'text/csv', buffer: Buffer.from(CSV) });
+    await page.getByTestId('import-start').click();
+    const csvRow = page.getByTestId('import-file-prices.csv');
+    await expect.poll(() => csvRow.getAttribute('data-status')).toBe('done');
+    expect(await csvRow.getByTestId('import-file-status').innerText()).toMatch(/done: 2 new/i);
+    expect(await qaRow.getByTestId('import-file-status').innerText()).toMatch(/done: 3 new/i);
+
+    // A malformed file is an error with the server's message, and stores nothing.
+    await page.getByTestId('import-mode-qa').click();
+    await input.setInputFiles({
+      name: 'broken.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from('[{"Q":"only"}]'),
+    });
+    await page.getByTestId('import-start').click();
+    const broken = page.getByTestId('import-file-broken.json');
+    await expect.poll(() => broken.getAttribute('data-status')).toBe('error');
+    expect(await broken.getByTestId('import-file-error').innerText()).toContain('Item 1');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+
+    // Five documents, embedded in the background: every dot turns green.
+    await expect.poll(() => page.getByTestId('status-documents').innerText()).toBe('5');
+    await expect.poll(() => page.getByTestId('status-pending').innerText(), { timeout: 20_000 }).toBe('0');
+    await expect.poll(() => page.locator('[data-sync="done"]').count(), { timeout: 10_000 }).toBe(5);
+    expect(await page.getByTestId('status-text').innerText()).toBe(
+      'All documents are embedded and searchable.',
+    );
+    const firstRow = page.locator('[data-testid^="document-row-"]').first();
+    expect((await firstRow.getByTestId('document-preview').innerText()).length).toBeLessThanOrEqual(71);
+
+    // Open a document, edit its JSON, save: it is stored and embedded again.
+    await firstRow.getByTestId('document-open').click();
+    const modal = page.getByRole('dialog', { name: /^Document \d+$/ });
+    await modal.waitFor();
+    expect(await page.getByTestId('document-hash').inputValue()).toMatch(/^[0-9a-f]{64}$/);
+    const replaceText = async (text: string) => {
+      await modal.locator('.cm-content').click();
+      await page.keyboard.press('ControlOrMeta+A');
+      await page.keyboard.insertText(text);
+    };
+    // Invalid JSON: the editor says so and Save is refused.
+    await replaceText('not json');
+    await page.getByTestId('document-json-error').waitFor();
+    expect(await page.getByTestId('document-save').isDisabled()).toBe(true);
+    await replaceText('{"Q": "Where is the head office?", "A": "Since 2026 the head office is in Thun."}');
+    await page.getByTestId('document-json-error').waitFor({ state: 'detached' });
+    await expect.poll(() => page.getByTestId('document-save').isDisabled()).toBe(false);
+    await page.getByTestId('document-save').click();
+    await toast(page, SAVED);
+    await modal.waitFor({ state: 'detached' });
+    await expect.poll(() => firstRow.getByTestId('document-preview').innerText()).toContain('Thun');
+    await expect.poll(() => page.getByTestId('status-pending').innerText(), { timeout: 20_000 }).toBe('0');
+
+    // Ask the chatbot: the passage that answers is retrieved into the model's context (debug data).
+    await page.goto(`/apps/${appId}/chat`);
+    await page.getByTestId('composer-input').fill('Where is your head office?');
+    await page.getByTestId('composer-input').press('Enter');
+    await page.waitForURL(/\/chat\/[A-Za-z0-9_-]+$/);
+    await page.getByTestId('tab-debug').click();
+    const passages = page.locator('[data-testid="debug-entry"][data-key="datastore_passages"]');
+    await expect.poll(() => passages.innerText(), { timeout: 15_000 }).toContain('Thun');
+
+    // Truncate, in the danger zone, after a confirmation.
+    await page.goto(`/apps/${appId}/settings/datastores`);
+    await page.getByTestId('datastore-menu').click();
+    await page.getByTestId('datastore-truncate').click();
+    await page.getByTestId('truncate-confirm').click();
+    await toast(page, 'DataStore "faq" truncated: 5 documents removed.');
+    await page.getByTestId('documents-empty').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 120_000);
+});
+
+describe('admin: queue monitor', () => {
+  it('triggers a ping that a worker answers, and shows the history by type', async () => {
+    const { context, page, errors } = await newPage(browser, app.url);
+    await signIn(page);
+    // Admin → the Queue tab beside Vendors.
+    await page.goto('/admin/vendors');
+    await page.getByTestId('admin-nav-queue').click();
+    await page.waitForURL('**/admin/queue');
+    await page.getByTestId('queue-ping').click();
+    await toast(page, 'Ping job triggered successfully');
+    await page.getByTestId('queue-type').getByText('Ping jobs').click();
+    await page.getByTestId('queue-load').click();
+    const ping = page.locator('[data-testid^="queue-job-"]').first();
+    await ping.waitFor();
+    for (let i = 0; i < 50 && (await ping.getAttribute('data-status')) !== 'success'; i++) {
+      await page.getByTestId('queue-refresh').click();
+      await page.waitForTimeout(200);
+    }
+    expect(await ping.getAttribute('data-status')).toBe('success');
+    expect(await ping.innerText()).toContain('pong');
+
+    await page.getByTestId('queue-type').getByText('Custom action').click();
+    await page.getByTestId('queue-action').fill('no-such-action');
+    await page.getByTestId('queue-load').click();
+    await page.getByText('no queue history found').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

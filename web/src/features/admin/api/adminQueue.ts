@@ -1,0 +1,36 @@
+import type { ListEnvelope, QueueJob } from '@llmor/contracts';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api/client';
+
+// The queue monitor's calls (superusers only): job history and the ping job.
+
+export interface QueueHistoryQuery {
+  type: 'all' | 'ping' | 'custom';
+  action?: string;
+  page: number;
+}
+
+/** GET /v1/admin/queue/jobs?type=&action=&page=; `null` query: not loaded yet (Load history loads it). */
+export function useQueueJobs(query: QueueHistoryQuery | null) {
+  return useQuery({
+    queryKey: ['admin', 'queue', query] as const,
+    queryFn: () =>
+      apiRequest<ListEnvelope<QueueJob>>('/v1/admin/queue/jobs', {
+        query: { ...query, page_size: 20 },
+        skipDefaultErrorHandler: true,
+      }),
+    enabled: query !== null,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** POST /v1/admin/queue/ping → 202 {data: {id}}. */
+export function useTriggerPing() {
+  return useMutation({
+    mutationFn: () =>
+      apiRequest<{ data: { id: string } }>('/v1/admin/queue/ping', {
+        method: 'POST',
+        skipDefaultErrorHandler: true,
+      }),
+  });
+}

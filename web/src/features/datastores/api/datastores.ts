@@ -1,0 +1,174 @@
+import type {
+  DataEnvelope,
+  Datastore,
+  DatastoreCreateBody,
+  DatastoreDocument,
+  DatastoreStatus,
+  DatastoreUpdateBody,
+  ImportMode,
+  ListEnvelope,
+  VendorModelPicks,
+} from '@llmor/contracts';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api/client';
+
+/** Query keys of the datastores feature. */
+export const datastoreKeys = {
+  list: (vendorId: number, appId: string) => ['datastores', vendorId, appId] as const,
+  documents: (datastoreId: number) => ['datastore', datastoreId, 'docs'] as const,
+  status: (datastoreId: number) => ['datastore', datastoreId, 'status'] as const,
+};
+
+const appPath = (vendorId: number, appId: string) => `/v1/vendors/${vendorId}/apps/${appId}/datastores`;
+
+/** GET /v1/vendors/{vendorId}/apps/{appId}/datastores. */
+export function useDatastores(vendorId: number, appId: string) {
+  return useQuery({
+    queryKey: datastoreKeys.list(vendorId, appId),
+    queryFn: () =>
+      apiRequest<ListEnvelope<Datastore>>(appPath(vendorId, appId), { skipDefaultErrorHandler: true }),
+    select: (r) => r.data,
+  });
+}
+
+/** POST …/datastores (resolve=creator, as the spec's call). */
+export function useCreateDatastore(vendorId: number, appId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: DatastoreCreateBody) =>
+      apiRequest<DataEnvelope<Datastore>>(appPath(vendorId, appId), {
+        method: 'POST',
+        body,
+        query: { resolve: 'creator' },
+        skipDefaultErrorHandler: true,
+      }),
+    onSuccess: () => client.invalidateQueries({ queryKey: datastoreKeys.list(vendorId, appId) }),
+  });
+}
+
+/** PUT …/datastores/{id}: name, embedding model. */
+export function useUpdateDatastore(vendorId: number, appId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: number; body: DatastoreUpdateBody }) =>
+      apiRequest<DataEnvelope<Datastore>>(`${appPath(vendorId, appId)}/${id}`, {
+        method: 'PUT',
+        body,
+        skipDefaultErrorHandler: true,
+      }),
+    onSuccess: () => client.invalidateQueries({ queryKey: datastoreKeys.list(vendorId, appId) }),
+  });
+}
+
+/**
+ * GET /v1/datastores/{id}/docs (paged; `v` is the refresh version of the spec). `poll` refetches every
+ * 1.5 s (while documents wait for embedding, so their sync dots turn green).
+ */
+export function useDocuments(
+  datastoreId: number,
+  page: number,
+  pageSize: number,
+  version: number,
+  poll: boolean,
+) {
+  return useQuery({
+    refetchInterval: poll ? 1500 : false,
+    queryKey: [...datastoreKeys.documents(datastoreId), page, pageSize, version] as const,
+    queryFn: () =>
+      apiRequest<ListEnvelope<DatastoreDocument>>(`/v1/datastores/${datastoreId}/docs`, {
+        query: { page, page_size: pageSize, v: version },
+        skipDefaultErrorHandler: true,
+      }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** GET /v1/datastores/{id}/status, polled every 1.5 s while documents wait for embedding. */
+export function useDatastoreStatus(datastoreId: number) {
+  return useQuery({
+    queryKey: datastoreKeys.status(datastoreId),
+    queryFn: () =>
+      apiRequest<DataEnvelope<DatastoreStatus>>(`/v1/datastores/${datastoreId}/status`, {
+        skipDefaultErrorHandler: true,
+      }),
+    select: (r) => r.data,
+    refetchInterval: (q) => ((q.state.data?.data.pending ?? 0) > 0 ? 1500 : false),
+  });
+}
+
+/** Refreshes the documents and the status of a datastore after a change. */
+function useInvalidateDatastore() {
+  const client = useQueryClient();
+  return (datastoreId: number) =>
+    Promise.all([
+      client.invalidateQueries({ queryKey: datastoreKeys.documents(datastoreId) }),
+      client.invalidateQueries({ queryKey: datastoreKeys.status(datastoreId) }),
+    ]);
+}
+
+/** POST /v1/datastores/{id}/docs/import {mode, data} → the new documents (their count is the imported count). */
+export function useImportDocuments(datastoreId: number) {
+  const invalidate = useInvalidateDatastore();
+  return useMutation({
+    mutationFn: (body: { mode: ImportMode; data: string }) =>
+      apiRequest<DataEnvelope<DatastoreDocument[]>>(`/v1/datastores/${datastoreId}/docs/import`, {
+        method: 'POST',
+        body,
+        skipDefaultErrorHandler: true,
+      }),
+    onSettled: () => invalidate(datastoreId),
+  });
+}
+
+/** PUT /v1/datastores/{id}/docs/{docId} {document}. */
+export function useUpdateDocument(datastoreId: number) {
+  const invalidate = useInvalidateDatastore();
+  return useMutation({
+    mutationFn: ({ id, document }: { id: number; document: unknown }) =>
+      apiRequest<DataEnvelope<DatastoreDocument>>(`/v1/datastores/${datastoreId}/docs/${id}`, {
+        method: 'PUT',
+        body: { document },
+        skipDefaultErrorHandler: true,
+      }),
+    onSuccess: () => invalidate(datastoreId),
+  });
+}
+
+/** DELETE /v1/datastores/{id}/docs/{docId}. */
+export function useDeleteDocument(datastoreId: number) {
+  const invalidate = useInvalidateDatastore();
+  return useMutation({
+    mutationFn: (id: number) =>
+      apiRequest<void>(`/v1/datastores/${datastoreId}/docs/${id}`, {
+        method: 'DELETE',
+        skipDefaultErrorHandler: true,
+      }),
+    onSuccess: () => invalidate(datastoreId),
+  });
+}
+
+/** POST /v1/datastores/{id}/truncate → {message} (the success toast). */
+export function useTruncateDatastore(datastoreId: number) {
+  const invalidate = useInvalidateDatastore();
+  return useMutation({
+    mutationFn: () =>
+      apiRequest<{ message: string }>(`/v1/datastores/${datastoreId}/truncate`, {
+        method: 'POST',
+        skipDefaultErrorHandler: true,
+      }),
+    onSuccess: () => invalidate(datastoreId),
+  });
+}
+
+/** The vendor's embedding models for the picker: GET /v1/vendors/{vendorId}/models/search?type=embedding. */
+export function useEmbeddingModels(vendorId: number) {
+  return useQuery({
+    queryKey: ['datastores', vendorId, 'embedding-models'] as const,
+    queryFn: () =>
+      apiRequest<VendorModelPicks>(`/v1/vendors/${vendorId}/models/search`, {
+        query: { type: 'embedding' },
+        skipDefaultErrorHandler: true,
+      }),
+    select: (r) => r.data,
+  });
+}

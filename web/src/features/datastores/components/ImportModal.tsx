@@ -1,0 +1,230 @@
+import { IMPORT_MODES, type ImportMode } from '@llmor/contracts';
+import {
+  ActionIcon,
+  Badge,
+  Button,
+  FileButton,
+  Group,
+  Modal,
+  Paper,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+} from '@mantine/core';
+import { IconFileUpload, IconX } from '@tabler/icons-react';
+import { type DragEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { describeError } from '../../../lib/api/error';
+import { notifySuccess, SETTINGS_AREA_TOAST } from '../../../lib/notify';
+import { useImportDocuments } from '../api/datastores';
+
+type FileStatus = 'pending' | 'importing' | 'done' | 'error';
+
+/** An import file entry (spec 02 §3): the file, its status and, when done, the imported count. */
+interface ImportEntry {
+  key: string;
+  file: File;
+  status: FileStatus;
+  importedDocs: number;
+  error?: string;
+}
+
+const STATUS_COLOR: Record<FileStatus, string> = {
+  pending: 'gray',
+  importing: 'blue',
+  done: 'green',
+  error: 'red',
+};
+
+/** Byte sizes in units Bytes to YB, base 1024 (spec 02 §9). */
+export function formatBytes(bytes: number): string {
+  const units = ['Bytes', 'KB', 'MB', 'GB', 'TB', 'PB', 'EB', 'ZB', 'YB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
+}
+
+/**
+ * The import dialog: a tab per mode (default qa), a dropzone for several files read as UTF-8 text, and
+ * per-file status pending → importing → done (count) / error. Import runs the files one after another;
+ * files already done are skipped when it runs again.
+ */
+export function ImportModal({
+  datastoreId,
+  opened,
+  onClose,
+}: {
+  datastoreId: number;
+  opened: boolean;
+  onClose(): void;
+}) {
+  const { t } = useTranslation();
+  const [mode, setMode] = useState<ImportMode>('qa');
+  const [entries, setEntries] = useState<ImportEntry[]>([]);
+  const [running, setRunning] = useState(false);
+  const importDocs = useImportDocuments(datastoreId);
+  const patch = (key: string, change: Partial<ImportEntry>) =>
+    setEntries((all) => all.map((e) => (e.key === key ? { ...e, ...change } : e)));
+
+  const run = async () => {
+    setRunning(true);
+    let imported = 0;
+    for (const entry of entries) {
+      if (entry.status === 'done') continue;
+      patch(entry.key, { status: 'importing', error: undefined });
+      try {
+        const data = await entry.file.text();
+        const { data: docs } = await importDocs.mutateAsync({ mode, data });
+        imported += docs.length;
+        patch(entry.key, { status: 'done', importedDocs: docs.length });
+      } catch (error) {
+        console.error('Import failed', entry.file.name, error);
+        patch(entry.key, { status: 'error', error: describeError(error).message ?? undefined });
+      }
+    }
+    setRunning(false);
+    if (imported > 0)
+      notifySuccess(t('datastores.importer.summary', { count: imported }), SETTINGS_AREA_TOAST);
+  };
+
+  const add = (files: File[]) =>
+    setEntries((all) => [
+      ...all,
+      ...files.map((file) => ({
+        key: `${file.name}:${file.size}:${file.lastModified}:${Math.random()}`,
+        file,
+        status: 'pending' as const,
+        importedDocs: 0,
+      })),
+    ]);
+  const close = () => {
+    if (running) return;
+    setEntries([]);
+    onClose();
+  };
+  const waiting = entries.some((e) => e.status !== 'done');
+  return (
+    <Modal
+      opened={opened}
+      onClose={close}
+      size="lg"
+      title={t('datastores.importer.title')}
+      data-testid="import-modal"
+    >
+      <Stack gap="md">
+        <Tabs value={mode} onChange={(v) => v && setMode(v as ImportMode)}>
+          <Tabs.List>
+            {IMPORT_MODES.map((m) => (
+              <Tabs.Tab key={m} value={m} disabled={running} data-testid={`import-mode-${m}`}>
+                {t(`datastores.importer.modes.${m}`)}
+              </Tabs.Tab>
+            ))}
+          </Tabs.List>
+        </Tabs>
+        <Text size="sm" c="dimmed" data-testid="import-mode-help">
+          {t(`datastores.importer.modeHelp.${mode}`)}
+        </Text>
+        <FileDrop disabled={running} onFiles={add} />
+        {entries.length > 0 && (
+          <Table data-testid="import-files">
+            <Table.Tbody>
+              {entries.map((e) => (
+                <Table.Tr key={e.key} data-testid={`import-file-${e.file.name}`} data-status={e.status}>
+                  <Table.Td>
+                    <Text size="sm">{e.file.name}</Text>
+                    <Text size="xs" c="dimmed">
+                      {formatBytes(e.file.size)}
+                    </Text>
+                    {e.error && (
+                      <Text size="xs" c="red" data-testid="import-file-error">
+                        {e.error}
+                      </Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td w={170}>
+                    <Badge color={STATUS_COLOR[e.status]} variant="light" data-testid="import-file-status">
+                      {t(`datastores.importer.statuses.${e.status}`, { count: e.importedDocs })}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td w={40}>
+                    <ActionIcon
+                      variant="subtle"
+                      disabled={running}
+                      aria-label={t('datastores.importer.remove', { name: e.file.name })}
+                      onClick={() => setEntries((all) => all.filter((x) => x.key !== e.key))}
+                    >
+                      <IconX size={14} />
+                    </ActionIcon>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={close} disabled={running}>
+            {t('datastores.importer.close')}
+          </Button>
+          <Button onClick={() => void run()} loading={running} disabled={!waiting} data-testid="import-start">
+            {t('datastores.importer.start')}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+/**
+ * Drop files here or choose them (Mantine's FileButton). Not @mantine/dropzone: its react-dropzone chain
+ * declares Node ≥ 22 while we support Node 20 (ADR 0011).
+ */
+function FileDrop({ disabled, onFiles }: { disabled: boolean; onFiles(files: File[]): void }) {
+  const { t } = useTranslation();
+  const [over, setOver] = useState(false);
+  return (
+    <FileButton multiple onChange={(files) => files.length && onFiles(files)} disabled={disabled}>
+      {(props) => (
+        <Paper
+          {...props}
+          component="button"
+          type="button"
+          withBorder
+          p="lg"
+          disabled={disabled}
+          onDragOver={(e: DragEvent) => {
+            e.preventDefault();
+            setOver(true);
+          }}
+          onDragLeave={() => setOver(false)}
+          onDrop={(e: DragEvent) => {
+            e.preventDefault();
+            setOver(false);
+            if (!disabled) onFiles([...e.dataTransfer.files]);
+          }}
+          style={{
+            borderStyle: 'dashed',
+            width: '100%',
+            cursor: disabled ? 'not-allowed' : 'pointer',
+            background: over ? 'var(--mantine-color-blue-light)' : undefined,
+          }}
+          data-testid="import-dropzone"
+        >
+          <Group justify="center" gap="md" mih={80} style={{ pointerEvents: 'none' }}>
+            <IconFileUpload size={36} stroke={1.5} />
+            <div>
+              <Text>{t('datastores.importer.drop')}</Text>
+              <Text size="sm" c="dimmed">
+                {t('datastores.importer.dropHint')}
+              </Text>
+            </div>
+          </Group>
+        </Paper>
+      )}
+    </FileButton>
+  );
+}

@@ -1,0 +1,4 @@
+import './i18n';
+
+export { AppDatastoresSettings } from './components/AppDatastoresSettings';
+export type { DatastoresMessages } from './i18n';
