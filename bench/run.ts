@@ -1,23 +1,29 @@
 /**
  * Runs every benchmark and prints markdown tables (paste the figures into README.md).
  * Usage: npm run bench            (all)
- *        npm run bench -- signing (one suite)
+ *        npm run bench -- signing (one suite: signing, silicon, knowledge)
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { runSigningBench } from './signing/run';
 
-/** The silicon suite prints its own tables; it runs as its own process (worker threads, native lua5.4). */
-async function runSiliconBench(): Promise<{ rows: string[][] }> {
-  const script = fileURLToPath(new URL('./silicon/run.ts', import.meta.url));
-  const result = spawnSync(process.execPath, ['--import', 'tsx', script], { stdio: 'inherit' });
-  if (result.status !== 0) throw new Error(`silicon bench failed (exit ${result.status})`);
-  return { rows: [] };
+/**
+ * Suites that print their own tables run as their own process: silicon (worker threads, native lua5.4),
+ * knowledge (a whole server on a temp DATA_DIR).
+ */
+function ownProcess(name: string): () => Promise<{ rows: string[][] }> {
+  return async () => {
+    const script = fileURLToPath(new URL(`./${name}/run.ts`, import.meta.url));
+    const result = spawnSync(process.execPath, ['--import', 'tsx', script], { stdio: 'inherit' });
+    if (result.status !== 0) throw new Error(`${name} bench failed (exit ${result.status})`);
+    return { rows: [] };
+  };
 }
 
 const suites: Record<string, () => Promise<{ rows: string[][] }>> = {
   signing: runSigningBench,
-  silicon: runSiliconBench,
+  silicon: ownProcess('silicon'),
+  knowledge: ownProcess('knowledge'),
 };
 
 const wanted = process.argv.slice(2);
