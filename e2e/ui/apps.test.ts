@@ -91,6 +91,8 @@ describe('apps', () => {
     await expect
       .poll(() => page.getByTestId('details-parameters-json-error').textContent())
       .toBe('The JSON document is invalid.');
+    // Invalid JSON is never saved: Save is refused until it parses.
+    expect(await page.getByTestId('details-save').isDisabled()).toBe(true);
     await page.keyboard.insertText('5}');
     await page.getByTestId('details-parameters-json-error').waitFor({ state: 'detached' });
     await page.getByTestId('details-save').click();
@@ -240,6 +242,27 @@ describe('apps', () => {
     await page.waitForURL(/\/apps$/);
     await expect.poll(() => cardNames(page)).toEqual(['Generic App', 'Support Bot']);
     expect(await footer(page)).toBe('Showing 1 - 2 of 2 entries');
+    // A successful delete leaves no stray 'App not found' banner behind.
+    await page.waitForTimeout(500);
+    expect(await page.getByTestId('error-banner').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('shows a clear not-found page for a missing app: one message, no banners, no endless skeleton', async () => {
+    const { context, page, errors } = await newPage(browser, app.url);
+    await signIn(page);
+    for (const path of ['/apps/987654/settings/details', '/apps/987654/chat']) {
+      await page.goto(path);
+      await page.getByTestId('app-not-found').waitFor();
+      expect(await page.getByTestId('page-title').innerText()).toBe('App not found');
+      expect(await page.getByTestId('app-title-loading').count()).toBe(0);
+      expect(await page.getByTestId('error-banner').count()).toBe(0);
+      expect(await page.getByTestId('app-menu').count()).toBe(0);
+    }
+    await page.getByRole('link', { name: 'Back to Apps' }).click();
+    await page.waitForURL(/\/apps$/);
+    expect(await page.getByTestId('error-banner').count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
   });

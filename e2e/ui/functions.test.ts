@@ -291,6 +291,11 @@ describe('functions', () => {
       .poll(() => page.getByTestId(`app-function-config-${fnId}-error`).textContent())
       .toBe('Invalid JSON format');
     await json.fill('{"units": "F"}');
+    // Leaving with the installed function unsaved asks first; Stay keeps the change.
+    await page.getByTestId('settings-nav-usage').click();
+    await page.getByTestId('unsaved-stay').click();
+    expect(page.url()).toContain(`/apps/${appId}/settings/functions`);
+    await page.getByTestId(`app-function-${fnId}`).waitFor();
     await page.getByTestId('app-functions-save').click();
     await toast(page, SAVED);
     await page.getByTestId('library-search').fill('zzz-nothing');

@@ -2,6 +2,7 @@ import { Alert, Stack } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
 import { describeError } from '../lib/api/error';
 import { events } from '../lib/events';
 
@@ -22,10 +23,21 @@ export function ErrorBanners() {
     () =>
       events.on('client-did-receive-error', (error) => {
         const { title, message } = describeError(error);
-        setBanners((list) => [...list, { id: nextId++, title, message }]);
+        // One banner per error: the same failure reported again (several queries of one page) is not repeated.
+        setBanners((list) =>
+          list.some((b) => b.title === title && b.message === message)
+            ? list
+            : [...list, { id: nextId++, title, message }],
+        );
       }),
     [],
   );
+
+  // Banners belong to the page they were raised on.
+  const { pathname } = useLocation();
+  useEffect(() => {
+    if (pathname) setBanners([]);
+  }, [pathname]);
 
   if (banners.length === 0) return null;
   return (

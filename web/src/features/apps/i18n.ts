@@ -57,6 +57,9 @@ const en_US = {
     groupApp: 'App settings',
     groupIntegrations: 'Integrations',
     groupSecurity: 'Security and access',
+    notFound: 'App not found',
+    notFoundText: 'This app does not exist, or it belongs to another organisation.',
+    backToApps: 'Back to Apps',
   },
   details: {
     appKey: 'App Key',
@@ -142,6 +145,9 @@ const de_DE: AppsMessages = {
     groupApp: 'App-Einstellungen',
     groupIntegrations: 'Integrationen',
     groupSecurity: 'Sicherheit und Zugriff',
+    notFound: 'App nicht gefunden',
+    notFoundText: 'Diese App existiert nicht oder gehört zu einer anderen Organisation.',
+    backToApps: 'Zurück zu den Apps',
   },
   details: {
     appKey: 'App-Schlüssel',
@@ -227,6 +233,9 @@ const gsw_CH: AppsMessages = {
     groupApp: 'App-Iistellige',
     groupIntegrations: 'Integratione',
     groupSecurity: 'Sicherheit und Zuegriff',
+    notFound: 'App nöd gfunde',
+    notFoundText: 'Die App gits nöd, oder si ghört zu ere andere Organisation.',
+    backToApps: 'Zrugg zu de Apps',
   },
   details: {
     appKey: 'App-Schlüssel',
@@ -310,6 +319,9 @@ const fr_FR: AppsMessages = {
     groupApp: 'Paramètres de l’app',
     groupIntegrations: 'Intégrations',
     groupSecurity: 'Sécurité et accès',
+    notFound: 'App introuvable',
+    notFoundText: 'Cette app n’existe pas ou appartient à une autre organisation.',
+    backToApps: 'Retour aux apps',
   },
   details: {
     appKey: 'Clé de l’app',
@@ -393,6 +405,9 @@ const it_IT: AppsMessages = {
     groupApp: 'Impostazioni dell’app',
     groupIntegrations: 'Integrazioni',
     groupSecurity: 'Sicurezza e accesso',
+    notFound: 'App non trovata',
+    notFoundText: 'Questa app non esiste o appartiene a un’altra organizzazione.',
+    backToApps: 'Torna alle app',
   },
   details: {
     appKey: 'Chiave app',

@@ -125,6 +125,12 @@ export const de_DE: Messages<EnMessages> = {
   },
   form: { required: 'Pflichtfeld' },
   common: {
+    unsaved: {
+      title: 'Ungespeicherte Änderungen',
+      text: 'Es gibt nicht gespeicherte Änderungen. Seite verlassen und verwerfen?',
+      stay: 'Bleiben',
+      leave: 'Verwerfen und verlassen',
+    },
     listShowing: 'Zeige {{from}} - {{to}} von {{total}} Einträgen',
     listFiltered: '(gefiltert aus {{all}} Einträgen insgesamt)',
     listEmpty: 'Keine Einträge',

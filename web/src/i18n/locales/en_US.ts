@@ -121,6 +121,12 @@ export const en_US = {
   },
   form: { required: 'Required' },
   common: {
+    unsaved: {
+      title: 'Unsaved changes',
+      text: 'You have changes that are not saved. Leave this page and discard them?',
+      stay: 'Stay',
+      leave: 'Discard and leave',
+    },
     listShowing: 'Showing {{from}} - {{to}} of {{total}} entries',
     listFiltered: '(filtered from {{all}} total entries)',
     listEmpty: 'No entries',

@@ -125,6 +125,12 @@ export const fr_FR: Messages<EnMessages> = {
   },
   form: { required: 'Obligatoire' },
   common: {
+    unsaved: {
+      title: 'Modifications non enregistrées',
+      text: 'Des modifications ne sont pas enregistrées. Quitter la page et les abandonner ?',
+      stay: 'Rester',
+      leave: 'Abandonner et quitter',
+    },
     listShowing: 'Affichage de {{from}} - {{to}} sur {{total}} entrées',
     listFiltered: '(filtrées parmi {{all}} entrées au total)',
     listEmpty: 'Aucune entrée',

@@ -125,6 +125,12 @@ export const gsw_CH: Messages<EnMessages> = {
   },
   form: { required: 'Pflichtfäld' },
   common: {
+    unsaved: {
+      title: 'Nöd gspeichereti Änderige',
+      text: 'Es git Änderige, wo nöd gspeicheret sind. D Siite verlah und si verwerfe?',
+      stay: 'Blibe',
+      leave: 'Verwerfe und gah',
+    },
     listShowing: 'Zeig {{from}} - {{to}} vo {{total}} Iiträg',
     listFiltered: '(gfilteret us {{all}} Iiträg insgesamt)',
     listEmpty: 'Kei Iiträg',

@@ -124,6 +124,12 @@ export const it_IT: Messages<EnMessages> = {
   },
   form: { required: 'Obbligatorio' },
   common: {
+    unsaved: {
+      title: 'Modifiche non salvate',
+      text: 'Ci sono modifiche non salvate. Lasciare la pagina e scartarle?',
+      stay: 'Resta',
+      leave: 'Scarta ed esci',
+    },
     listShowing: 'Visualizzazione {{from}} - {{to}} di {{total}} voci',
     listFiltered: '(filtrate da {{all}} voci totali)',
     listEmpty: 'Nessuna voce',

@@ -1,11 +1,14 @@
 import type { AppResponse } from '@llmor/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { isApiError } from '../../../lib/api/error';
 
 /** GET /v1/vendors/{vendorId}/apps/{appId}?resolve=creator → {data: app}. */
 export function getApp(vendorId: number, appId: number | string): Promise<AppResponse> {
   return apiRequest<AppResponse>(`/v1/vendors/${vendorId}/apps/${encodeURIComponent(String(appId))}`, {
     query: { resolve: 'creator' },
+    // The app page reports a failure itself (one alert, or a not-found page), never as a banner.
+    skipDefaultErrorHandler: true,
   });
 }
 
@@ -18,6 +21,8 @@ export const appQueryOptions = (vendorId: number, appId: number | string) =>
     queryFn: () => getApp(vendorId, appId),
     select: (r) => r.data,
     staleTime: 0,
+    // A missing or foreign app stays missing: no retries.
+    retry: (count, error) => !(isApiError(error) && error.status === 404) && count < 2,
   });
 
 export function useApp(vendorId: number, appId: number | string) {

@@ -96,6 +96,8 @@ function DetailsFields({ app, vendorId, advanced, setAdvanced }: DetailsFieldsPr
   const [chosenModel, setChosenModel] = useState<VendorModelPick | null>(null);
   // The parameters' errors show as lines under the one JSON editor that holds them all.
   const [parameterErrors, setParameterErrors] = useState<FieldMessages>({});
+  // While the advanced JSON does not parse, Save is refused (the editor keeps its text and error).
+  const [jsonValid, setJsonValid] = useState(true);
   const modelId = form.values.completion_vendor_model_id ?? null;
   const picked = usePickedModel(vendorId, chosenModel ? null : modelId);
   const update = useUpdateApp(vendorId, app.id, LOADING_BUTTON_MIN_MS);
@@ -111,6 +113,7 @@ function DetailsFields({ app, vendorId, advanced, setAdvanced }: DetailsFieldsPr
   const creatorName = creator ? `${creator.firstname} ${creator.lastname}`.trim() || creator.email : null;
 
   const onSave = async (values: AppUpdateBody) => {
+    if (!jsonValid) return;
     try {
       await update.mutateAsync(values);
       setParameterErrors({});
@@ -222,7 +225,11 @@ function DetailsFields({ app, vendorId, advanced, setAdvanced }: DetailsFieldsPr
         <Switch
           label={t('apps.details.advanced')}
           checked={advanced}
-          onChange={(e) => setAdvanced(e.currentTarget.checked)}
+          onChange={(e) => {
+            setAdvanced(e.currentTarget.checked);
+            // Hiding the editor drops its unparsed text; the form keeps the last valid parameters.
+            if (!e.currentTarget.checked) setJsonValid(true);
+          }}
           data-testid="details-advanced-toggle"
         />
         <Collapse expanded={advanced}>
@@ -232,6 +239,7 @@ function DetailsFields({ app, vendorId, advanced, setAdvanced }: DetailsFieldsPr
               rows={10}
               value={form.values.parameters}
               onChange={(value) => form.setFieldValue('parameters', value as Record<string, unknown>)}
+              onValidityChange={setJsonValid}
               error={fieldError(parameterLines)}
               data-testid="details-parameters-json"
             />
@@ -243,6 +251,7 @@ function DetailsFields({ app, vendorId, advanced, setAdvanced }: DetailsFieldsPr
             type="submit"
             leftSection={<IconDeviceFloppy size={16} />}
             loading={update.isPending}
+            disabled={!jsonValid}
             data-testid="details-save"
           >
             {t('apps.details.save')}

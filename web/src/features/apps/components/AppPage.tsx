@@ -1,12 +1,13 @@
-import { Alert, Skeleton, Tabs } from '@mantine/core';
+import { Alert, Anchor, Skeleton, Tabs } from '@mantine/core';
 import { IconAlertTriangle, IconMessages, IconSettings } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmDeleteModal, confirmDelete, DeleteMenu } from '../../../components/ConfirmDeleteModal';
+import { LoadingState } from '../../../components/LoadingState';
 import { type Crumb, PageHeader } from '../../../components/PageHeader';
-import { describeError } from '../../../lib/api/error';
+import { describeError, isApiError } from '../../../lib/api/error';
 import { useCurrentVendor } from '../../../lib/appState';
 import { useDeleteApp } from '../api/deleteApp';
 import { appQueryKey, useApp } from '../api/getApp';
@@ -33,7 +34,8 @@ export function AppPage({ tab, children }: AppPageProps) {
   const remove = useDeleteApp();
   const [confirming, setConfirming] = useState(false);
 
-  const name = app.data?.name;
+  const missing = isApiError(app.error) && app.error.status === 404;
+  const name = missing ? t('apps.page.notFound') : app.data?.name;
   const crumbs: Crumb[] = [{ label: t('pages.apps.title'), to: '/apps' }];
   if (tab !== 'conversations') crumbs.push({ label: name ?? '…' });
 
@@ -70,12 +72,14 @@ export function AppPage({ tab, children }: AppPageProps) {
         }
         breadcrumbs={crumbs}
         actions={
-          <DeleteMenu
-            menuLabel={t('apps.page.menu')}
-            deleteLabel={t('apps.page.deleteApp')}
-            onDelete={() => setConfirming(true)}
-            testId="app-menu"
-          />
+          !missing && (
+            <DeleteMenu
+              menuLabel={t('apps.page.menu')}
+              deleteLabel={t('apps.page.deleteApp')}
+              onDelete={() => setConfirming(true)}
+              testId="app-menu"
+            />
+          )
         }
       />
 
@@ -102,12 +106,21 @@ export function AppPage({ tab, children }: AppPageProps) {
         </Tabs.List>
       </Tabs>
 
-      {app.isError ? (
+      {missing ? (
+        <Alert color="gray" variant="light" data-testid="app-not-found">
+          {t('apps.page.notFoundText')}{' '}
+          <Anchor component={Link} to="/apps">
+            {t('apps.page.backToApps')}
+          </Anchor>
+        </Alert>
+      ) : app.isError ? (
         <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} data-testid="app-error">
           {describeError(app.error).message ?? t('errors.unknownMessage')}
         </Alert>
-      ) : (
+      ) : app.data ? (
         children
+      ) : (
+        <LoadingState text={t('apps.page.loading')} testId="app-loading" />
       )}
 
       <ConfirmDeleteModal

@@ -8,7 +8,6 @@ import {
 import {
   ActionIcon,
   Alert,
-  Anchor,
   Badge,
   Button,
   Card,
@@ -40,6 +39,7 @@ import { LoadingState } from '../../../components/LoadingState';
 import { NoVendorSelected } from '../../../components/NoVendorSelected';
 import { PageHeader } from '../../../components/PageHeader';
 import { SearchInput } from '../../../components/SearchInput';
+import { UnsavedChangesPrompt } from '../../../components/UnsavedChangesPrompt';
 import { describeError } from '../../../lib/api/error';
 import { useCurrentVendor } from '../../../lib/appState';
 import { errorsUnder, type FieldMessages, submitErrors } from '../../../lib/form';
@@ -155,10 +155,15 @@ function AppFunctionsLoader({ vendorId, appId }: { vendorId: number; appId: stri
   );
 }
 
+/** What Save would send, as text: differs from the last saved one while there are unsaved changes. */
+const savedForm = (list: Installed[]) => JSON.stringify(list.map((f) => [f.id, f.config]));
+
 function AppFunctionsEditor({ vendorId, appId, app }: { vendorId: number; appId: string; app: App }) {
   const { t } = useTranslation();
   const labels = useFunctionLabels();
   const [installed, setInstalled] = useState<Installed[]>(() => (app.functions ?? []).map(fromApp));
+  const [saved, setSaved] = useState(() => savedForm(installed));
+  const dirty = savedForm(installed) !== saved;
   const [open, setOpen] = useState<Record<number, boolean>>({});
   const [invalid, setInvalid] = useState<Record<number, boolean>>({});
   const [errors, setErrors] = useState<SaveErrors>({ functions: [], config: {} });
@@ -183,6 +188,7 @@ function AppFunctionsEditor({ vendorId, appId, app }: { vendorId: number; appId:
     try {
       await save.mutateAsync({ app, functions: installed.map((f) => ({ id: f.id, config: f.config })) });
       setErrors({ functions: [], config: {} });
+      setSaved(savedForm(installed));
       notifySuccess(t('functions.app.saved'), FUNCTIONS_TOAST);
     } catch (error) {
       const next = readSaveErrors(submitErrors(error, t('functions.app.saveFailed'), FUNCTIONS_TOAST));
@@ -195,6 +201,7 @@ function AppFunctionsEditor({ vendorId, appId, app }: { vendorId: number; appId:
 
   return (
     <Stack gap="xl" data-testid="app-functions">
+      <UnsavedChangesPrompt dirty={dirty} />
       <Stack gap="sm">
         <div>
           <Title order={4}>{t('functions.app.installed')}</Title>
@@ -477,10 +484,7 @@ function FunctionLibrary({
                       )}
                     </Group>
                   </Stack>
-                  <Group justify="space-between" mt={4}>
-                    <Anchor component={Link} to={`/functions/${fn.id}`} size="xs">
-                      {t('functions.app.edit')}
-                    </Anchor>
+                  <Group justify="flex-end" mt={4}>
                     <Button
                       size="xs"
                       variant={isInstalled ? 'light' : 'filled'}
