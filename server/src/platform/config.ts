@@ -13,6 +13,9 @@ const url = (protocols: string[]) =>
       `must start with ${protocols.join(':// or ')}://`,
     );
 
+/** DATA_DIR 'memory://': an in-memory database and nothing written to disk (tests, benches). */
+export const isInMemoryDataDir = (dataDir: string) => dataDir.startsWith('memory://');
+
 /** The environment the process reads (CONTRACTS.md "Configuration"); anything malformed stops the start. */
 export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),

@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { isInMemoryDataDir } from '../config';
 import { lockDataDir } from './lock';
 import * as schema from './schema';
 
@@ -50,7 +51,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
 }
 
 async function openPglite(dataDir: string): Promise<Database> {
-  const inMemory = dataDir.startsWith('memory://');
+  const inMemory = isInMemoryDataDir(dataDir);
   const release = inMemory ? () => {} : lockDataDir(dataDir);
   try {
     const pgDir = inMemory ? undefined : join(resolve(dataDir), 'pg');
