@@ -28,7 +28,8 @@ const ids = {
 let superuser: Client;
 
 /** Each route (as Fastify prints it, params by position) with the body its handler would accept. */
-const MATRIX: Record<string, { methods: string[]; body?: Record<string, unknown> }> = {
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+const MATRIX: Record<string, { methods: Method[]; body?: Record<string, unknown> }> = {
   '/v1/vendors/:vendorId/apps/:appId': { methods: ['GET', 'PUT', 'DELETE'], body: { name: 'Taken over' } },
   '/v1/vendors/:vendorId/apps/:appId/parameters': { methods: ['GET'] },
   '/v1/vendors/:vendorId/models/:id': { methods: ['GET', 'DELETE'] },
@@ -175,7 +176,7 @@ describe('tenancy denial matrix', () => {
     const uncovered = registeredRoutes(server.app.printRoutes({ commonPrefix: false }))
       .filter((r) => !NO_FOREIGN_ID.test(r.path))
       .flatMap((r) =>
-        r.methods.filter((m) => !MATRIX[r.path]?.methods.includes(m)).map((m) => `${m} ${r.path}`),
+        r.methods.filter((m) => !MATRIX[r.path]?.methods.includes(m as Method)).map((m) => `${m} ${r.path}`),
       );
     expect(uncovered).toEqual([]);
   });
