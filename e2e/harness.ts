@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { encodeAccessToken, signingMessage } from '@llmor/contracts';
 import { loadConfig } from '@llmor/server/platform/config';
 import { type RunningServer, startServer } from '@llmor/server/server';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const ADMIN = { email: 'admin@llmor.local', password: 'e2e-admin-password' };
@@ -66,11 +66,15 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /** A fresh browser profile (its own localStorage) with page errors collected for assertions. */
+/** A phone-sized viewport (for the small-screen layouts). */
+export const PHONE = { width: 390, height: 844 };
+
 export async function newPage(
   browser: Browser,
   baseURL: string,
+  viewport: { width: number; height: number } = { width: 1280, height: 800 },
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
+  const context = await browser.newContext({ baseURL, viewport });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(err.message));
@@ -85,6 +89,17 @@ export async function signIn(page: Page, user: { email: string; password: string
   await page.getByTestId('login-submit').click();
   await page.getByTestId('dashboard-heading').waitFor();
 }
+
+/** How many lines the element's text is laid out on. */
+export const textLines = (locator: Locator) =>
+  locator.evaluate((el) => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    return new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top))).size;
+  });
+
+/** Whether the element's content is cut off (wider than the box that shows it). */
+export const isClipped = (locator: Locator) => locator.evaluate((el) => el.scrollWidth > el.clientWidth);
 
 /** The generic form helper's success toast (spelt as the spec spells it). */
 export const SAVED = 'Data has been succesfully saved.';

@@ -3,7 +3,17 @@ import { installModel } from '@llmor/server/modules/models/service';
 import { findVendorByKey } from '@llmor/server/modules/vendors/repo';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, type Console, launchBrowser, newPage, SAVED, signIn, startConsole, toast } from '../harness';
+import {
+  ADMIN,
+  type Console,
+  isClipped,
+  launchBrowser,
+  newPage,
+  SAVED,
+  signIn,
+  startConsole,
+  toast,
+} from '../harness';
 
 let app: Console;
 let browser: Browser;
@@ -58,6 +68,11 @@ describe('apps', () => {
     const dialog = page.getByRole('dialog', { name: 'Install new App' });
     await page.getByTestId('install-item-chatbot').waitFor();
     expect(await page.getByTestId('install-item-silicon').textContent()).toContain('Silicon Script');
+    // Each Install button shows its whole label, beside however long a description.
+    for (const button of await page.locator('[data-testid^="install-app-"]').all()) {
+      expect(await button.innerText()).toBe('Install');
+      expect(await isClipped(button.locator('.mantine-Button-label'))).toBe(false);
+    }
     await page.getByTestId('install-dialog-close').click();
     await dialog.waitFor({ state: 'hidden' });
 

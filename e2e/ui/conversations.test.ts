@@ -2,7 +2,16 @@ import { CONVERSATION_TOKEN_TAIL } from '@llmor/contracts';
 import { chatModelFor } from '@llmor/server/modules/models/providers/index';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Console, launchBrowser, newPage, signedClient, signIn, startConsole } from '../harness';
+import {
+  type Console,
+  launchBrowser,
+  newPage,
+  PHONE,
+  signedClient,
+  signIn,
+  startConsole,
+  textLines,
+} from '../harness';
 
 let app: Console;
 let browser: Browser;
@@ -106,6 +115,10 @@ describe('conversations', () => {
 
     // The user's message, rendered with its line break.
     expect(await lastText(page, 'user')).toBe('Hello from e2e\nsecond line');
+    expect(await messages(page, 'user').last().getByTestId('message-role').innerText()).toBe('User');
+    expect(await messages(page, 'assistant').last().getByTestId('message-role').innerText()).toBe(
+      'Assistant',
+    );
     await expect.poll(() => status(page)).toBe('connected');
     expect(await page.getByTestId('socket-status-label').textContent()).toBe('Connected');
 
@@ -339,6 +352,47 @@ describe('conversations', () => {
     await b.context.close();
   });
 
+  it('fits the history beside the chat on a desktop, and puts the chat first on a phone', async () => {
+    const desktop = await newPage(browser, app.url);
+    await signIn(desktop.page);
+    await desktop.page.goto(`/apps/${appId}/chat/${token}`);
+    const view = desktop.page.getByTestId('conversations-view');
+    await expect.poll(() => view.getAttribute('data-layout')).toBe('wide');
+    expect(await textLines(desktop.page.getByTestId('conversation-history-title'))).toBe(1);
+    await desktop.context.close();
+
+    const { context, page, errors } = await newPage(browser, app.url, PHONE);
+    await signIn(page);
+    await page.goto(`/apps/${appId}/chat/${token}`);
+    await expect
+      .poll(() => page.getByTestId('conversations-view').getAttribute('data-layout'))
+      .toBe('compact');
+    await expect.poll(() => messages(page, 'user').count()).toBeGreaterThan(0);
+    // The composer is on the first screen, not below the history.
+    const composer = (await page.getByTestId('composer-input').boundingBox())!;
+    expect(composer.y + composer.height).toBeLessThanOrEqual(PHONE.height);
+    expect(await page.getByTestId('conversation-history').count()).toBe(0);
+
+    // The history opens as a drawer; choosing New closes it and starts afresh.
+    await page.getByTestId('conversation-history-open').click();
+    const drawer = page.getByRole('dialog', { name: 'Conversation History' });
+    await drawer.waitFor();
+    await drawer.locator(`[data-testid="conversation-history-item"][data-token="${token}"]`).waitFor();
+    await drawer.getByTestId('conversation-new').click();
+    await page.waitForURL(new RegExp(`/apps/${appId}/chat$`));
+    await drawer.waitFor({ state: 'hidden' });
+    await page.getByTestId('conversation-empty').waitFor();
+
+    // And an item reopens the conversation.
+    await page.getByTestId('conversation-history-open').click();
+    await drawer.locator(`[data-testid="conversation-history-item"][data-token="${token}"]`).click();
+    await page.waitForURL(`**/chat/${token}`);
+    await drawer.waitFor({ state: 'hidden' });
+    await expect.poll(() => messages(page, 'user').count()).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('reconnects after a server restart, joins the conversation again and follows it', async () => {
     const { context, page, errors } = await newPage(browser, app.url);
     await signIn(page);
@@ -358,5 +412,5 @@ describe('conversations', () => {
     await expect.poll(() => messages(page).count()).toBe(before + 2);
     expect(errors).toEqual([]);
     await context.close();
-  });
+  }, 120_000); // a restart on a busy runner plus the socket's randomised backoff
 });

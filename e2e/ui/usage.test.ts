@@ -1,6 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Console, launchBrowser, newPage, signedClient, signIn, startConsole } from '../harness';
+import {
+  type Console,
+  launchBrowser,
+  newPage,
+  signedClient,
+  signIn,
+  startConsole,
+  textLines,
+} from '../harness';
 
 let app: Console;
 let browser: Browser;
@@ -76,6 +84,7 @@ describe('app settings: usage', () => {
       expect(await block.innerText()).toContain(title);
       for (const label of ['Prompt Tokens', 'Completion Tokens', 'Requests', 'Cost']) {
         expect(await block.innerText(), `${period} ${label}`).toContain(label);
+        expect(await textLines(block.getByText(label, { exact: true })), `${period} ${label}`).toBe(1);
       }
       const f = await figures(page, period);
       expect(Number(f.prompt.replace(/,/g, '')), period).toBeGreaterThan(0);

@@ -34,6 +34,8 @@ const en_US = {
   messages: {
     assistant: 'Assistant',
     error: 'Error',
+    user: 'User',
+    system: 'System',
     noMessage: '[no message]',
     showAll: 'Show all messages (debug)',
     typing: 'Writing a reply...',
@@ -116,6 +118,8 @@ const de_DE: ConversationsMessages = {
   messages: {
     assistant: 'Assistent',
     error: 'Fehler',
+    user: 'Benutzer',
+    system: 'System',
     noMessage: '[keine Nachricht]',
     showAll: 'Alle Nachrichten anzeigen (Debug)',
     typing: 'Antwort wird geschrieben...',
@@ -198,6 +202,8 @@ const gsw_CH: ConversationsMessages = {
   messages: {
     assistant: 'Assistänt',
     error: 'Fähler',
+    user: 'Benutzer',
+    system: 'System',
     noMessage: '[kei Nachricht]',
     showAll: 'Alli Nachrichte aazeige (Debug)',
     typing: 'Antwort wird gschribe...',
@@ -278,6 +284,8 @@ const fr_FR: ConversationsMessages = {
   messages: {
     assistant: 'Assistant',
     error: 'Erreur',
+    user: 'Utilisateur',
+    system: 'Système',
     noMessage: '[aucun message]',
     showAll: 'Afficher tous les messages (débogage)',
     typing: 'Rédaction de la réponse...',
@@ -358,6 +366,8 @@ const it_IT: ConversationsMessages = {
   messages: {
     assistant: 'Assistente',
     error: 'Errore',
+    user: 'Utente',
+    system: 'Sistema',
     noMessage: '[nessun messaggio]',
     showAll: 'Mostra tutti i messaggi (debug)',
     typing: 'Scrittura della risposta...',

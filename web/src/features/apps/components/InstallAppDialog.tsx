@@ -70,6 +70,7 @@ export function InstallAppDialog({ vendorId, opened, onClose }: InstallAppDialog
                 </Group>
                 <Button
                   size="xs"
+                  style={{ flex: 'none' }}
                   onClick={() => void onInstall(app.appKey)}
                   loading={installing === app.appKey}
                   disabled={installing !== null && installing !== app.appKey}

@@ -1,7 +1,9 @@
 import { type Conversation, STATE_FETCH_DELAY_MS } from '@llmor/contracts';
 import {
   Badge,
+  Button,
   Center,
+  Drawer,
   Grid,
   Group,
   Loader,
@@ -12,8 +14,17 @@ import {
   Text,
   ThemeIcon,
   Title,
+  useMantineTheme,
 } from '@mantine/core';
-import { IconBug, IconMessages, IconPlugConnected, IconSparkles, IconStack2 } from '@tabler/icons-react';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import {
+  IconBug,
+  IconHistory,
+  IconMessages,
+  IconPlugConnected,
+  IconSparkles,
+  IconStack2,
+} from '@tabler/icons-react';
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -42,6 +53,12 @@ export interface ConversationsViewProps {
 
 type Tab = 'messages' | 'debug' | 'relay' | 'state';
 
+/** On a phone the tabs stay on one row (narrower, scrolling sideways if they must). */
+const COMPACT_TABS = {
+  list: { flexWrap: 'nowrap', overflowX: 'auto', overflowY: 'hidden' },
+  tab: { flexShrink: 0, paddingInline: 'var(--mantine-spacing-xs)' },
+} as const;
+
 /** The server's message of a failed call, if it sent one. */
 function serverMessage(error: unknown): string | undefined {
   return error instanceof ApiError ? error.serverMessage : undefined;
@@ -68,6 +85,15 @@ export function ConversationsPage({ appId, token: routeToken }: ConversationsVie
   const [loadingToken, setLoadingToken] = useState<string | null>(null);
   const [showAll, setShowAll] = useState(false);
   const [tab, setTab] = useState<Tab>('messages');
+  // Below the md breakpoint the chat comes first and the history opens as a drawer.
+  const theme = useMantineTheme();
+  const wide = useMediaQuery(`(min-width: ${theme.breakpoints.md})`, true, {
+    getInitialValueInEffect: false,
+  });
+  const [historyOpen, historyDrawer] = useDisclosure(false);
+  // Opening a conversation (or New) from the drawer closes it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the route's conversation changes
+  useEffect(() => historyDrawer.close(), [token]);
 
   /** The token whose conversation is shown (set before routing to a conversation created here). */
   const loadedTokenRef = useRef<string | null>(null);
@@ -258,19 +284,48 @@ export function ConversationsPage({ appId, token: routeToken }: ConversationsVie
   const hasConversation = conversation !== null || token !== null;
 
   return (
-    <Grid gap="md" data-testid="conversations-view">
-      <Grid.Col span={{ base: 12, md: 3 }}>
+    <Grid gap="md" data-testid="conversations-view" data-layout={wide ? 'wide' : 'compact'}>
+      {wide ? (
+        <Grid.Col span={{ md: 4, xl: 3 }}>
+          <Paper withBorder p="sm">
+            <HistoryList appId={appId} token={token} />
+          </Paper>
+        </Grid.Col>
+      ) : (
+        <Drawer
+          opened={historyOpen}
+          onClose={historyDrawer.close}
+          title={t('conversations.history.title')}
+          size="xs"
+          data-testid="conversation-history-drawer"
+        >
+          <HistoryList appId={appId} token={token} heading={false} />
+        </Drawer>
+      )}
+      <Grid.Col span={{ base: 12, md: 8, xl: 9 }}>
+        {!wide && (
+          <Button
+            variant="default"
+            size="xs"
+            mb="xs"
+            leftSection={<IconHistory size={16} />}
+            onClick={historyDrawer.open}
+            data-testid="conversation-history-open"
+          >
+            {t('conversations.history.title')}
+          </Button>
+        )}
         <Paper withBorder p="sm">
-          <HistoryList appId={appId} token={token} />
-        </Paper>
-      </Grid.Col>
-      <Grid.Col span={{ base: 12, md: 9 }}>
-        <Paper withBorder p="sm">
-          <Tabs value={tab} onChange={(v) => v && setTab(v as Tab)} keepMounted={false}>
+          <Tabs
+            value={tab}
+            onChange={(v) => v && setTab(v as Tab)}
+            keepMounted={false}
+            styles={wide ? undefined : COMPACT_TABS}
+          >
             <Tabs.List aria-label={t('conversations.tabs.label')}>
               <Tabs.Tab
                 value="messages"
-                leftSection={<IconMessages size={16} />}
+                leftSection={wide && <IconMessages size={16} />}
                 rightSection={
                   <Badge size="sm" variant="light" data-testid="conversation-messages-count">
                     {shown.length}
@@ -280,12 +335,12 @@ export function ConversationsPage({ appId, token: routeToken }: ConversationsVie
               >
                 {t('conversations.tabs.messages')}
               </Tabs.Tab>
-              <Tabs.Tab value="debug" leftSection={<IconBug size={16} />} data-testid="tab-debug">
+              <Tabs.Tab value="debug" leftSection={wide && <IconBug size={16} />} data-testid="tab-debug">
                 {t('conversations.tabs.debug')}
               </Tabs.Tab>
               <Tabs.Tab
                 value="relay"
-                leftSection={<IconPlugConnected size={16} />}
+                leftSection={wide && <IconPlugConnected size={16} />}
                 rightSection={
                   <Badge size="sm" variant="light" data-testid="conversation-relay-count">
                     {state.relayLog.length}
@@ -295,17 +350,20 @@ export function ConversationsPage({ appId, token: routeToken }: ConversationsVie
               >
                 {t('conversations.tabs.relay')}
               </Tabs.Tab>
-              <Tabs.Tab value="state" leftSection={<IconStack2 size={16} />} data-testid="tab-state">
+              <Tabs.Tab value="state" leftSection={wide && <IconStack2 size={16} />} data-testid="tab-state">
                 {t('conversations.tabs.state')}
               </Tabs.Tab>
-              <Group ml="auto" px="xs">
-                <SocketStatus status={socket.status} />
-              </Group>
+              {wide && (
+                <Group ml="auto" px="xs">
+                  <SocketStatus status={socket.status} />
+                </Group>
+              )}
             </Tabs.List>
 
             <Tabs.Panel value="messages" pt="sm">
               <Stack gap="sm">
-                <Group justify="flex-end">
+                <Group justify={wide ? 'flex-end' : 'space-between'}>
+                  {!wide && <SocketStatus status={socket.status} />}
                   <Switch
                     size="xs"
                     label={t('conversations.messages.showAll')}

@@ -16,7 +16,16 @@ export const tokenTail = (token: string) => `#${token.slice(-CONVERSATION_TOKEN_
  * Conversation History: New button, newest first, 20 per page with Previous / Next, the open one
  * highlighted. Refreshes when a conversation-created event for this app arrives.
  */
-export function HistoryList({ appId, token }: { appId: number; token: string | null }) {
+export function HistoryList({
+  appId,
+  token,
+  heading = true,
+}: {
+  appId: number;
+  token: string | null;
+  /** Whether to show the title (a drawer shows it in its own header). */
+  heading?: boolean;
+}) {
   const { t } = useTranslation();
   const client = useQueryClient();
   const [page, setPage] = useState(0);
@@ -38,10 +47,12 @@ export function HistoryList({ appId, token }: { appId: number; token: string | n
 
   return (
     <Stack gap="xs" data-testid="conversation-history">
-      <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">
-        <Title order={5} style={{ minWidth: 0 }}>
-          {t('conversations.history.title')}
-        </Title>
+      <Group justify={heading ? 'space-between' : 'flex-end'} wrap="nowrap" align="flex-start" gap="xs">
+        {heading && (
+          <Title order={5} style={{ minWidth: 0 }} data-testid="conversation-history-title">
+            {t('conversations.history.title')}
+          </Title>
+        )}
         <Button
           component={Link}
           to={`/apps/${appId}/chat`}

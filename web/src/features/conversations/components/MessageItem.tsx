@@ -6,14 +6,14 @@ import classes from './Conversations.module.css';
 import { FunctionCallChip } from './FunctionCallChip';
 import { Markdown } from './Markdown';
 
-/** Role label: Assistant, Error, or the raw role. */
+const LABELLED_ROLES = ['assistant', 'error', 'user', 'system'] as const;
+const isLabelled = (role: string): role is (typeof LABELLED_ROLES)[number] =>
+  (LABELLED_ROLES as readonly string[]).includes(role);
+
+/** Role label: Assistant, Error, User, System (spec 01 names the first two), or the raw role. */
 export function useRoleLabel() {
   const { t } = useTranslation();
-  return (role: string) => {
-    if (role === 'assistant') return t('conversations.messages.assistant');
-    if (role === 'error') return t('conversations.messages.error');
-    return role;
-  };
+  return (role: string) => (isLabelled(role) ? t(`conversations.messages.${role}`) : role);
 }
 
 /** One message: role label, time, Markdown text ('[no message]' when empty), function call chips. */

@@ -52,7 +52,7 @@ function UsageBlock({ period, stats }: { period: UsagePeriod; stats?: UsagePerio
 /** Four blocks (Today, Last 7 days, Last 30 days, Total); without figures every value is its default. */
 export function UsageBlocks({ stats }: { stats?: UsageStats }) {
   return (
-    <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} data-testid="usage-blocks">
+    <SimpleGrid cols={{ base: 1, sm: 2, xl: 4 }} data-testid="usage-blocks">
       {USAGE_PERIODS.map((period) => (
         <UsageBlock key={period} period={period} stats={stats?.[period]} />
       ))}
