@@ -154,6 +154,12 @@ describe('functions', () => {
     expect(await entries.nth(1).getByTestId('console-message').textContent()).toBe('days: 3');
     expect(await entries.nth(1).getAttribute('data-marker')).toBe('error'); // warn (2): neither ok nor info
     expect(await entries.nth(0).getByTestId('console-delta').textContent()).toBe('+0 ms');
+    // With the Console count shown, the four result tabs still sit on one row.
+    const tabTops = await page
+      .locator('[data-testid^="editor-tab-"]')
+      .evaluateAll((tabs) => tabs.map((t) => Math.round(t.getBoundingClientRect().top)));
+    expect(tabTops).toHaveLength(4);
+    expect(new Set(tabTops).size).toBe(1);
 
     // Edit as JSON: the rules of the argument editor, then run with Ctrl/Cmd+Enter from the code editor.
     await page.getByTestId('editor-tab-arguments').click();

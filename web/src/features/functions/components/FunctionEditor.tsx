@@ -139,7 +139,7 @@ export function FunctionEditor({ vendorId, fn }: { vendorId: number; fn: Functio
 
   return (
     <Grid columns={10} gap="md" data-testid="function-editor">
-      <Grid.Col span={{ base: 10, md: 7 }}>
+      <Grid.Col span={{ base: 10, md: 6, xl: 7 }}>
         <CodeEditor
           value={code}
           onChange={setCode}
@@ -152,7 +152,7 @@ export function FunctionEditor({ vendorId, fn }: { vendorId: number; fn: Functio
           {t('functions.editor.shortcuts')}
         </Text>
       </Grid.Col>
-      <Grid.Col span={{ base: 10, md: 3 }}>
+      <Grid.Col span={{ base: 10, md: 4, xl: 3 }}>
         <Stack gap="sm">
           <Paper withBorder p="sm" radius="md">
             <Stack gap="xs">
