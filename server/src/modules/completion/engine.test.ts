@@ -3,11 +3,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { schema } from '../../platform/db';
 import { AppError } from '../../platform/errors';
 import { createTestServer, makeVendor, type TestServer } from '../../test/harness';
-import { listMessages } from '../conversations/repo';
+import { listMessages, type MessageRow } from '../conversations/repo';
 import { ProviderError } from '../models/providers/types';
 import type { VendorRow } from '../vendors/repo';
 import { MAX_TOOL_ROUNDS, NO_MODEL_TEXT, TOO_MANY_ROUNDS_TEXT } from './chat';
 import { UNEXPECTED_ERROR_TEXT } from './engine';
+import { contextWindow, HISTORY_MAX_MESSAGES } from './input';
 import { NO_SCRIPT_TEXT } from './silicon';
 import {
   call,
@@ -138,6 +139,43 @@ describe('completion engine', () => {
         temperature: 0.3,
       },
     ]);
+  });
+
+  it('gives the model only the newest history that fits the context window, however long the conversation', async () => {
+    const model = useModel([[text('ok'), finish()]]);
+    const { conversation, send } = await setup();
+    const stored = HISTORY_MAX_MESSAGES + 100;
+    await server.ctx.db.insert(schema.messages).values(
+      Array.from({ length: stored }, (_, i) => ({
+        vendorId: vendor.id,
+        conversationId: conversation.id,
+        role: i % 2 ? 'assistant' : 'user',
+        creator: i % 2 ? 'system' : 'user',
+        message: `old message ${i}`,
+      })),
+    );
+    await send('The newest question');
+    const sent = model.requests[0]!.messages;
+    expect(sent.length).toBeLessThanOrEqual(HISTORY_MAX_MESSAGES);
+    expect(sent.at(-1)).toEqual({ role: 'user', content: 'The newest question' });
+    // The newest stored messages, in order, without a gap; the oldest are left out.
+    const texts = sent.map((m) => m.content);
+    expect(texts.at(-2)).toBe(`old message ${stored - 1}`);
+    expect(texts).not.toContain('old message 0');
+    const firstKept = Number(/\d+$/.exec(texts[0]!)![0]);
+    expect(texts.slice(0, -1)).toEqual(
+      Array.from({ length: stored - firstKept }, (_, i) => `old message ${firstKept + i}`),
+    );
+  });
+
+  it('cuts the history at the token budget, always keeping the newest message', () => {
+    const row = (id: number, chars: number) =>
+      ({ id, role: 'user', message: 'x'.repeat(chars), functionCalls: [] }) as unknown as MessageRow;
+    const history = [row(1, 400), row(2, 400), row(3, 400)]; // ~104 estimated tokens each
+    expect(contextWindow(history, 250).map((m) => m.id)).toEqual([2, 3]);
+    expect(contextWindow(history, 1000).map((m) => m.id)).toEqual([1, 2, 3]);
+    expect(contextWindow([row(9, 100_000)], 250).map((m) => m.id)).toEqual([9]);
+    expect(contextWindow([], 250)).toEqual([]);
   });
 
   it('sends input_async true to everyone when no poster socket is known', async () => {

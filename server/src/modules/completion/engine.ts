@@ -2,10 +2,18 @@ import { RelayMessageType } from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
 import { conflict } from '../../platform/errors';
 import { presentMessage } from '../conversations/present';
-import { type ConversationRow, insertMessage, listMessages, type NewMessage } from '../conversations/repo';
+import {
+  type ConversationRow,
+  claimReplyLease,
+  insertMessage,
+  type NewMessage,
+  recentMessages,
+  releaseReplyLease,
+} from '../conversations/repo';
 import { chatModelFor } from '../models/providers/index';
 import { ProviderError } from '../models/providers/types';
 import { chatResponder, oneshotResponder } from './chat';
+import { contextWindow, HISTORY_MAX_MESSAGES } from './input';
 import type { AppRow } from './repo';
 import { siliconResponder } from './silicon';
 import { functionTools } from './tools';
@@ -40,9 +48,13 @@ interface Running {
   done: Promise<void>;
 }
 
+const BUSY_TEXT = 'A reply is still being generated in this conversation. Wait for it to finish.';
+/** A reply's lease outlives its timeout by this much (storing the error, the end events). */
+const LEASE_MARGIN_MS = 30_000;
+
 /**
- * Answers user messages. One reply at a time per conversation (in this process): a second send while
- * one runs answers 409. Every reply ends with `completion.finished` + `completion.ended`, whatever
+ * Answers user messages. One reply at a time per conversation, on any instance (a map in this process,
+ * a lease on the conversation row across processes): a second send while one runs answers 409. Every reply ends with `completion.finished` + `completion.ended`, whatever
  * happened, and is bounded by a timeout that aborts the provider request.
  *
  * Seams (replace on `ctx.completion`): `resolveModel` (installed model → ChatModel), `tools` (the app's
@@ -76,15 +88,33 @@ export class CompletionEngine implements EngineSeams {
   start(ctx: AppContext, input: CompletionInput): Promise<void> {
     const id = input.conversation.id;
     if (this.running.has(id)) {
-      throw conflict('A reply is still being generated in this conversation. Wait for it to finish.');
+      throw conflict(BUSY_TEXT);
     }
     const controller = new AbortController();
     const entry: Running = { controller, done: Promise.resolve() };
     this.running.set(id, entry);
-    entry.done = this.run(ctx, input, controller.signal).finally(() => {
+    entry.done = this.leaseAndRun(ctx, input, controller.signal).finally(() => {
       if (this.running.get(id) === entry) this.running.delete(id);
     });
     return entry.done;
+  }
+
+  private replyTimeoutMs(ctx: AppContext): number {
+    return this.timeoutMs ?? ctx.config.COMPLETION_TIMEOUT_MS ?? DEFAULT_COMPLETION_TIMEOUT_MS;
+  }
+
+  /** The same rule across instances: the conversation's reply lease in the database (409 if held). */
+  private async leaseAndRun(ctx: AppContext, input: CompletionInput, signal: AbortSignal): Promise<void> {
+    const { vendorId, id } = input.conversation;
+    const leaseMs = this.replyTimeoutMs(ctx) + LEASE_MARGIN_MS;
+    if (!(await claimReplyLease(ctx.db, vendorId, id, leaseMs))) throw conflict(BUSY_TEXT);
+    try {
+      await this.run(ctx, input, signal);
+    } finally {
+      await releaseReplyLease(ctx.db, vendorId, id).catch((err: unknown) =>
+        ctx.log.error({ err, conversation: id }, 'could not release the reply lease'),
+      );
+    }
   }
 
   /** Stops every running reply (each still stores its error message and sends its end events). */
@@ -114,7 +144,7 @@ export class CompletionEngine implements EngineSeams {
 
     const userMessage = await store({ role: 'user', creator: 'user', message: input.content });
 
-    const timeoutMs = this.timeoutMs ?? ctx.config.COMPLETION_TIMEOUT_MS ?? DEFAULT_COMPLETION_TIMEOUT_MS;
+    const timeoutMs = this.replyTimeoutMs(ctx);
     const timeout = new AbortController();
     const timer = setTimeout(
       () =>
@@ -134,7 +164,9 @@ export class CompletionEngine implements EngineSeams {
       { except: poster },
     );
     try {
-      const history = await listMessages(ctx.db, conversation.vendorId, conversation.id);
+      const history = contextWindow(
+        await recentMessages(ctx.db, conversation.vendorId, conversation.id, HISTORY_MAX_MESSAGES),
+      );
       const turn: Turn = {
         ctx,
         engine: this,

@@ -46,6 +46,34 @@ function sampleConversation(parameters: Params): ChatMessage[] {
   return out;
 }
 
+/** At most this many stored messages are read for a reply (the newest). */
+export const HISTORY_MAX_MESSAGES = 200;
+/** Estimated tokens of history a reply sends at most (a conservative share of common context windows). */
+export const HISTORY_TOKEN_BUDGET = 16_000;
+
+/** A cheap token estimate (~4 characters a token, plus a little per message), no tokenizer needed. */
+function estimatedTokens(m: MessageRow): number {
+  const calls =
+    Array.isArray(m.functionCalls) && m.functionCalls.length ? JSON.stringify(m.functionCalls) : '';
+  return Math.ceil(((m.message?.length ?? 0) + calls.length) / 4) + 4;
+}
+
+/**
+ * The newest messages that fit the token budget, oldest first; the newest is always kept. The model's
+ * context is what it was given, not the whole history, so a reply's cost does not grow with the conversation.
+ */
+export function contextWindow(history: MessageRow[], budget = HISTORY_TOKEN_BUDGET): MessageRow[] {
+  let used = 0;
+  let start = history.length;
+  while (start > 0) {
+    const cost = estimatedTokens(history[start - 1]!);
+    if (start < history.length && used + cost > budget) break;
+    used += cost;
+    start -= 1;
+  }
+  return history.slice(start);
+}
+
 /**
  * Stored messages → model messages: user, assistant (with the calls that were answered) and tool
  * messages; error and system messages are not shown to the model. Calls without an answer, and

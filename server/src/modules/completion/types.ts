@@ -86,7 +86,7 @@ export interface Turn {
   engine: EngineSeams;
   app: AppRow;
   conversation: ConversationRow;
-  /** Stored messages of the conversation, oldest first, the new user message last. */
+  /** The newest stored messages within the context window (input.ts), oldest first, the new user message last. */
   history: MessageRow[];
   userMessage: MessageRow;
   signal: AbortSignal;

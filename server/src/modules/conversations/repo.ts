@@ -91,6 +91,53 @@ export async function listMessages(db: Db, vendorId: number, conversationId: num
     .orderBy(asc(messages.id));
 }
 
+/**
+ * Takes the conversation's reply lease for `leaseMs` if no live one is held — one atomic update, so of
+ * two instances racing for it exactly one wins. A lease left by a killed process lapses on its own.
+ */
+export async function claimReplyLease(
+  db: Db,
+  vendorId: number,
+  conversationId: number,
+  leaseMs: number,
+): Promise<boolean> {
+  const rows = await db
+    .update(conversations)
+    .set({ replyLeaseUntil: sql`now() + make_interval(secs => ${leaseMs / 1000})` })
+    .where(
+      and(
+        eq(conversations.vendorId, vendorId),
+        eq(conversations.id, conversationId),
+        sql`(${conversations.replyLeaseUntil} is null or ${conversations.replyLeaseUntil} < now())`,
+      ),
+    )
+    .returning({ id: conversations.id });
+  return rows.length === 1;
+}
+
+export async function releaseReplyLease(db: Db, vendorId: number, conversationId: number): Promise<void> {
+  await db
+    .update(conversations)
+    .set({ replyLeaseUntil: null })
+    .where(and(eq(conversations.vendorId, vendorId), eq(conversations.id, conversationId)));
+}
+
+/** The conversation's last `limit` messages, oldest first (one index range read, however long it is). */
+export async function recentMessages(
+  db: Db,
+  vendorId: number,
+  conversationId: number,
+  limit: number,
+): Promise<MessageRow[]> {
+  const rows = await db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.vendorId, vendorId), eq(messages.conversationId, conversationId)))
+    .orderBy(desc(messages.id))
+    .limit(limit);
+  return rows.reverse();
+}
+
 export async function insertMessage(
   db: Db,
   vendorId: number,

@@ -223,6 +223,8 @@ export const conversations = pgTable(
     parameters: jsonb('parameters').notNull().default({}),
     state: jsonb('state').notNull().default({}),
     stateVersion: integer('state_version').notNull().default(0),
+    /** While a reply runs, until when its instance holds it (one reply per conversation on any instance). */
+    replyLeaseUntil: timestamp('reply_lease_until', { withTimezone: true }),
     embedId: integer('embed_id'),
     clientId: integer('client_id'),
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),

@@ -1,0 +1,1 @@
+ALTER TABLE "conversations" ADD COLUMN "reply_lease_until" timestamp with time zone;
