@@ -1,7 +1,7 @@
 /**
  * Runs every benchmark and prints markdown tables (paste the figures into README.md).
  * Usage: npm run bench            (all)
- *        npm run bench -- signing (one suite: signing, silicon, knowledge)
+ *        npm run bench -- signing (one suite: signing, silicon, knowledge, conversation)
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +9,7 @@ import { runSigningBench } from './signing/run';
 
 /**
  * Suites that print their own tables run as their own process: silicon (worker threads, native lua5.4),
- * knowledge (a whole server on a temp DATA_DIR).
+ * knowledge and conversation (a whole server).
  */
 function ownProcess(name: string): () => Promise<{ rows: string[][] }> {
   return async () => {
@@ -24,6 +24,7 @@ const suites: Record<string, () => Promise<{ rows: string[][] }>> = {
   signing: runSigningBench,
   silicon: ownProcess('silicon'),
   knowledge: ownProcess('knowledge'),
+  conversation: ownProcess('conversation'),
 };
 
 const wanted = process.argv.slice(2);
