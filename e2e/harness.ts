@@ -139,3 +139,27 @@ export async function signedClient(baseUrl: string, vendorKey: string) {
   await call('POST', '/v1/auth/signin', { identifier: ADMIN.email, secret: ADMIN.password });
   return call;
 }
+
+/**
+ * Test setup in the demo vendor: the offline demo chat model installed and a chatbot app answering with it
+ * (`parameters` saved with it).
+ */
+export async function installDemoChatbot(
+  api: Awaited<ReturnType<typeof signedClient>>,
+  parameters?: Record<string, unknown>,
+): Promise<{ vendorId: number; modelId: number; appId: number }> {
+  const vendors: { id: number; key: string }[] = (await api('GET', '/v1/vendors')).data;
+  const vendorId = vendors.find((v) => v.key === 'demo')!.id;
+  const model: { id: number } = (
+    await api('POST', `/v1/vendors/${vendorId}/avamodels/builtin-offline-demo/install`, { parameters: {} })
+  ).data;
+  const installed: { id: number; name: string } = (
+    await api('POST', `/v1/vendors/${vendorId}/apps`, { app_key: 'chatbot' })
+  ).data;
+  await api('PUT', `/v1/vendors/${vendorId}/apps/${installed.id}`, {
+    name: installed.name,
+    completion_vendor_model_id: model.id,
+    ...(parameters ? { parameters } : {}),
+  });
+  return { vendorId, modelId: model.id, appId: installed.id };
+}

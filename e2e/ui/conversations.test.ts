@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Console,
+  installDemoChatbot,
   launchBrowser,
   newPage,
   PHONE,
@@ -23,20 +24,7 @@ beforeAll(async () => {
   // The offline demo model streams word by word; slow it a little so a browser can watch the reply grow.
   app.server.ctx.completion.resolveModel = (ctx, row) => chatModelFor(ctx, row, { demoChunkDelayMs: 120 });
 
-  const api = await signedClient(app.url, 'demo');
-  const vendors: { id: number; key: string }[] = (await api('GET', '/v1/vendors')).data;
-  const vendorId = vendors.find((v) => v.key === 'demo')!.id;
-  const model: { id: number } = (
-    await api('POST', `/v1/vendors/${vendorId}/avamodels/builtin-offline-demo/install`, {})
-  ).data;
-  const installed: { id: number; name: string } = (
-    await api('POST', `/v1/vendors/${vendorId}/apps`, { app_key: 'chatbot' })
-  ).data;
-  await api('PUT', `/v1/vendors/${vendorId}/apps/${installed.id}`, {
-    name: installed.name,
-    completion_vendor_model_id: model.id,
-  });
-  appId = installed.id;
+  ({ appId } = await installDemoChatbot(await signedClient(app.url, 'demo')));
 });
 afterAll(async () => {
   await browser?.close();
@@ -350,6 +338,49 @@ describe('conversations', () => {
     expect(b.errors).toEqual([]);
     await a.context.close();
     await b.context.close();
+  });
+
+  it('keeps the conversation open when a background refresh of the app fails', async () => {
+    const { context, page, errors } = await newPage(browser, app.url);
+    await signIn(page);
+    await page.goto(`/apps/${appId}/chat/${token}`);
+    await expect.poll(() => status(page)).toBe('connected');
+    await page.getByTestId('composer-input').fill('a draft');
+    let refused = 0;
+    await page.route(new RegExp(`/v1/vendors/\\d+/apps/${appId}\\?`), (route) => {
+      refused += 1;
+      return route.abort('connectionrefused');
+    });
+    // Back online after a blip, stale queries refresh; the app's refresh (and its retry) fail.
+    await page.evaluate(() => {
+      window.dispatchEvent(new Event('offline'));
+      window.dispatchEvent(new Event('online'));
+    });
+    // The first try and its two retries (1 s, then 2 s apart) all fail; then the query is in error.
+    await expect.poll(() => refused, { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
+    await page.waitForTimeout(1_000);
+    expect(await page.getByTestId('app-error').count()).toBe(0);
+    expect(await status(page)).toBe('connected');
+    expect(await page.getByTestId('composer-input').inputValue()).toBe('a draft');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('turns the relay status red when the relay refuses the connection', async () => {
+    const { context, page, errors } = await newPage(browser, app.url);
+    await signIn(page);
+    // The conversation names a relay nobody listens at (port 1 refuses at once).
+    await page.route(new RegExp(`/v1/conversations/${token}(\\?|$)`), async (route) => {
+      const response = await route.fetch();
+      const body = await response.json();
+      body.conversation.relay_url = 'http://127.0.0.1:1/stream';
+      await route.fulfill({ response, json: body });
+    });
+    await page.goto(`/apps/${appId}/chat/${token}`);
+    await expect.poll(() => status(page)).toBe('disconnected');
+    expect(await page.getByTestId('socket-status-label').textContent()).toBe('Disconnected');
+    expect(errors).toEqual([]);
+    await context.close();
   });
 
   it('fits the history beside the chat on a desktop, and puts the chat first on a phone', async () => {

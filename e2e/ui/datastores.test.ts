@@ -2,6 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Console,
+  installDemoChatbot,
   launchBrowser,
   newPage,
   SAVED,
@@ -29,23 +30,11 @@ beforeAll(async () => {
   app = await startConsole();
   browser = await launchBrowser();
   const api = await signedClient(app.url, 'demo');
-  const vendors: { id: number; key: string }[] = (await api('GET', '/v1/vendors')).data;
-  const vendorId = vendors.find((v) => v.key === 'demo')!.id;
-  const chat: { id: number } = (
-    await api('POST', `/v1/vendors/${vendorId}/avamodels/builtin-offline-demo/install`, { parameters: {} })
-  ).data;
+  let vendorId: number;
+  ({ vendorId, appId } = await installDemoChatbot(api, { use_datastores: true, top_k: 2 }));
   await api('POST', `/v1/vendors/${vendorId}/avamodels/builtin-lexical-embedding/install`, {
     parameters: {},
   });
-  const installed: { id: number; name: string } = (
-    await api('POST', `/v1/vendors/${vendorId}/apps`, { app_key: 'chatbot' })
-  ).data;
-  await api('PUT', `/v1/vendors/${vendorId}/apps/${installed.id}`, {
-    name: installed.name,
-    completion_vendor_model_id: chat.id,
-    parameters: { use_datastores: true, top_k: 2 },
-  });
-  appId = installed.id;
 });
 afterAll(async () => {
   await browser?.close();

@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Console,
+  installDemoChatbot,
   launchBrowser,
   newPage,
   signedClient,
@@ -20,19 +21,8 @@ beforeAll(async () => {
   browser = await launchBrowser();
 
   const api = await signedClient(app.url, 'demo');
-  const vendors: { id: number; key: string }[] = (await api('GET', '/v1/vendors')).data;
-  const vendorId = vendors.find((v) => v.key === 'demo')!.id;
-  const model: { id: number } = (
-    await api('POST', `/v1/vendors/${vendorId}/avamodels/builtin-offline-demo/install`, { parameters: {} })
-  ).data;
-  const installed: { id: number; name: string } = (
-    await api('POST', `/v1/vendors/${vendorId}/apps`, { app_key: 'chatbot' })
-  ).data;
-  await api('PUT', `/v1/vendors/${vendorId}/apps/${installed.id}`, {
-    name: installed.name,
-    completion_vendor_model_id: model.id,
-  });
-  appId = installed.id;
+  let vendorId: number;
+  ({ vendorId, appId } = await installDemoChatbot(api));
   idleAppId = (
     await api<{ data: { id: number } }>('POST', `/v1/vendors/${vendorId}/apps`, { app_key: 'chatbot' })
   ).data.id;

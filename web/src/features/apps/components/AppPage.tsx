@@ -113,12 +113,14 @@ export function AppPage({ tab, children }: AppPageProps) {
             {t('apps.page.backToApps')}
           </Anchor>
         </Alert>
+      ) : app.data ? (
+        // Kept while a background refresh fails (a server restart): the open conversation, its socket and
+        // unsaved edits stay; only a first load that fails shows the error.
+        children
       ) : app.isError ? (
         <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} data-testid="app-error">
           {describeError(app.error).message ?? t('errors.unknownMessage')}
         </Alert>
-      ) : app.data ? (
-        children
       ) : (
         <LoadingState text={t('apps.page.loading')} testId="app-loading" />
       )}
