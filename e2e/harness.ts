@@ -112,7 +112,11 @@ export async function toast(page: Page, text: string): Promise<void> {
  * A signed API client over real HTTP for test setup (CONTRACTS.md "Sessions and request signing"),
  * signed in as the admin and acting in the vendor with this key.
  */
-export async function signedClient(baseUrl: string, vendorKey: string) {
+export async function signedClient(
+  baseUrl: string,
+  vendorKey: string,
+  user: { email: string; password: string } = ADMIN,
+) {
   const session = (await (await fetch(`${baseUrl}/v1/auth/session`, { method: 'POST' })).json()) as {
     token: string;
     secret: string;
@@ -136,7 +140,7 @@ export async function signedClient(baseUrl: string, vendorKey: string) {
     if (res.status >= 300) throw new Error(`${method} ${path} → ${res.status} ${text}`);
     return (text ? JSON.parse(text) : { data: undefined }) as T;
   };
-  await call('POST', '/v1/auth/signin', { identifier: ADMIN.email, secret: ADMIN.password });
+  await call('POST', '/v1/auth/signin', { identifier: user.email, secret: user.password });
   return call;
 }
 

@@ -1,12 +1,13 @@
 /**
  * Start benchmark: npx tsx bench/start/run.ts
  *
- * The server as `npm start` runs it (tsx, the embedded database, every role), on a fresh DATA_DIR
+ * The server as `npm start` runs it (the built bundle on plain Node, the embedded database, every role;
+ * built first), on a fresh DATA_DIR
  * (first start: initdb, migrations, seed) and again on the same one (a later start): time from spawn
  * to the first answered `GET /healthz`, and resident memory after 5 s idle. Goals (issue 14): first
  * start ≤ 5 s, later start ≤ 2 s, idle RSS ≤ 300 MB. The web build is not part of it.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -20,7 +21,7 @@ const rssMb = (pid: number) =>
 
 async function startOnce(): Promise<{ seconds: number; rss: number }> {
   const t0 = performance.now();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['--enable-source-maps', 'server/dist/main.js'], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -51,6 +52,9 @@ async function startOnce(): Promise<{ seconds: number; rss: number }> {
   }
 }
 
+if (spawnSync('npm', ['run', 'build', '-w', 'server'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) {
+  throw new Error('building the server failed');
+}
 try {
   const first = await startOnce();
   const later = await startOnce();

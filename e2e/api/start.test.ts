@@ -7,8 +7,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ADMIN, signedClient } from '../harness';
 
 const ROOT = resolve(import.meta.dirname, '../..');
+const PASSWORD = 'start-test-pw';
 let dataDir = '';
 let child: ChildProcess | undefined;
 
@@ -28,7 +30,7 @@ async function start(): Promise<{ url: string; exited: Promise<number | null> }>
       ...process.env,
       PORT: '0',
       DATA_DIR: dataDir,
-      SEED_ADMIN_PASSWORD: 'start-test-pw',
+      SEED_ADMIN_PASSWORD: PASSWORD,
       LOG_LEVEL: 'warn',
     },
   });
@@ -49,11 +51,33 @@ async function start(): Promise<{ url: string; exited: Promise<number | null> }>
   return { url, exited };
 }
 
+/** The built server finds what lives beside its code: migrations ran, and the Lua worker runs a function. */
+async function runsLua(url: string) {
+  const api = await signedClient(url, 'demo', { email: ADMIN.email, password: PASSWORD });
+  const vendors: { id: number; key: string }[] = (await api('GET', '/v1/vendors')).data;
+  const vendorId = vendors.find((v) => v.key === 'demo')!.id;
+  const created: { id: number } = (
+    await api('POST', `/v1/vendors/${vendorId}/functions`, {
+      name: 'Start check',
+      function_key: 'start_check',
+      runtime: 'silicon',
+      code: 'function run(args) return { sum = args.a + args.b } end',
+    })
+  ).data;
+  const build: { data: { status: number; result: unknown } } = await api(
+    'POST',
+    `/v1/vendors/${vendorId}/functions/${created.id}/build`,
+    { code: 'function run(args) return { sum = args.a + args.b } end', arguments: { a: 2, b: 3 } },
+  );
+  expect(build.data).toMatchObject({ status: 1, result: { sum: 5 } });
+}
+
 describe('npm start', () => {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     it(`serves, then stops and frees the port on ${signal} to the npm process`, async () => {
       const { url, exited } = await start();
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
+      if (signal === 'SIGINT') await runsLua(url);
       process.kill(child!.pid!, signal);
       const outcome = await Promise.race([
         exited.then(() => 'exited'),

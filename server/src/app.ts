@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ErrorName } from '@llmor/contracts';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { adminJobs, queueRoutes } from './modules/admin/queue';
@@ -32,6 +33,7 @@ import type { Database } from './platform/db';
 import { openApiRoutes, registerOpenApi } from './platform/http/openapi';
 import { Pipeline } from './platform/http/pipeline';
 import type { RouteSpec } from './platform/http/route';
+import { SERVER_ROOT } from './platform/paths';
 import { JobQueue } from './platform/queue';
 import type { RateLimiter } from './platform/rate-limit';
 import { RelayHub } from './platform/relay/hub';
@@ -39,9 +41,7 @@ import { startRelay } from './platform/relay/server';
 import { registerSecurityHeaders } from './platform/security';
 import { DEFAULT_WEB_DIST, isConsoleRoute, registerWebConsole, sendConsole } from './platform/web';
 
-export const VERSION: string = JSON.parse(
-  readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
-).version;
+export const VERSION: string = JSON.parse(readFileSync(join(SERVER_ROOT, 'package.json'), 'utf8')).version;
 
 export interface BuildOptions {
   config: Config;

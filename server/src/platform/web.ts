@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { SERVER_ROOT } from './paths';
 
-export const DEFAULT_WEB_DIST = resolve(dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
+export const DEFAULT_WEB_DIST = resolve(SERVER_ROOT, '../web/dist');
 
 /** Serves the built console at `/`, with index.html for client-side routes. */
 export async function registerWebConsole(app: FastifyInstance, webDist: string): Promise<boolean> {

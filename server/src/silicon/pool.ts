@@ -1,5 +1,8 @@
 // SiliconPool: runs Lua code in worker threads, one fresh Lua state per run, with a main-thread watchdog.
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
+import { SERVER_ROOT } from '../platform/paths';
 import { CONTROL_BYTES, type HostReply, type WorkerMessage, type WorkerRunMessage } from './protocol';
 import {
   DEFAULT_LIMITS,
@@ -12,7 +15,7 @@ import {
   type SiliconRunResult,
 } from './types';
 
-const WORKER_URL = new URL('./worker.mjs', import.meta.url);
+const WORKER_URL = pathToFileURL(join(SERVER_ROOT, 'src/silicon/worker.mjs'));
 const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 const MIN_MEMORY = 256 * 1024;
 

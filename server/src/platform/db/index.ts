@@ -1,5 +1,4 @@
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { sql } from 'drizzle-orm';
@@ -10,6 +9,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { isInMemoryDataDir } from '../config';
+import { SERVER_ROOT } from '../paths';
 import { lockDataDir } from './lock';
 import * as schema from './schema';
 
@@ -30,7 +30,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-const migrationsFolder = resolve(dirname(fileURLToPath(import.meta.url)), '../../../drizzle');
+const migrationsFolder = join(SERVER_ROOT, 'drizzle');
 
 export interface OpenDatabaseOptions {
   /** postgres://… for server mode; otherwise PGlite in dataDir (or in memory when dataDir is 'memory://'). */

@@ -1,0 +1,22 @@
+// Builds the server once into dist/main.js, so `npm start` runs plain Node (no TypeScript compiler at run
+// time). Our code and @llmor/contracts (TypeScript sources) are bundled; every npm dependency stays
+// external and is loaded from node_modules as usual (native and wasm packages find their files there).
+import { readFileSync } from 'node:fs';
+import { build } from 'esbuild';
+
+const root = new URL('..', import.meta.url);
+const manifest = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
+const external = Object.keys(manifest.dependencies).filter((name) => !name.startsWith('@llmor/'));
+
+await build({
+  absWorkingDir: new URL('.', root).pathname,
+  entryPoints: ['src/main.ts'],
+  outfile: 'dist/main.js',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  external: [...external, 'pg-native'],
+  sourcemap: 'linked',
+  logLevel: 'warning',
+});
