@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { createClient, type RedisClientType } from 'redis';
+import type { RedisClientType } from 'redis';
 import { buildApp, type ServerContext } from './app';
 import { closeSiliconPools } from './modules/functions/sandbox';
 import type { Config } from './platform/config';
@@ -32,6 +32,7 @@ export async function startServer(
     const seeded = await seed(database.db, config.SEED_ADMIN_EMAIL, config.SEED_ADMIN_PASSWORD);
     opts.onSeeded?.(seeded);
     if (config.REDIS_URL) {
+      const { createClient } = await import('redis'); // only when configured: it costs start time
       redis = createClient({ url: config.REDIS_URL }) as RedisClientType;
       await redis.connect();
     }

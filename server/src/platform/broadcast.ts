@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
-import { createClient } from 'redis';
+import type { createClient } from 'redis';
 
 /**
  * Process-wide notices every instance must hear at once (a revoked session, say). In one process an
@@ -37,6 +37,8 @@ export class RedisBroadcast implements Broadcast {
   ) {}
 
   static async connect(url: string, log: FastifyBaseLogger, prefix = 'llmor:bc:'): Promise<RedisBroadcast> {
+    // Loaded only when REDIS_URL is set (it costs start time otherwise).
+    const { createClient } = await import('redis');
     const pub = createClient({ url });
     const sub = pub.duplicate();
     for (const client of [pub, sub]) client.on('error', (err) => log.error({ err }, 'broadcast redis error'));

@@ -1,4 +1,4 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 export interface MailMessage {
   to: string;
@@ -13,12 +13,13 @@ export type MailServer =
 
 /** Mail through nodemailer's SMTP transport (its own connection handling, TLS and auth). */
 export class Mailer {
-  private readonly transport: Transporter;
+  /** nodemailer is loaded on first use: most starts never send mail. */
+  private readonly transport: Promise<Transporter>;
   private readonly from: string;
 
   constructor(server: MailServer) {
     this.from = server.from;
-    this.transport =
+    this.transport = import('nodemailer').then(({ default: nodemailer }) =>
       'url' in server
         ? nodemailer.createTransport(server.url)
         : nodemailer.createTransport({
@@ -30,15 +31,17 @@ export class Mailer {
             connectionTimeout: 10_000,
             greetingTimeout: 10_000,
             socketTimeout: 20_000,
-          });
+          }),
+    );
   }
 
   /** Sends one message; rejects with the server's error text. */
   async send(message: MailMessage): Promise<void> {
+    const transport = await this.transport;
     try {
-      await this.transport.sendMail({ from: this.from, ...message });
+      await transport.sendMail({ from: this.from, ...message });
     } finally {
-      this.transport.close();
+      transport.close();
     }
   }
 }

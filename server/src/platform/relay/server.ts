@@ -1,7 +1,5 @@
 import { RELAY_PATH } from '@llmor/contracts';
-import { createAdapter } from '@socket.io/redis-adapter';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { createClient } from 'redis';
 import { Server, type Socket } from 'socket.io';
 import type { RelayHub } from './hub';
 
@@ -31,6 +29,11 @@ export async function startRelay(
 
   let redis: { quit(): Promise<void> } | null = null;
   if (opts.redisUrl) {
+    // Loaded only when REDIS_URL is set (they cost start time otherwise).
+    const [{ createClient }, { createAdapter }] = await Promise.all([
+      import('redis'),
+      import('@socket.io/redis-adapter'),
+    ]);
     const pub = createClient({ url: opts.redisUrl });
     const sub = pub.duplicate();
     for (const client of [pub, sub]) client.on('error', (err) => log.error({ err }, 'relay redis error'));

@@ -3,14 +3,11 @@
  * decrypts its secrets, picks the adapter by provider and builds the client with the configured
  * base URL. Callers get our ChatModel / EmbeddingModel and never see a vendor SDK.
  */
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { AppContext } from '../../../platform/context';
 import type { schema } from '../../../platform/db';
 import { type CatalogueEntry, catalogueEntry } from '../catalogue';
 import { LexicalEmbeddingModel, OfflineDemoChatModel } from './builtin';
-import { SdkChatModel, SdkEmbeddingModel, type SdkModelOptions } from './sdk';
+import type { SdkModelOptions } from './sdk';
 import { type ChatModel, type EmbeddingModel, ProviderError } from './types';
 
 export * from './types';
@@ -55,6 +52,33 @@ function resolve(ctx: Pick<AppContext, 'secretBox'>, row: Row, type: CatalogueEn
   return { entry, params: (row.parameters ?? {}) as Record<string, unknown>, secrets };
 }
 
+/**
+ * The AI SDK and its provider packages are loaded when a provider model first runs, not at start (they
+ * cost ~0.5 s of every start, and many instances only ever use the builtin models).
+ */
+const sdk = () => import('./sdk');
+
+function lazyChat(load: () => Promise<ChatModel>): ChatModel {
+  let model: Promise<ChatModel> | undefined;
+  return {
+    async *stream(request) {
+      model ??= load();
+      yield* (await model).stream(request);
+    },
+  };
+}
+
+function lazyEmbedding(dimensions: number, load: () => Promise<EmbeddingModel>): EmbeddingModel {
+  let model: Promise<EmbeddingModel> | undefined;
+  return {
+    dimensions,
+    async embed(texts, signal) {
+      model ??= load();
+      return (await model).embed(texts, signal);
+    },
+  };
+}
+
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length ? v : undefined);
 
 function sdkOptions(label: string, secrets: Record<string, string>, opts: ProviderOptions): SdkModelOptions {
@@ -75,30 +99,42 @@ export function chatModelFor(
   switch (entry.provider) {
     case 'builtin':
       return new OfflineDemoChatModel({ chunkDelayMs: opts.demoChunkDelayMs });
-    case 'openai': {
-      const openai = createOpenAI({ baseURL, apiKey: secrets.api_key ?? '' });
-      return new SdkChatModel(openai.chat(entry.providerModel!), sdkOptions('OpenAI', secrets, opts));
-    }
-    case 'anthropic': {
-      const anthropic = createAnthropic({ baseURL, apiKey: secrets.api_key ?? '' });
-      return new SdkChatModel(
-        anthropic.messages(entry.providerModel!),
-        sdkOptions('Anthropic', secrets, opts),
-      );
-    }
-    case 'openai-compatible': {
-      const url = baseURL ?? '';
-      const provider = createOpenAICompatible({
-        baseURL: url,
-        name: 'openai-compatible',
-        apiKey: secrets.api_key,
-        includeUsage: true,
+    case 'openai':
+      return lazyChat(async () => {
+        const [{ SdkChatModel }, { createOpenAI }] = await Promise.all([sdk(), import('@ai-sdk/openai')]);
+        const openai = createOpenAI({ baseURL, apiKey: secrets.api_key ?? '' });
+        return new SdkChatModel(openai.chat(entry.providerModel!), sdkOptions('OpenAI', secrets, opts));
       });
-      return new SdkChatModel(
-        provider.chatModel(str(params.model) ?? ''),
-        sdkOptions(compatibleLabel(url), secrets, opts),
-      );
-    }
+    case 'anthropic':
+      return lazyChat(async () => {
+        const [{ SdkChatModel }, { createAnthropic }] = await Promise.all([
+          sdk(),
+          import('@ai-sdk/anthropic'),
+        ]);
+        const anthropic = createAnthropic({ baseURL, apiKey: secrets.api_key ?? '' });
+        return new SdkChatModel(
+          anthropic.messages(entry.providerModel!),
+          sdkOptions('Anthropic', secrets, opts),
+        );
+      });
+    case 'openai-compatible':
+      return lazyChat(async () => {
+        const [{ SdkChatModel }, { createOpenAICompatible }] = await Promise.all([
+          sdk(),
+          import('@ai-sdk/openai-compatible'),
+        ]);
+        const url = baseURL ?? '';
+        const provider = createOpenAICompatible({
+          baseURL: url,
+          name: 'openai-compatible',
+          apiKey: secrets.api_key,
+          includeUsage: true,
+        });
+        return new SdkChatModel(
+          provider.chatModel(str(params.model) ?? ''),
+          sdkOptions(compatibleLabel(url), secrets, opts),
+        );
+      });
   }
 }
 
@@ -112,26 +148,38 @@ export function embeddingModelFor(
   switch (entry.provider) {
     case 'builtin':
       return new LexicalEmbeddingModel();
-    case 'openai': {
-      const openai = createOpenAI({ baseURL, apiKey: secrets.api_key ?? '' });
-      return new SdkEmbeddingModel(
-        openai.embedding(entry.providerModel!),
-        entry.dimensions!,
-        sdkOptions('OpenAI', secrets, opts),
-      );
-    }
-    case 'openai-compatible': {
-      const url = baseURL ?? '';
-      const provider = createOpenAICompatible({
-        baseURL: url,
-        name: 'openai-compatible',
-        apiKey: secrets.api_key,
+    case 'openai':
+      return lazyEmbedding(entry.dimensions!, async () => {
+        const [{ SdkEmbeddingModel }, { createOpenAI }] = await Promise.all([
+          sdk(),
+          import('@ai-sdk/openai'),
+        ]);
+        const openai = createOpenAI({ baseURL, apiKey: secrets.api_key ?? '' });
+        return new SdkEmbeddingModel(
+          openai.embedding(entry.providerModel!),
+          entry.dimensions!,
+          sdkOptions('OpenAI', secrets, opts),
+        );
       });
-      return new SdkEmbeddingModel(
-        provider.embeddingModel(str(params.model) ?? ''),
-        Number(params.dimensions),
-        sdkOptions(compatibleLabel(url), secrets, opts),
-      );
+    case 'openai-compatible': {
+      const dimensions = Number(params.dimensions);
+      return lazyEmbedding(dimensions, async () => {
+        const [{ SdkEmbeddingModel }, { createOpenAICompatible }] = await Promise.all([
+          sdk(),
+          import('@ai-sdk/openai-compatible'),
+        ]);
+        const url = baseURL ?? '';
+        const provider = createOpenAICompatible({
+          baseURL: url,
+          name: 'openai-compatible',
+          apiKey: secrets.api_key,
+        });
+        return new SdkEmbeddingModel(
+          provider.embeddingModel(str(params.model) ?? ''),
+          dimensions,
+          sdkOptions(compatibleLabel(url), secrets, opts),
+        );
+      });
     }
     case 'anthropic':
       throw new ProviderError('bad_request', 'Anthropic has no embedding models.');
