@@ -1,6 +1,7 @@
 import { IMPORT_MODES, type ImportMode } from '@llmor/contracts';
 import {
   ActionIcon,
+  Alert,
   Badge,
   Button,
   FileButton,
@@ -16,7 +17,6 @@ import { IconFileUpload, IconX } from '@tabler/icons-react';
 import { type DragEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { describeError } from '../../../lib/api/error';
-import { notifySuccess, SETTINGS_AREA_TOAST } from '../../../lib/notify';
 import { useImportDocuments } from '../api/datastores';
 
 type FileStatus = 'pending' | 'importing' | 'done' | 'error';
@@ -67,12 +67,15 @@ export function ImportModal({
   const [mode, setMode] = useState<ImportMode>('qa');
   const [entries, setEntries] = useState<ImportEntry[]>([]);
   const [running, setRunning] = useState(false);
+  /** What the last run imported, shown in the dialog (a toast would cover its tabs). */
+  const [summary, setSummary] = useState<number | null>(null);
   const importDocs = useImportDocuments(datastoreId);
   const patch = (key: string, change: Partial<ImportEntry>) =>
     setEntries((all) => all.map((e) => (e.key === key ? { ...e, ...change } : e)));
 
   const run = async () => {
     setRunning(true);
+    setSummary(null);
     let imported = 0;
     for (const entry of entries) {
       if (entry.status === 'done') continue;
@@ -88,8 +91,7 @@ export function ImportModal({
       }
     }
     setRunning(false);
-    if (imported > 0)
-      notifySuccess(t('datastores.importer.summary', { count: imported }), SETTINGS_AREA_TOAST);
+    setSummary(imported);
   };
 
   const add = (files: File[]) =>
@@ -105,6 +107,7 @@ export function ImportModal({
   const close = () => {
     if (running) return;
     setEntries([]);
+    setSummary(null);
     onClose();
   };
   const waiting = entries.some((e) => e.status !== 'done');
@@ -165,6 +168,11 @@ export function ImportModal({
               ))}
             </Table.Tbody>
           </Table>
+        )}
+        {summary !== null && summary > 0 && (
+          <Alert color="green" variant="light" data-testid="import-summary">
+            {t('datastores.importer.summary', { count: summary })}
+          </Alert>
         )}
         <Group justify="flex-end">
           <Button variant="default" onClick={close} disabled={running}>
