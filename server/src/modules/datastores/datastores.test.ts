@@ -27,6 +27,8 @@ import {
   text,
 } from '../completion/testing';
 import type { VendorRow } from '../vendors/repo';
+import { sweep } from './sync';
+import { rowsOf } from './vectors';
 
 let server: TestServer;
 let vendor: VendorRow;
@@ -129,6 +131,47 @@ describe('datastores of an app', () => {
     const other = await createDatastore();
     expect((await c.delete(`${base}/datastores/${other.id}`)).statusCode).toBe(204);
     expect((await c.get(`/v1/datastores/${other.id}/docs`)).statusCode).toBe(404);
+  });
+});
+
+describe('deleting an app', () => {
+  it('takes its datastores, documents and vectors with it, and the sweep drops their search index', async () => {
+    const other = await makeApp(server.ctx, vendor, { type: 'chatbot', appKey: 'chatbot' });
+    const otherBase = `/v1/vendors/${vendor.id}/apps/${other.id}`;
+    const created = await c.post(`${otherBase}/datastores`, {
+      name: 'leaving',
+      embedding_vendor_model_id: await installModel('builtin-lexical-embedding'),
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const ds = created.json().data as { id: number };
+    const imported = await c.post(`/v1/datastores/${ds.id}/docs/import`, {
+      mode: 'qa',
+      data: JSON.stringify(QA),
+    });
+    expect(imported.statusCode, imported.body).toBe(200);
+    await synced(ds.id);
+    const indexes = async () =>
+      rowsOf<{ name: string }>(
+        await server.ctx.db.execute(
+          sql`select indexname as name from pg_indexes where indexname = ${`datastore_embeddings_hnsw_${ds.id}`}`,
+        ),
+      ).length;
+    // Without pgvector (a PostgreSQL server lacking it) search is exact and there is no index to leave.
+    const hnsw = server.ctx.database.hasVector ? 1 : 0;
+    expect(await indexes()).toBe(hnsw);
+
+    expect((await c.delete(otherBase)).statusCode).toBe(204);
+    expect((await c.get(`/v1/datastores/${ds.id}/docs`)).statusCode).toBe(404);
+    const left = await server.ctx.db.execute(
+      sql`select count(*)::int as n from datastore_embeddings where datastore_id = ${ds.id}`,
+    );
+    expect(rowsOf<{ n: number }>(left)[0]!.n).toBe(0);
+
+    const swept = await sweep(server.ctx);
+    expect(swept.droppedIndexes).toBeGreaterThanOrEqual(hnsw);
+    expect(await indexes()).toBe(0);
+    // The app's siblings keep theirs.
+    expect((await sweep(server.ctx)).droppedIndexes).toBe(0);
   });
 });
 

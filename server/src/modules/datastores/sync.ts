@@ -15,7 +15,7 @@ import { ProviderError } from '../models/providers/types';
 import { documentText } from './parse';
 import * as repo from './repo';
 import { embeddingModelOf, type KnowledgeContext, requestSync, SYNC_JOB } from './service';
-import { writeVectors } from './vectors';
+import { dropOrphanIndexes, writeVectors } from './vectors';
 
 export const SWEEP_JOB = 'datastore-sweep';
 /** Documents embedded per provider call. */
@@ -92,7 +92,8 @@ export async function sweep(ctx: KnowledgeContext, opts: { restart?: boolean } =
   if (opts.restart) await repo.clearLeases(ctx.db);
   const pending = await repo.datastoresWithPending(ctx.db, { includeFailed: opts.restart === true });
   for (const p of pending) await requestSync(ctx, p.vendorId, p.datastoreId);
-  return { queued: pending.length };
+  const droppedIndexes = await dropOrphanIndexes(ctx.database);
+  return { queued: pending.length, droppedIndexes };
 }
 
 export const datastoreJobs = (ctx: KnowledgeContext) => [

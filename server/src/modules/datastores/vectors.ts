@@ -85,6 +85,29 @@ export async function dropVectors(database: Database, datastoreId: number): Prom
     await database.db.execute(sql.raw(`drop index if exists ${indexName(datastoreId)}`));
 }
 
+/**
+ * Drops the HNSW indexes of datastores that no longer exist: deleting an app removes its datastores and
+ * their vectors by cascade, but not the partial indexes named after them. Returns how many were dropped.
+ */
+export async function dropOrphanIndexes(database: Database): Promise<number> {
+  if (!database.hasVector) return 0;
+  await prepareVectorStore(database);
+  const rows = rowsOf<{ name: string }>(
+    await database.db.execute(sql`
+      select i.indexname as name from pg_indexes i
+      where i.tablename = 'datastore_embeddings' and i.indexname like 'datastore_embeddings_hnsw_%'
+        and not exists (
+          select 1 from datastores d
+          where d.id = substring(i.indexname from 'datastore_embeddings_hnsw_([0-9]+)$')::int
+        )`),
+  );
+  for (const { name } of rows) {
+    const id = Number(/^datastore_embeddings_hnsw_(\d+)$/.exec(name)?.[1]);
+    if (Number.isSafeInteger(id)) await database.db.execute(sql.raw(`drop index if exists ${indexName(id)}`));
+  }
+  return rows.length;
+}
+
 const literal = (hasVector: boolean, v: number[]) => (hasVector ? `[${v.join(',')}]` : `{${v.join(',')}}`);
 
 /** Stores (or replaces) the vectors of documents of one datastore. */
