@@ -349,6 +349,7 @@ export const datastoreDocuments = pgTable(
   ],
 );
 
+/** A web embed: the widget at `/embed/js/{token}` talks to its app (token public by nature: it sits in a page). */
 export const embeds = pgTable('embeds', {
   id: serial('id').primaryKey(),
   vendorId: integer('vendor_id')
@@ -360,6 +361,10 @@ export const embeds = pgTable('embeds', {
   vendorClientId: integer('vendor_client_id'),
   name: text('name').notNull(),
   token: text('token').notNull().unique(),
+  /** Origins (`https://host[:port]`) whose pages may use the widget; empty = any. */
+  allowedOrigins: jsonb('allowed_origins').notNull().default([]),
+  /** The widget's look: title, colour, welcome text, position. */
+  appearance: jsonb('appearance').notNull().default({}),
   createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
   createdAt: createdAt(),
   modifiedAt: modifiedAt(),
@@ -397,11 +402,47 @@ export const slackIntegrations = pgTable('slack_integrations', {
   isConfigured: boolean('is_configured').notNull().default(false),
   slackAppId: text('slack_app_id'),
   slackClientId: text('slack_client_id'),
+  slackTeamId: text('slack_team_id'),
   slackTeamDomain: text('slack_team_domain'),
+  /** The bot's own user id, so it never answers itself. */
+  slackBotUserId: text('slack_bot_user_id'),
+  /** Sealed JSON: client secret, signing secret, verification token, bot token. */
   secretsEnc: text('secrets_enc'),
   createdAt: createdAt(),
   modifiedAt: modifiedAt(),
 });
+
+/** One conversation per Slack thread (channel + thread timestamp), so a thread keeps its history. */
+export const slackThreads = pgTable(
+  'slack_threads',
+  {
+    id: serial('id').primaryKey(),
+    vendorId: integer('vendor_id').notNull(),
+    vendorAppId: integer('vendor_app_id')
+      .notNull()
+      .references(() => apps.id, { onDelete: 'cascade' }),
+    channelId: text('channel_id').notNull(),
+    threadTs: text('thread_ts').notNull(),
+    conversationId: integer('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('slack_threads_uq').on(t.vendorAppId, t.channelId, t.threadTs)],
+);
+
+/** Slack event ids already taken, so Slack's retries of one event are answered once. */
+export const slackEvents = pgTable(
+  'slack_events',
+  {
+    vendorAppId: integer('vendor_app_id')
+      .notNull()
+      .references(() => apps.id, { onDelete: 'cascade' }),
+    eventId: text('event_id').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.vendorAppId, t.eventId] })],
+);
 
 /** Vendor-level settings (SMTP, integration tokens), secrets encrypted inside `value`. */
 export const vendorSettings = pgTable(
@@ -417,30 +458,88 @@ export const vendorSettings = pgTable(
   (t) => [primaryKey({ columns: [t.vendorId, t.key] })],
 );
 
-export const subscriptions = pgTable('subscriptions', {
+/** A plan the operator sells; `limits` per period: {requests, tokens, apps, members}, null = unlimited. */
+export const plans = pgTable('plans', {
   id: serial('id').primaryKey(),
-  vendorId: integer('vendor_id')
-    .notNull()
-    .references(() => vendors.id, { onDelete: 'cascade' }),
-  planKey: text('plan_key').notNull(),
-  quantity: integer('quantity').notNull().default(1),
-  status: text('status').notNull(),
-  externalId: text('external_id'),
-  currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  priceMinor: bigint('price_minor', { mode: 'number' }).notNull().default(0),
+  currency: text('currency').notNull().default('EUR'),
+  interval: text('interval').notNull().default('month'),
+  limits: jsonb('limits').notNull().default({}),
+  active: boolean('active').notNull().default(true),
+  /** The plan of vendors without a subscription (at most one). */
+  isDefault: boolean('is_default').notNull().default(false),
+  stripePriceId: text('stripe_price_id'),
   createdAt: createdAt(),
   modifiedAt: modifiedAt(),
 });
 
-export const invoices = pgTable('invoices', {
-  id: serial('id').primaryKey(),
-  vendorId: integer('vendor_id')
-    .notNull()
-    .references(() => vendors.id, { onDelete: 'cascade' }),
-  externalId: text('external_id'),
-  amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
-  currency: text('currency').notNull(),
-  status: text('status').notNull(),
-  periodStart: timestamp('period_start', { withTimezone: true }),
-  periodEnd: timestamp('period_end', { withTimezone: true }),
-  createdAt: createdAt(),
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: serial('id').primaryKey(),
+    vendorId: integer('vendor_id')
+      .notNull()
+      .references(() => vendors.id, { onDelete: 'cascade' }),
+    planId: integer('plan_id')
+      .notNull()
+      .references(() => plans.id),
+    quantity: integer('quantity').notNull().default(1),
+    /** active | trialing | past_due | incomplete | canceled */
+    status: text('status').notNull(),
+    /** Stripe's subscription id, when Stripe manages it. */
+    externalId: text('external_id').unique(),
+    currentPeriodStart: timestamp('current_period_start', { withTimezone: true }),
+    currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }),
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    createdAt: createdAt(),
+    modifiedAt: modifiedAt(),
+  },
+  (t) => [index('subscriptions_vendor_idx').on(t.vendorId, t.id)],
+);
+
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: serial('id').primaryKey(),
+    vendorId: integer('vendor_id')
+      .notNull()
+      .references(() => vendors.id, { onDelete: 'cascade' }),
+    subscriptionId: integer('subscription_id').references(() => subscriptions.id, { onDelete: 'set null' }),
+    externalId: text('external_id').unique(),
+    number: text('number'),
+    amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull(),
+    status: text('status').notNull(),
+    periodStart: timestamp('period_start', { withTimezone: true }),
+    periodEnd: timestamp('period_end', { withTimezone: true }),
+    pdfUrl: text('pdf_url'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('invoices_vendor_idx').on(t.vendorId, t.id)],
+);
+
+/**
+ * What a vendor used in one billing period, counted where usage happens: a send reserves its request
+ * atomically (`requests < limit` in the same statement), so parallel sends on any instance never pass it.
+ */
+export const billingUsage = pgTable(
+  'billing_usage',
+  {
+    vendorId: integer('vendor_id')
+      .notNull()
+      .references(() => vendors.id, { onDelete: 'cascade' }),
+    periodStart: timestamp('period_start', { withTimezone: true }).notNull(),
+    requests: integer('requests').notNull().default(0),
+    tokens: bigint('tokens', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.vendorId, t.periodStart] })],
+);
+
+/** Stripe webhook events already applied (a replay changes nothing). */
+export const stripeEvents = pgTable('stripe_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
 });
