@@ -22,13 +22,19 @@ export interface Console {
   close(): Promise<void>;
 }
 
-export async function startConsole(): Promise<Console> {
+/**
+ * `extra` adds configuration (e.g. a fake outside service's URL). `E2E_WEB_DIST` serves a console built
+ * elsewhere (one build per checkout at a time: `vite build` empties its output folder).
+ */
+export async function startConsole(extra: Record<string, string> = {}): Promise<Console> {
   const dataDir = mkdtempSync(join(tmpdir(), 'llmor-e2e-'));
   const env = {
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
     SEED_ADMIN_EMAIL: ADMIN.email,
     SEED_ADMIN_PASSWORD: ADMIN.password,
+    ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),
+    ...extra,
   };
   const server = await startServer(loadConfig({ ...env, PORT: '0' }));
   const console: Console = {
