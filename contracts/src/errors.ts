@@ -7,6 +7,10 @@ import { z } from 'zod';
 export const ErrorCode = {
   /** Model install parameters failed the model's JSON schema; `errors.parameters` holds the schema to re-render. */
   MODEL_PARAMETER_VALIDATION_FAILED: 52,
+  /** The vendor's plan allows no more requests or tokens this period (a send answers 402, no provider call). */
+  USAGE_LIMIT_REACHED: 60,
+  /** The vendor's plan allows no more apps or members. */
+  PLAN_LIMIT_REACHED: 61,
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -14,6 +18,7 @@ export const ErrorName = {
   BadRequest: 'BadRequest',
   ValidationError: 'ValidationError',
   Unauthorized: 'Unauthorized',
+  PaymentRequired: 'PaymentRequired',
   Forbidden: 'Forbidden',
   NotFound: 'NotFound',
   Conflict: 'Conflict',

@@ -27,6 +27,9 @@ export const badRequest = (message: string, errors?: FieldErrors) =>
 export const validationError = (errors: FieldErrors, message = 'The request is invalid.', code?: number) =>
   new AppError(ErrorName.ValidationError, message, { errors, code });
 export const unauthorized = (message: string) => new AppError(ErrorName.Unauthorized, message);
+/** Past a plan's limit: code 60 (requests, tokens) or 61 (apps, members), see contracts' ErrorCode. */
+export const paymentRequired = (message: string, code: number) =>
+  new AppError(ErrorName.PaymentRequired, message, { code });
 export const forbidden = (message: string) => new AppError(ErrorName.Forbidden, message);
 export const notFound = (what = 'Resource') => new AppError(ErrorName.NotFound, `${what} not found`);
 export const conflict = (message: string, errors?: FieldErrors) =>

@@ -29,4 +29,13 @@ export interface ConversationPorts {
   };
 }
 
+/**
+ * The vendor's plan, asked before a reply runs (the billing module provides it; without billing every
+ * send is allowed). `reserveReply` counts the request atomically against the period's limit and throws
+ * `paymentRequired(…, 60)` past the requests or tokens limit, before any provider is called.
+ */
+export interface SpendingPort {
+  reserveReply(vendorId: number): Promise<void>;
+}
+
 export type ConversationContext = AppContext & ConversationPorts;

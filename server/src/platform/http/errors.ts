@@ -5,6 +5,7 @@ const STATUS: Record<ErrorName, number> = {
   [ErrorName.BadRequest]: 400,
   [ErrorName.ValidationError]: 400,
   [ErrorName.Unauthorized]: 401,
+  [ErrorName.PaymentRequired]: 402,
   [ErrorName.Forbidden]: 403,
   [ErrorName.NotFound]: 404,
   [ErrorName.Conflict]: 409,
