@@ -7,6 +7,8 @@ import { adminRoutes } from './modules/admin/routes';
 import { appRoutes } from './modules/apps/routes';
 import { authRoutes } from './modules/auth/routes';
 import { SessionVerifier } from './modules/auth/sessions';
+import { outsideCallers } from './modules/clients/callers';
+import { clientRoutes } from './modules/clients/routes';
 import { CompletionEngine } from './modules/completion/engine';
 import { greetingFor } from './modules/completion/input';
 import { findApp } from './modules/completion/repo';
@@ -133,6 +135,7 @@ export async function buildApp(
         byId: (id) => findVendorById(db, id),
         byKey: (key) => findVendorByKey(db, key),
       },
+      outsiders: outsideCallers(ctx),
     },
   });
   pipeline.install(app);
@@ -154,6 +157,7 @@ export async function buildApp(
     ...adminRoutes(ctx),
     ...queueRoutes(ctx),
     ...datastoreRoutes(ctx),
+    ...clientRoutes(ctx),
   ]);
   registerIconRoutes(app, ctx);
 

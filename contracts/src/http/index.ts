@@ -1,5 +1,6 @@
 export * from './apps';
 export * from './auth';
+export * from './clients';
 export * from './common';
 export * from './conversations';
 export * from './datastores';

@@ -10,7 +10,11 @@ export type NewMessage = Pick<typeof messages.$inferInsert, 'role' | 'creator' |
 export async function insertConversation(
   db: Db,
   vendorId: number,
-  values: Pick<typeof conversations.$inferInsert, 'appId' | 'token' | 'channel' | 'parameters' | 'createdBy'>,
+  values: Pick<
+    typeof conversations.$inferInsert,
+    'appId' | 'token' | 'channel' | 'parameters' | 'createdBy'
+  > &
+    Partial<Pick<typeof conversations.$inferInsert, 'clientId' | 'embedId'>>,
 ): Promise<ConversationRow> {
   const [row] = await db
     .insert(conversations)

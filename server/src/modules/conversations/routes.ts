@@ -13,7 +13,7 @@ import {
 } from '@llmor/contracts';
 import type { FastifyRequest } from 'fastify';
 import { requestOrigin, route } from '../../platform/http/route';
-import { userCaller } from './access';
+import { callerOf, userCaller } from './access';
 import type { ConversationContext } from './ports';
 import {
   conversationWithMessages,
@@ -32,6 +32,8 @@ function posterSocket(request: FastifyRequest): string | undefined {
 
 const tags = ['conversations'];
 const access = { auth: 'user', vendor: 'header' } as const;
+/** Console users, and API clients and embeds on their own app (CONTRACTS "Outside callers"). */
+const anyCaller = { auth: 'user', vendor: 'header', outsiders: true } as const;
 
 /** Calls documented in contracts/src/http/conversations.ts; the vendor comes from `X-Vendor`. */
 export const conversationRoutes = (ctx: ConversationContext) => [
@@ -40,13 +42,13 @@ export const conversationRoutes = (ctx: ConversationContext) => [
     url: '/v1/conversations',
     summary: 'Open a conversation with an app (the greeting comes back as its first message)',
     tags,
-    access,
+    access: anyCaller,
     body: createConversationBody,
     query: localeQuery,
     status: 201,
     response: dataEnvelopeSchema(conversationCreatedSchema),
-    handler: async ({ vendor, identity, body, query, request }) => ({
-      data: await createConversation(ctx, userCaller(vendor, identity), body, {
+    handler: async ({ vendor, identity, outsider, body, query, request }) => ({
+      data: await createConversation(ctx, callerOf({ vendor, identity, outsider }), body, {
         locale: query.locale,
         relayUrl: relayUrl(ctx, requestOrigin(request)),
       }),
@@ -67,12 +69,16 @@ export const conversationRoutes = (ctx: ConversationContext) => [
     url: '/v1/conversations/:token',
     summary: 'A conversation with its messages and state',
     tags,
-    access,
+    access: anyCaller,
     params: conversationTokenParam,
     resource: 'Conversation',
     response: conversationWithMessagesSchema,
-    handler: async ({ vendor, identity, params, request }) => {
-      const conversation = await requireConversation(ctx, userCaller(vendor, identity), params.token);
+    handler: async ({ vendor, identity, outsider, params, request }) => {
+      const conversation = await requireConversation(
+        ctx,
+        callerOf({ vendor, identity, outsider }),
+        params.token,
+      );
       return conversationWithMessages(ctx, conversation, relayUrl(ctx, requestOrigin(request)));
     },
   }),
@@ -81,7 +87,7 @@ export const conversationRoutes = (ctx: ConversationContext) => [
     url: '/v1/conversations/:token',
     summary: 'Send a message; answers when the reply is stored (504 past the sync window, the reply goes on)',
     tags,
-    access,
+    access: anyCaller,
     rateLimit: {
       bucket: 'conversations:send',
       per: 'caller',
@@ -93,8 +99,8 @@ export const conversationRoutes = (ctx: ConversationContext) => [
     body: sendMessageBody,
     response: conversationWithMessagesSchema,
     errors: ['Conflict', 'GatewayTimeout'],
-    handler: async ({ vendor, identity, params, body, request }) => {
-      const caller = userCaller(vendor, identity);
+    handler: async ({ vendor, identity, outsider, params, body, request }) => {
+      const caller = callerOf({ vendor, identity, outsider });
       const conversation = await requireConversation(ctx, caller, params.token);
       return sendMessage(ctx, caller, conversation, body.content, {
         posterSocket: posterSocket(request),

@@ -65,6 +65,8 @@ export async function createConversation(
     channel: body.vendor_channel,
     parameters: body.parameters,
     createdBy: caller.kind === 'user' ? caller.userId : null,
+    clientId: caller.kind === 'client' ? caller.clientId : null,
+    embedId: caller.kind === 'embed' ? caller.embedId : null,
   });
   const greeting = ctx.apps.greeting(app, opts.locale);
   const messages = greeting

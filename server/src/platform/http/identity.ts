@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { schema } from '../db';
 
 export type UserRow = typeof schema.users.$inferSelect;
@@ -30,6 +31,25 @@ export interface SessionPort {
 }
 
 /**
+ * A caller from outside the console (an API client, a web embed), authenticated by the outside-caller
+ * port instead of a session; it acts in one vendor. `id` keys its per-caller rate limits.
+ */
+export interface Outsider {
+  vendor: VendorRow;
+  id: string;
+  /** Its own limit was applied when it was authenticated: routes' per-caller limits pass it through. */
+  ownRateLimit: boolean;
+}
+
+/** Authenticates outside callers (the clients module). Failures are AppErrors (401, 403, 429). */
+export interface OutsiderPort {
+  /** From the request's headers (`X-VendorToken` + `X-Vendor`, `X-EmbedToken`); undefined when it carries none. */
+  fromHeaders(request: FastifyRequest): Promise<Outsider | undefined>;
+  /** From `Authorization: Bearer <token>`. */
+  fromBearer(request: FastifyRequest): Promise<Outsider>;
+}
+
+/**
  * The ports the request pipeline authenticates and resolves tenants through. The composition root
  * (`app.ts`) provides them from the auth and vendors modules, so `platform/` knows no domain module.
  */
@@ -39,6 +59,8 @@ export interface PipelinePorts {
     byId(id: number): Promise<VendorRow | null>;
     byKey(key: string): Promise<VendorRow | null>;
   };
+  /** Without it, routes open to outside callers take console users only. */
+  outsiders?: OutsiderPort;
 }
 
 /** The role a signed-in user has in a vendor, or null when they may not act in it. */

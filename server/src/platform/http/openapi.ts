@@ -22,6 +22,9 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
       components: {
         securitySchemes: {
           accessToken: { type: 'apiKey', in: 'header', name: 'X-AccessToken' },
+          vendorToken: { type: 'apiKey', in: 'header', name: 'X-VendorToken' },
+          embedToken: { type: 'apiKey', in: 'header', name: 'X-EmbedToken' },
+          bearer: { type: 'http', scheme: 'bearer' },
         },
       },
     },

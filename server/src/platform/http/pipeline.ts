@@ -1,4 +1,4 @@
-import { ErrorName, errorBodySchema, INVALID_ACCESS_TOKEN, idParam } from '@llmor/contracts';
+import { type ErrorBody, ErrorName, errorBodySchema, INVALID_ACCESS_TOKEN, idParam } from '@llmor/contracts';
 import type {
   FastifyError,
   FastifyInstance,
@@ -17,16 +17,19 @@ import { errorStatus, statusErrorName } from './errors';
 import {
   type Identity,
   type MemberRole,
+  type Outsider,
   type PipelinePorts,
   roleIn,
   type SignedIn,
   type VendorRow,
 } from './identity';
-import type { RouteSpec } from './route';
+import type { Access, RouteSpec } from './route';
 
 declare module 'fastify' {
   interface FastifyRequest {
     identity: Identity | null;
+    /** An outside caller (API client, embed) on routes that take them. */
+    outsider: Outsider | null;
     tenant: { vendor: VendorRow; role: MemberRole } | null;
     /** The body as received, for routes declared with `rawBody: true` (signature checks). */
     rawBody?: string;
@@ -81,6 +84,7 @@ export class Pipeline {
   /** Compilers, body parser and error handling for the whole app: call once, before any route. */
   install(app: FastifyInstance): void {
     app.decorateRequest('identity', null);
+    app.decorateRequest('outsider', null);
     app.decorateRequest('tenant', null);
     app.setValidatorCompiler<z.ZodType>(({ schema, httpPart }) => (data) => {
       // Fastify hands an absent body over as null: a bodiless call is an empty object.
@@ -123,6 +127,7 @@ export class Pipeline {
       onRequest.push(
         this.limiter(spec, (request) => {
           const identity = request.identity;
+          if (request.outsider) return request.outsider.ownRateLimit ? null : request.outsider.id;
           return identity?.user ? String(identity.user.id) : `session:${identity?.session.id ?? request.ip}`;
         }),
       );
@@ -138,13 +143,18 @@ export class Pipeline {
       schema: {
         summary: spec.summary,
         tags: spec.tags,
-        ...(spec.access.auth === 'none' ? {} : { security: [{ accessToken: [] }] }),
+        ...(spec.access.auth === 'none' ? {} : { security: securityOf(spec.access) }),
         ...(spec.params ? { params: spec.params } : {}),
         ...(spec.query ? { querystring: spec.query } : {}),
         ...(spec.body ? { body: spec.body } : {}),
         response: {
           [status]: spec.response ?? (status === 204 ? z.null().describe('No content') : z.unknown()),
-          ...Object.fromEntries(impliedErrors(spec).map((name) => [errorStatus(name), errorBodySchema])),
+          ...Object.fromEntries(
+            impliedErrors(spec).map((name) => [
+              errorStatus(name),
+              spec.errorShape?.schema ?? errorBodySchema,
+            ]),
+          ),
         },
       },
       onRequest,
@@ -152,7 +162,8 @@ export class Pipeline {
       handler: async (request, reply) => {
         const output = await spec.handler({
           identity: request.identity,
-          vendor: request.tenant?.vendor,
+          outsider: request.outsider,
+          vendor: request.tenant?.vendor ?? request.outsider?.vendor,
           role: request.tenant?.role,
           params: request.params,
           query: request.query,
@@ -167,20 +178,41 @@ export class Pipeline {
     });
   }
 
-  private limiter(spec: RouteSpec, keyOf: (request: FastifyRequest) => string): onRequestHookHandler {
+  /** `keyOf` answers null for a caller the limit does not apply to. */
+  private limiter(spec: RouteSpec, keyOf: (request: FastifyRequest) => string | null): onRequestHookHandler {
     const limit = spec.rateLimit!;
     const max = typeof limit.limit === 'function' ? limit.limit(this.opts.config) : limit.limit;
     return async (request) => {
-      const hit = await this.opts.rateLimiter.hit(
-        `${limit.bucket}:${keyOf(request)}`,
-        max,
-        limit.windowSeconds,
-      );
+      const key = keyOf(request);
+      if (key === null) return;
+      const hit = await this.opts.rateLimiter.hit(`${limit.bucket}:${key}`, max, limit.windowSeconds);
       if (!hit.allowed) throw tooManyRequests(hit.retryAfter);
     };
   }
 
   private authenticate(spec: RouteSpec): onRequestHookHandler {
+    const { outsiders } = this.opts.ports;
+    const auth = spec.access.auth;
+    if (auth === 'bearer') {
+      return async (request) => {
+        if (!outsiders) throw unauthorized('This server takes no outside callers.');
+        request.outsider = await outsiders.fromBearer(request);
+      };
+    }
+    const bySession = this.authenticateSession(spec);
+    if (!('outsiders' in spec.access) || !outsiders) return bySession;
+    // A console user signs with X-AccessToken; a request without it may carry an outside caller's credential.
+    return function (request, reply, done) {
+      if (request.headers['x-accesstoken'] !== undefined) return bySession.call(this, request, reply, done);
+      outsiders.fromHeaders(request).then((outsider) => {
+        if (!outsider) return bySession.call(this, request, reply, done);
+        request.outsider = outsider;
+        done();
+      }, done);
+    };
+  }
+
+  private authenticateSession(spec: RouteSpec): onRequestHookHandler {
     const { sessions } = this.opts.ports;
     const auth = spec.access.auth;
     // A callback hook, not an async one: the cached path then costs no promise per request.
@@ -207,6 +239,7 @@ export class Pipeline {
     const access = spec.access as { vendor: 'path' | 'header'; role?: MemberRole };
     const { vendors } = this.opts.ports;
     return async (request) => {
+      if (request.outsider) return; // its vendor came with its credential
       const identity = request.identity as SignedIn;
       let vendor: VendorRow | null;
       if (access.vendor === 'path') {
@@ -231,29 +264,31 @@ export class Pipeline {
     request: FastifyRequest,
     reply: FastifyReply,
   ): FastifyReply {
+    const spec = request.routeOptions.config.route;
+    const send = (status: number, body: ErrorBody) =>
+      reply.code(status).send(spec?.errorShape ? spec.errorShape.present(body, status) : body);
     if (error instanceof InputError) {
-      const spec = request.routeOptions.config.route;
       if (error.part === 'params') return this.answerError(notFound(spec?.resource), request, reply);
       const errors =
         error.part === 'body' && spec?.bodyErrors
           ? spec.bodyErrors(error.issues, request.body)
           : fieldErrors(error.issues);
-      return reply.code(400).send({ name: ErrorName.ValidationError, message: error.message, errors });
+      return send(400, { name: ErrorName.ValidationError, message: error.message, errors });
     }
     if (error instanceof AppError) {
       if (error.extra.retryAfterSeconds !== undefined)
         reply.header('retry-after', String(error.extra.retryAfterSeconds));
-      return reply.code(errorStatus(error.name)).send(error.toBody());
+      return send(errorStatus(error.name), error.toBody());
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      return reply.code(status).send({
+      return send(status, {
         name: statusErrorName(status),
         message: status === 413 ? tooLargeText(request.routeOptions.bodyLimit) : error.message,
       });
     }
     request.log.error({ err: error }, 'request failed');
-    return reply.code(500).send({ name: ErrorName.InternalServerError, message: 'Internal server error' });
+    return send(500, { name: ErrorName.InternalServerError, message: 'Internal server error' });
   }
 }
 
@@ -263,10 +298,19 @@ function tooLargeText(limit: number | undefined): string {
   return `The request body is too large: at most ${mib >= 1 ? `${Math.round(mib * 10) / 10} MiB` : `${Math.round(limit / 1024)} KiB`} per request.`;
 }
 
+/** The OpenAPI security requirements of a route's access rule (alternatives). */
+function securityOf(access: Access): Record<string, string[]>[] {
+  if (access.auth === 'bearer') return [{ bearer: [] }];
+  if ('outsiders' in access) return [{ accessToken: [] }, { vendorToken: [] }, { embedToken: [] }];
+  return [{ accessToken: [] }];
+}
+
 /** The errors a route can answer: those its declaration implies, plus the ones it names. */
 function impliedErrors(spec: RouteSpec): ErrorName[] {
   const names = new Set<ErrorName>(spec.errors ?? []);
   if (spec.access.auth !== 'none') names.add(ErrorName.Unauthorized);
+  if ('outsiders' in spec.access) names.add(ErrorName.Forbidden).add(ErrorName.TooManyRequests);
+  if (spec.access.auth === 'bearer') names.add(ErrorName.TooManyRequests);
   if (spec.access.auth === 'superuser' || 'vendor' in spec.access || spec.params)
     names.add(ErrorName.NotFound);
   if (spec.query || spec.body) names.add(ErrorName.ValidationError);

@@ -1,8 +1,8 @@
-import type { ErrorName, FieldErrors } from '@llmor/contracts';
+import type { ErrorBody, ErrorName, FieldErrors } from '@llmor/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Config } from '../config';
-import type { Identity, MemberRole, SignedIn, VendorRow } from './identity';
+import type { Identity, MemberRole, Outsider, SignedIn, VendorRow } from './identity';
 
 /**
  * Who may call a route:
@@ -11,10 +11,15 @@ import type { Identity, MemberRole, SignedIn, VendorRow } from './identity';
  * - `vendor`: the route acts in one vendor, named by the path's `:vendorId` or the `X-Vendor` header;
  *   the user must belong to it (a superuser may act in any), else 404. `role: 'owner'` also refuses
  *   members with 404.
+ * - `outsiders: true`: outside callers (API clients, embeds; `PipelinePorts.outsiders`) may call it too,
+ *   in the vendor their credential belongs to; the handler gets `outsider` (else `identity`).
+ * - `bearer`: outside callers only, by `Authorization: Bearer <token>` (the OpenAI-compatible endpoint).
  */
 export type Access =
   | { auth: 'none' | 'session' | 'user' | 'superuser' }
-  | { auth: 'user'; vendor: 'path' | 'header'; role?: MemberRole };
+  | { auth: 'user'; vendor: 'path' | 'header'; role?: MemberRole }
+  | { auth: 'user'; vendor: 'header'; outsiders: true }
+  | { auth: 'bearer' };
 
 /**
  * A fixed-window limit. `per: 'address'` runs before authentication (public calls such as sign-in);
@@ -31,14 +36,20 @@ type Schema = z.ZodType;
 type Out<S> = S extends Schema ? z.output<S> : undefined;
 type Answer<R> = R extends Schema ? z.output<R> : unknown;
 
-type Who<A extends Access> = A['auth'] extends 'none'
-  ? { identity: null }
-  : A['auth'] extends 'session'
-    ? { identity: Identity }
-    : { identity: SignedIn };
-type Tenancy<A extends Access> = A extends { vendor: 'path' | 'header' }
-  ? { vendor: VendorRow; role: MemberRole }
-  : unknown;
+type Who<A extends Access> = A extends { outsiders: true }
+  ? { identity: SignedIn | null; outsider: Outsider | null }
+  : A['auth'] extends 'bearer'
+    ? { identity: null; outsider: Outsider }
+    : A['auth'] extends 'none'
+      ? { identity: null }
+      : A['auth'] extends 'session'
+        ? { identity: Identity }
+        : { identity: SignedIn };
+type Tenancy<A extends Access> = A extends { outsiders: true }
+  ? { vendor: VendorRow; role: MemberRole | null }
+  : A extends { vendor: 'path' | 'header' }
+    ? { vendor: VendorRow; role: MemberRole }
+    : unknown;
 
 /** What a handler receives: typed, validated and authorized input. */
 export type RouteInput<A extends Access, P, Q, B> = Who<A> &
@@ -78,6 +89,11 @@ export interface RouteSpec<
   errors?: ErrorName[];
   /** Maps body validation issues to the spec's field-error keys where they are not the plain paths. */
   bodyErrors?: (issues: readonly z.core.$ZodIssue[], body: unknown) => FieldErrors;
+  /**
+   * Errors in another wire shape than `{name, message, code?, errors?}` (the OpenAI-compatible endpoint):
+   * its schema for the API reference, and how a standard error body becomes it.
+   */
+  errorShape?: { schema: z.ZodType; present(body: ErrorBody, status: number): unknown };
   /** Keep the raw request body (`request.rawBody`) for signature checks. */
   rawBody?: boolean;
   /** Largest body in bytes (default the server's 1 MiB); a larger one answers 413 naming the limit. */
@@ -102,3 +118,4 @@ export function route<
 
 /** The origin a request came to (`https://host:port`), for links when `PUBLIC_URL` is not set. */
 export const requestOrigin = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+

@@ -1,0 +1,129 @@
+/**
+ * The outside-caller port of the request pipeline (ADR 0012): turns an API client's or a web embed's
+ * credential into a conversation caller, or refuses it.
+ * - `X-VendorToken: <full token>` + `X-Vendor: <vendor key>`, or `Authorization: Bearer <full token>`
+ *   (OpenAI-compatible endpoint): the token's SHA-256 finds the client (unique index), compared again in
+ *   constant time; unknown, inactive, of an inactive vendor or of another vendor than `X-Vendor` → 401.
+ *   Past `request_rate_limit` calls per `request_rate_interval` seconds → 429 with `Retry-After` (the
+ *   shared rate limiter: Redis when configured). Each accepted call counts (`requets_count`, `last_used`).
+ * - `X-EmbedToken: <token>`: the embed; unknown → 401; when its `allowed_origins` is not empty the
+ *   request's `Origin` must be one of them, else 403.
+ */
+import { CLIENT_TOKEN_PREFIX } from '@llmor/contracts';
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../../platform/context';
+import { safeEqualHex, sha256Hex } from '../../platform/crypto';
+import { forbidden, tooManyRequests, unauthorized } from '../../platform/errors';
+import type { OutsiderPort } from '../../platform/http/identity';
+import type { ClientCaller, EmbedCaller } from '../conversations/access';
+import { findClientByTokenHash, findEmbedByToken, recordClientUse } from './repo';
+import { clientTokenHash } from './service';
+
+export const INVALID_CLIENT_TOKEN = 'Invalid API client token.';
+export const INACTIVE_CLIENT = 'This API client is inactive.';
+export const VENDOR_MISMATCH = 'X-Vendor must name the vendor this API client belongs to.';
+export const INVALID_EMBED_TOKEN = 'Invalid embed token.';
+export const BEARER_REQUIRED = 'Send the API client token as "Authorization: Bearer <token>".';
+
+/** A token as issued: the prefix and 43 base64url characters; anything else is refused without a query. */
+const CLIENT_TOKEN_SHAPE = new RegExp(`^${CLIENT_TOKEN_PREFIX}[A-Za-z0-9_-]{43}$`);
+const EMBED_TOKEN_SHAPE = /^[A-Za-z0-9_-]{16,128}$/;
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** `https://Host:443/` and `https://host` are the same origin. */
+export function normalizeOrigin(origin: string): string | null {
+  try {
+    return new URL(origin).origin.toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
+/** `vendorKey` undefined: the credential alone names the vendor (Bearer). */
+async function clientCaller(
+  ctx: AppContext,
+  token: string,
+  vendorKey: string | undefined | null,
+): Promise<ClientCaller> {
+  if (!CLIENT_TOKEN_SHAPE.test(token)) throw unauthorized(INVALID_CLIENT_TOKEN);
+  const hash = clientTokenHash(token);
+  const found = await findClientByTokenHash(ctx.db, hash);
+  if (!found || !safeEqualHex(found.client.tokenHash, hash)) throw unauthorized(INVALID_CLIENT_TOKEN);
+  const { client, vendor } = found;
+  if (!client.active) throw unauthorized(INACTIVE_CLIENT);
+  if (!vendor.active) throw unauthorized(INVALID_CLIENT_TOKEN);
+  if (vendorKey !== undefined && vendorKey !== vendor.key) throw unauthorized(VENDOR_MISMATCH);
+  if (client.requestRateLimit !== null && client.requestRateInterval !== null) {
+    const hit = await ctx.rateLimiter.hit(
+      `api-client:${client.id}`,
+      client.requestRateLimit,
+      client.requestRateInterval,
+    );
+    if (!hit.allowed) {
+      throw tooManyRequests(
+        hit.retryAfter,
+        `This API client may make ${client.requestRateLimit} requests per ${client.requestRateInterval} s. Try again in ${hit.retryAfter} s.`,
+      );
+    }
+  }
+  await recordClientUse(ctx.db, vendor.id, client.id);
+  return {
+    kind: 'client',
+    vendor,
+    id: `api-client:${client.id}`,
+    ownRateLimit: true,
+    appId: client.vendorAppId,
+    clientId: client.id,
+  };
+}
+
+async function embedCaller(ctx: AppContext, token: string, request: FastifyRequest): Promise<EmbedCaller> {
+  const found = EMBED_TOKEN_SHAPE.test(token) ? await findEmbedByToken(ctx.db, token) : null;
+  if (!found || !safeEqualHex(sha256Hex(found.embed.token), sha256Hex(token)) || !found.vendor.active) {
+    throw unauthorized(INVALID_EMBED_TOKEN);
+  }
+  const { embed, vendor } = found;
+  const allowed = Array.isArray(embed.allowedOrigins) ? (embed.allowedOrigins as string[]) : [];
+  if (allowed.length > 0) {
+    const origin = header(request, 'origin');
+    const normalized = origin ? normalizeOrigin(origin) : null;
+    if (!normalized || !allowed.some((o) => normalizeOrigin(o) === normalized)) {
+      throw forbidden(
+        origin
+          ? `This embed may not be used from ${origin}: that origin is not among its allowed origins.`
+          : 'This embed may only be used from its allowed origins, and the request named no Origin.',
+      );
+    }
+  }
+  return {
+    kind: 'embed',
+    vendor,
+    // Many visitors share one embed: per-caller limits count each address on its own.
+    id: `embed:${embed.id}:${request.ip}`,
+    ownRateLimit: false,
+    appId: embed.vendorAppId,
+    embedId: embed.id,
+  };
+}
+
+export function outsideCallers(ctx: AppContext): OutsiderPort {
+  return {
+    fromHeaders: async (request) => {
+      const vendorToken = header(request, 'x-vendortoken');
+      if (vendorToken !== undefined)
+        return clientCaller(ctx, vendorToken, header(request, 'x-vendor') ?? null);
+      const embedToken = header(request, 'x-embedtoken');
+      if (embedToken !== undefined) return embedCaller(ctx, embedToken, request);
+      return undefined;
+    },
+    fromBearer: async (request) => {
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(header(request, 'authorization') ?? '');
+      if (!match) throw unauthorized(BEARER_REQUIRED);
+      return clientCaller(ctx, match[1]!, undefined);
+    },
+  };
+}
