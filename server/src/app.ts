@@ -18,6 +18,9 @@ import { conversationRoutes } from './modules/conversations/routes';
 import { datastoreRoutes } from './modules/datastores/routes';
 import * as knowledge from './modules/datastores/service';
 import { datastoreJobs, sweep } from './modules/datastores/sync';
+import { registerEmbedCors } from './modules/embeds/cors';
+import { embedRoutes } from './modules/embeds/routes';
+import { registerEmbedScript } from './modules/embeds/widget';
 import { functionRoutes } from './modules/functions/routes';
 import { registerHealthRoutes } from './modules/health/routes';
 import { registerIconRoutes } from './modules/icons/routes';
@@ -140,6 +143,7 @@ export async function buildApp(
   });
   pipeline.install(app);
   await registerSecurityHeaders(app);
+  registerEmbedCors(app, ctx);
   await registerOpenApi(app, VERSION);
 
   registerHealthRoutes(app, ctx);
@@ -158,8 +162,10 @@ export async function buildApp(
     ...queueRoutes(ctx),
     ...datastoreRoutes(ctx),
     ...clientRoutes(ctx),
+    ...embedRoutes(ctx),
   ]);
   registerIconRoutes(app, ctx);
+  registerEmbedScript(app, ctx);
 
   // socket.io on this app's HTTP server (relay role) and/or the Redis adapter shared by all instances.
   await startRelay(app, ctx.relay, app.log, {

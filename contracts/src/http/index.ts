@@ -4,6 +4,7 @@ export * from './clients';
 export * from './common';
 export * from './conversations';
 export * from './datastores';
+export * from './embeds';
 export * from './functions';
 export * from './models';
 export * from './organisations';

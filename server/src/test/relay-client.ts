@@ -19,12 +19,14 @@ export class RelayClient {
     });
   }
 
-  static async connect(url: string): Promise<RelayClient> {
+  /** `headers` go with the handshake (e.g. the `origin` of the page a browser would connect from). */
+  static async connect(url: string, headers: Record<string, string> = {}): Promise<RelayClient> {
     const socket = io(url, {
       path: RELAY_PATH,
       transports: ['websocket'],
       forceNew: true,
       reconnection: false,
+      extraHeaders: headers,
     });
     await new Promise<void>((resolve, reject) => {
       socket.once('connect', () => resolve());

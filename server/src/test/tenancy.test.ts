@@ -24,6 +24,7 @@ const ids = {
   member: 0,
   datastore: 0,
   doc: 0,
+  embed: 0,
 };
 let superuser: Client;
 
@@ -72,6 +73,12 @@ const MATRIX: Record<string, { methods: Method[]; body?: Record<string, unknown>
   '/v1/datastores/:datastoreId/truncate': { methods: ['POST'] },
   '/v1/datastores/:datastoreId/status': { methods: ['GET'] },
   '/v1/datastores/:datastoreId/search': { methods: ['POST'], body: { query: 'anything' } },
+  '/v1/vendors/:vendorId/apps/:appId/embed': { methods: ['GET', 'POST'], body: { name: 'Taken over' } },
+  '/v1/vendors/:vendorId/apps/:appId/embed/:embedId': {
+    methods: ['GET', 'PUT', 'DELETE'],
+    body: { name: 'Taken over' },
+  },
+  '/v1/vendors/:vendorId/apps/:appId/embed/:embedId/code': { methods: ['GET'] },
   // Superuser routes: another vendor's member (no superuser) learns nothing of any vendor.
   '/v1/admin/vendors/:vendorId': { methods: ['GET', 'PUT'], body: { name: 'Taken over' } },
   '/v1/admin/vendors/:vendorId/subscriptions': { methods: ['GET'] },
@@ -80,9 +87,10 @@ const MATRIX: Record<string, { methods: Method[]; body?: Record<string, unknown>
 /**
  * Routes whose only parameter is the vendor (or none, or a catalogue entry): nothing of another vendor
  * to name. Their vendor membership check is exercised by every vendor-path entry of the matrix.
+ * `/embed/js/{token}` is public by design: any page that knows an embed's token loads its widget.
  */
 const NO_FOREIGN_ID =
-  /^\/v1\/vendors\/:vendorId(\/(apps|apps\/available|avamodels\/available|avamodels\/:modelId\/install|models|models\/search|functions|usage|users|settings|settings\/smtp\/test))?$|^\/v1\/admin\/vendors$|^\/v1\/admin\/queue\/|^\/v1\/vendors$|^\/v1\/conversations$|^\/v1\/auth\/|^\/v1\/openapi\.json$|^\/healthz$|^\/readyz$|^\/icons/;
+  /^\/v1\/vendors\/:vendorId(\/(apps|apps\/available|avamodels\/available|avamodels\/:modelId\/install|models|models\/search|functions|usage|users|settings|settings\/smtp\/test))?$|^\/v1\/admin\/vendors$|^\/v1\/admin\/queue\/|^\/v1\/vendors$|^\/v1\/conversations$|^\/v1\/auth\/|^\/v1\/openapi\.json$|^\/healthz$|^\/readyz$|^\/icons|^\/embed\/js\/:token$/;
 
 function fill(path: string, vendorId: number): string {
   let seenVendor = false;
@@ -99,6 +107,7 @@ function fill(path: string, vendorId: number): string {
     if (name === 'userId') return String(ids.member);
     if (name === 'datastoreId') return String(ids.datastore);
     if (name === 'docId') return String(ids.doc);
+    if (name === 'embedId') return String(ids.embed);
     throw new Error(`no id for :${name} in ${path}`);
   });
 }
@@ -164,6 +173,7 @@ beforeAll(async () => {
       data: [{ Q: 'q', A: 'a' }],
     })
   ).json().data[0].id;
+  ids.embed = (await owner.post(`${v}/apps/${ids.app}/embed`, { name: 'Widget' })).json().data.id;
   for (const [k, value] of Object.entries(ids)) expect(value, k).toBeTruthy();
 });
 afterAll(async () => {

@@ -1,5 +1,8 @@
 import {
+  canonicalOrigin,
   conversationTokenParam,
+  EMBED_ORIGIN_REFUSED,
+  embedAllowsOrigin,
   RelayClientEvent,
   RelayServerEvent,
   type StateError as StateErrorBody,
@@ -7,7 +10,7 @@ import {
 import type { Socket } from 'socket.io';
 import type { AppContext } from '../../platform/context';
 import { memberRoom } from '../../platform/relay/hub';
-import { findConversationByCapability } from './repo';
+import { embedAllowedOrigins, findConversationByCapability } from './repo';
 import {
   getConversationState,
   patchConversationState,
@@ -18,6 +21,11 @@ import {
 
 export const UNKNOWN_CONVERSATION = 'Unknown conversation';
 export const NOT_JOINED = 'Join a conversation first.';
+
+/** Whether a page's origin is this server's own (the console), as the handshake's Host names it. */
+function sameHost(origin: string | undefined, host: string | undefined): boolean {
+  return canonicalOrigin(origin ?? '')?.replace(/^https?:\/\//, '') === host?.toLowerCase();
+}
 
 type Ack = (result: { ok: true } | { ok: false; error: string }) => void;
 
@@ -60,6 +68,13 @@ export function handleRelayConnection(ctx: AppContext, socket: Socket): void {
       ? await findConversationByCapability(ctx.db, parsed.data.token)
       : null;
     if (!conversation) throw new StateError(UNKNOWN_CONVERSATION);
+    // An embed's conversation is watched from the pages its embed allows (the handshake's Origin) and
+    // from the console (this server's own origin).
+    const { origin, host } = socket.handshake.headers;
+    if (conversation.embedId !== null && !sameHost(origin, host)) {
+      const origins = await embedAllowedOrigins(ctx.db, conversation.vendorId, conversation.embedId);
+      if (!origins || !embedAllowsOrigin(origins, origin)) throw new StateError(EMBED_ORIGIN_REFUSED);
+    }
     if (joined) {
       await socket.leave(joined.token);
       await socket.leave(memberRoom(joined.token, socket.id));

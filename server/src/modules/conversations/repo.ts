@@ -45,6 +45,20 @@ export async function findConversationByCapability(db: Db, token: string): Promi
   return rows[0] ?? null;
 }
 
+/** The origins whose pages may use an embed's conversations (empty = any); null when the embed is gone. */
+export async function embedAllowedOrigins(
+  db: Db,
+  vendorId: number,
+  embedId: number,
+): Promise<string[] | null> {
+  const [row] = await db
+    .select({ origins: schema.embeds.allowedOrigins })
+    .from(schema.embeds)
+    .where(and(eq(schema.embeds.vendorId, vendorId), eq(schema.embeds.id, embedId)));
+  if (!row) return null;
+  return Array.isArray(row.origins) ? row.origins.filter((o): o is string => typeof o === 'string') : [];
+}
+
 export interface ConversationListRow {
   id: number;
   token: string;

@@ -119,3 +119,6 @@ export function route<
 /** The origin a request came to (`https://host:port`), for links when `PUBLIC_URL` is not set. */
 export const requestOrigin = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
+/** Where outsiders reach this server: `PUBLIC_URL` (no trailing slash), else the origin the request came to. */
+export const publicOrigin = (config: { PUBLIC_URL?: string }, request: FastifyRequest) =>
+  config.PUBLIC_URL ? config.PUBLIC_URL.replace(/\/+$/, '') : requestOrigin(request);
