@@ -7,6 +7,8 @@ import { adminRoutes } from './modules/admin/routes';
 import { appRoutes } from './modules/apps/routes';
 import { authRoutes } from './modules/auth/routes';
 import { SessionVerifier } from './modules/auth/sessions';
+import { billingRoutes } from './modules/billing/routes';
+import * as billing from './modules/billing/service';
 import { outsideCallers } from './modules/clients/callers';
 import { clientRoutes } from './modules/clients/routes';
 import { CompletionEngine } from './modules/completion/engine';
@@ -27,6 +29,8 @@ import { registerIconRoutes } from './modules/icons/routes';
 import { memberRoutes } from './modules/members/routes';
 import { modelRoutes } from './modules/models/routes';
 import { settingsRoutes } from './modules/settings/routes';
+import { slackJobs } from './modules/slack/reply';
+import { slackRoutes } from './modules/slack/routes';
 import { usageRoutes } from './modules/usage/routes';
 import { findVendorById, findVendorByKey } from './modules/vendors/repo';
 import { vendorRoutes } from './modules/vendors/routes';
@@ -120,7 +124,12 @@ export async function buildApp(
       greeting: (app, locale) => (app.type === 'silicon' ? null : greetingFor(app.parameters, locale)),
     },
     replies: completion,
+    spending: {
+      reserveReply: (vendorId) => billing.reserveReply(ctx, vendorId),
+      recordTokens: (vendorId, tokens) => billing.recordTokens(ctx, vendorId, tokens),
+    },
   };
+  completion.spending = ctx.spending;
   completion.knowledge = {
     retrieve: (app, names, query, k, signal) => knowledge.retrieve(ctx, app, names, query, k, signal),
     search: async (app, name, query, k) => {
@@ -161,6 +170,8 @@ export async function buildApp(
     ...adminRoutes(ctx),
     ...queueRoutes(ctx),
     ...datastoreRoutes(ctx),
+    ...slackRoutes(ctx),
+    ...billingRoutes(ctx),
     ...clientRoutes(ctx),
     ...embedRoutes(ctx),
   ]);
@@ -180,7 +191,7 @@ export async function buildApp(
 
   // Background work: every process can queue jobs; a worker also runs them, and at start resumes what a
   // stopped or killed process left (on the embedded database it is the only process, so every lease is stale).
-  queue.define([...adminJobs(), ...datastoreJobs(ctx)]);
+  queue.define([...adminJobs(), ...datastoreJobs(ctx), ...slackJobs(ctx)]);
   app.addHook('onClose', () => queue.stop());
   if (worker) {
     await queue.start();

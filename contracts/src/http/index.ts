@@ -1,5 +1,6 @@
 export * from './apps';
 export * from './auth';
+export * from './billing';
 export * from './clients';
 export * from './common';
 export * from './conversations';
@@ -8,4 +9,5 @@ export * from './embeds';
 export * from './functions';
 export * from './models';
 export * from './organisations';
+export * from './slack';
 export * from './usage';

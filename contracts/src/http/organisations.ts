@@ -8,7 +8,7 @@
  * | GET /v1/admin/vendors | superuser | `adminVendorsQuery` | list of `AdminVendor` |
  * | POST /v1/admin/vendors | superuser | `adminVendorCreateBody` | 201 `AdminVendorCreated` (owner invited) |
  * | GET/PUT /v1/admin/vendors/{vendorId} | superuser | – / `adminVendorUpdateBody` | `{data: AdminVendor}` |
- * | GET /v1/admin/vendors/{vendorId}/subscriptions | superuser | – | list (empty until billing) |
+ * | GET /v1/admin/vendors/{vendorId}/subscriptions | superuser | – | list of `Subscription` (billing.ts) |
  * | GET /v1/vendors/{vendorId}/users | owner | `membersQuery` | list of `Member` |
  * | POST /v1/vendors/{vendorId}/users | owner | `memberInviteBody` | 201 `MemberInvited` |
  * | GET/PUT/DELETE /v1/vendors/{vendorId}/users/{userId} | owner | – / `memberUpdateBody` | `{data: Member}` / 204 |
@@ -91,7 +91,7 @@ export const adminVendorSchema = z.object({
   created_at: z.string(),
   member_count: z.number().int(),
   app_count: z.number().int(),
-  /** The plan's name, null without a subscription (billing is not built yet). */
+  /** The name of the plan in force (the subscription's, else the default plan), null without one. */
   plan: z.string().nullable(),
 });
 export type AdminVendor = z.infer<typeof adminVendorSchema>;
@@ -102,14 +102,6 @@ export const adminVendorCreatedSchema = z.object({
   invite_url: z.string().optional(),
 });
 export type AdminVendorCreated = z.infer<typeof adminVendorCreatedSchema>;
-
-/** A vendor's subscription (admin → vendor → Subscriptions); none exist until billing is built. */
-export const adminSubscriptionSchema = z.object({
-  id: z.number().int(),
-  plan: z.string(),
-  status: z.string(),
-});
-export type AdminSubscription = z.infer<typeof adminSubscriptionSchema>;
 
 // ---------------------------------------------------------------------------------------------------
 // Members

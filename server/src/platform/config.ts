@@ -57,6 +57,16 @@ export const configSchema = z.object({
   MAIL_FROM: z.string().email().default('llmor@localhost'),
   /** Messages one caller may send per minute (`POST /v1/conversations/{token}`); past it 429 + Retry-After. */
   SEND_RATE_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  /** Slack's Web API base URL (`@slack/web-api`'s `slackApiUrl`; tests point it at a local fake). */
+  SLACK_API_URL: url(['http', 'https']).default('https://slack.com/api/'),
+  /** Slack's OAuth page that installs a bot in a workspace. */
+  SLACK_OAUTH_AUTHORIZE_URL: url(['http', 'https']).default('https://slack.com/oauth/v2/authorize'),
+  /** Stripe's secret key: with it, checkout, the billing portal and the webhook; without it plans are assigned in admin. */
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  /** The webhook endpoint's signing secret (`whsec_…`); the webhook refuses every event without it. */
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /** Stripe's API base (default https://api.stripe.com); tests point it at a local fake. */
+  STRIPE_API_URL: url(['http', 'https']).optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm
 import { type Db, schema } from '../../platform/db';
 import { likePattern } from '../../platform/db/search';
 import type { VendorRow } from '../../platform/http/identity';
+import { planNameOf } from '../billing/repo';
 
 const { vendors, vendorUsers, apps } = schema;
 
@@ -9,6 +10,7 @@ export interface AdminVendorRow {
   vendor: VendorRow;
   memberCount: number;
   appCount: number;
+  plan: string | null;
 }
 
 const memberCount =
@@ -43,7 +45,7 @@ export async function listAdminVendors(
 ): Promise<AdminVendorRow[]> {
   const by = opts.dir === 'asc' ? asc : desc;
   return db
-    .select({ vendor: vendors, memberCount, appCount })
+    .select({ vendor: vendors, memberCount, appCount, plan: planNameOf(db) })
     .from(vendors)
     .where(searchWhere(opts.search))
     .orderBy(by(orderColumns[opts.order]), asc(vendors.id))
@@ -58,7 +60,7 @@ export async function countAdminVendors(db: Db, search?: string): Promise<number
 
 export async function findAdminVendor(db: Db, id: number): Promise<AdminVendorRow | null> {
   const rows = await db
-    .select({ vendor: vendors, memberCount, appCount })
+    .select({ vendor: vendors, memberCount, appCount, plan: planNameOf(db) })
     .from(vendors)
     .where(and(eq(vendors.id, id)))
     .limit(1);

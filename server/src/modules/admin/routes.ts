@@ -1,5 +1,4 @@
 import {
-  adminSubscriptionSchema,
   adminVendorCreateBody,
   adminVendorCreatedSchema,
   adminVendorSchema,
@@ -18,7 +17,10 @@ const vendorPath = z.object({ vendorId: idParam });
 const tags = ['admin'];
 const access = { auth: 'superuser' } as const;
 
-/** Vendors as the superuser manages them (anyone else: 404). Shapes: contracts/src/http/organisations.ts. */
+/**
+ * Vendors as the superuser manages them (anyone else: 404). Shapes: contracts/src/http/organisations.ts.
+ * A vendor's subscriptions are billing's (modules/billing/routes.ts).
+ */
 export const adminRoutes = (ctx: AppContext) => [
   route({
     method: 'GET',
@@ -65,19 +67,5 @@ export const adminRoutes = (ctx: AppContext) => [
     body: adminVendorUpdateBody,
     response: dataEnvelopeSchema(adminVendorSchema),
     handler: async ({ params, body }) => ({ data: await editVendor(ctx, params.vendorId, body) }),
-  }),
-  route({
-    method: 'GET',
-    url: '/v1/admin/vendors/:vendorId/subscriptions',
-    summary: "A vendor's subscriptions (none until billing is built)",
-    tags,
-    access,
-    params: vendorPath,
-    resource: 'Vendor',
-    response: listEnvelopeSchema(adminSubscriptionSchema),
-    handler: async ({ params }) => {
-      await getVendor(ctx, params.vendorId);
-      return { data: [], total_count: 0, filter_count: 0 };
-    },
   }),
 ];

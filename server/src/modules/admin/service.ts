@@ -22,8 +22,7 @@ function presentAdminVendor(row: AdminVendorRow): AdminVendor {
     created_at: row.vendor.createdAt.toISOString(),
     member_count: row.memberCount,
     app_count: row.appCount,
-    // Billing is not built yet: no vendor has a subscription.
-    plan: null,
+    plan: row.plan,
   };
 }
 

@@ -12,6 +12,7 @@ import type {
 import type { z } from 'zod';
 import type { AppContext } from '../../platform/context';
 import { notFound, validationError } from '../../platform/errors';
+import { assertPlanAllows } from '../billing/service';
 import { checkFunctionConfig } from '../functions/config';
 import { configSchemasOf } from '../functions/repo';
 import { isKnownIcon } from '../icons/icon-set';
@@ -105,6 +106,7 @@ export async function installApp(
   if (!manifest) throw validationError({ app_key: 'Unknown app' });
   const checked = checkParameters(manifest, body.parameters);
   if ('errors' in checked) throw validationError({ parameters: checked.errors });
+  await assertPlanAllows(ctx, vendorId, 'apps');
   const row = await repo.insertApp(ctx.db, vendorId, {
     appKey: manifest.app_key,
     type: manifest.type,

@@ -33,6 +33,7 @@ export async function recordUsage(turn: Turn, model: VendorModelRow, usage: Usag
     tokensCompletion: usage.completionTokens,
     costMinor: cost,
   });
+  await turn.engine.spending.recordTokens(turn.app.vendorId, usage.promptTokens + usage.completionTokens);
   turn.debug({
     tokens_prompt: usage.promptTokens,
     tokens_completion: usage.completionTokens,

@@ -66,6 +66,8 @@ export class CompletionEngine implements EngineSeams {
   tools: ToolProvider = functionTools;
   /** The app's datastores (retrieval for chatbots, `datastore.search` in Lua); wired by the server. */
   knowledge: KnowledgePort = noKnowledge;
+  /** Without billing wired (engine tests) tokens count nowhere. */
+  spending: EngineSeams['spending'] = { recordTokens: async () => {} };
   responders: Record<string, Responder> = {
     chatbot: chatResponder,
     generic: chatResponder,

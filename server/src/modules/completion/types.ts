@@ -1,4 +1,5 @@
 import type { AppContext } from '../../platform/context';
+import type { SpendingPort } from '../conversations/ports';
 import type { ConversationRow, MessageRow, NewMessage } from '../conversations/repo';
 import type { ChatModel, ToolCall, ToolSpec } from '../models/providers/types';
 import type { AppRow, VendorModelRow } from './repo';
@@ -76,6 +77,8 @@ export interface EngineSeams {
   resolveModel: ModelResolver;
   tools: ToolProvider;
   knowledge: KnowledgePort;
+  /** Where a reply's tokens count against the vendor's plan (billing, wired by the server). */
+  spending: Pick<SpendingPort, 'recordTokens'>;
   /** Overrides `COMPLETION_TIMEOUT_MS` (tests). */
   timeoutMs: number | undefined;
 }

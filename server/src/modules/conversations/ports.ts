@@ -27,6 +27,8 @@ export interface ConversationPorts {
     /** Stops every running reply (server shutdown). */
     close(): Promise<void>;
   };
+  /** The vendor's plan, asked before every reply (`sendMessage`). */
+  spending: SpendingPort;
 }
 
 /**
@@ -36,6 +38,8 @@ export interface ConversationPorts {
  */
 export interface SpendingPort {
   reserveReply(vendorId: number): Promise<void>;
+  /** Adds a reply's tokens to the vendor's current period (the completion engine, after each model request). */
+  recordTokens(vendorId: number, tokens: number): Promise<void>;
 }
 
 export type ConversationContext = AppContext & ConversationPorts;

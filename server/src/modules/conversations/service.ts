@@ -125,6 +125,8 @@ export async function sendMessage(
   opts: { posterSocket?: string; relayUrl: string },
 ): Promise<ConversationWithMessages> {
   const app = await requireApp(ctx, caller, conversation.appId);
+  // Every channel sends through here: past the plan's limits 402, before any provider is called.
+  await ctx.spending.reserveReply(caller.vendor.id);
   const done = ctx.replies.start(ctx, { app, conversation, content, posterSocket: opts.posterSocket });
   const windowMs = ctx.config.SYNC_REPLY_TIMEOUT_MS;
   let timer: NodeJS.Timeout | undefined;

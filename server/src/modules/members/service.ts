@@ -12,6 +12,7 @@ import { conflict, notFound } from '../../platform/errors';
 import type { VendorRow } from '../../platform/http/identity';
 import { consoleOrigin, hasPassword, issueLink, NO_PASSWORD_HASH } from '../auth/links';
 import { findUserByEmail, insertUser, updateUser } from '../auth/repo';
+import { assertPlanAllows } from '../billing/service';
 import type { SessionVerifier } from '../auth/sessions';
 import { mailerFor } from '../settings/service';
 import {
@@ -113,6 +114,7 @@ export async function inviteMember(
   if (user && (await findMember(ctx.db, vendor.id, user.id))) {
     throw conflict('This person is already a member.', { email: 'This person is already a member.' });
   }
+  await assertPlanAllows(ctx, vendor.id, 'members');
   user ??= await insertUser(ctx.db, {
     email,
     passwordHash: NO_PASSWORD_HASH,

@@ -1,0 +1,401 @@
+import { and, asc, count, desc, eq, inArray, lt, ne, or, type SQL, sql } from 'drizzle-orm';
+import { type Db, schema } from '../../platform/db';
+
+const {
+  plans,
+  subscriptions,
+  invoices,
+  billingUsage,
+  stripeEvents,
+  apps,
+  vendors,
+  vendorUsers,
+  vendorSettings,
+} = schema;
+
+export type PlanRow = typeof plans.$inferSelect;
+export type NewPlan = Omit<typeof plans.$inferInsert, 'id' | 'createdAt'>;
+export type SubscriptionRow = typeof subscriptions.$inferSelect;
+export type InvoiceRow = typeof invoices.$inferSelect;
+export interface SubscriptionWithPlan {
+  subscription: SubscriptionRow;
+  plan: PlanRow;
+}
+
+/** Statuses under which a subscription is in force (Stripe's `past_due` keeps it while Stripe retries). */
+export const LIVE_STATUSES = ['active', 'trialing', 'past_due'];
+
+/** In force: a live status, and not past the end of a period it was cancelled at. */
+const isLive = and(
+  inArray(subscriptions.status, LIVE_STATUSES),
+  or(
+    eq(subscriptions.cancelAtPeriodEnd, false),
+    sql`${subscriptions.currentPeriodEnd} is null`,
+    sql`${subscriptions.currentPeriodEnd} > now()`,
+  ),
+);
+
+/**
+ * The name of the plan in force for each vendor of an outer query over `vendors`: its live
+ * subscription's plan, else the default plan, else null. For lists that show each vendor's plan.
+ */
+export function planNameOf(db: Db) {
+  const subscribed = db
+    .select({ name: plans.name })
+    .from(subscriptions)
+    .innerJoin(plans, eq(plans.id, subscriptions.planId))
+    .where(and(eq(subscriptions.vendorId, vendors.id), isLive))
+    .orderBy(desc(subscriptions.id))
+    .limit(1);
+  const byDefault = db
+    .select({ name: plans.name })
+    .from(plans)
+    .where(and(eq(plans.isDefault, true), eq(plans.active, true)))
+    .limit(1);
+  return sql<string | null>`coalesce((${subscribed}), (${byDefault}))`;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Plans (the operator's catalogue: no vendor)
+// ------------------------------------------------------------------------------------------------
+
+const planOrder = {
+  name: sql`lower(${plans.name})`,
+  price_minor: plans.priceMinor,
+  created_at: plans.createdAt,
+};
+
+export async function listPlans(
+  db: Db,
+  opts: { order: keyof typeof planOrder; dir: 'asc' | 'desc'; offset: number; limit: number },
+): Promise<PlanRow[]> {
+  const by = opts.dir === 'asc' ? asc : desc;
+  return db
+    .select()
+    .from(plans)
+    .orderBy(by(planOrder[opts.order]), asc(plans.id))
+    .offset(opts.offset)
+    .limit(opts.limit);
+}
+
+export async function countPlans(db: Db): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(plans);
+  return row?.n ?? 0;
+}
+
+export async function findPlan(db: Db, id: number): Promise<PlanRow | null> {
+  const rows = await db.select().from(plans).where(eq(plans.id, id)).limit(1);
+  return rows[0] ?? null;
+}
+
+export async function activePlans(db: Db): Promise<PlanRow[]> {
+  return db.select().from(plans).where(eq(plans.active, true)).orderBy(asc(plans.priceMinor), asc(plans.id));
+}
+
+export async function defaultPlan(db: Db): Promise<PlanRow | null> {
+  const rows = await db
+    .select()
+    .from(plans)
+    .where(and(eq(plans.isDefault, true), eq(plans.active, true)))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+export async function planByStripePrice(db: Db, priceId: string): Promise<PlanRow | null> {
+  const rows = await db.select().from(plans).where(eq(plans.stripePriceId, priceId)).limit(1);
+  return rows[0] ?? null;
+}
+
+/** Inserts or updates a plan; marking it default unmarks the others in the same transaction. */
+export async function savePlan(db: Db, id: number | null, values: Partial<NewPlan>): Promise<PlanRow | null> {
+  return db.transaction(async (tx) => {
+    if (values.isDefault) {
+      const others =
+        id === null ? eq(plans.isDefault, true) : and(eq(plans.isDefault, true), ne(plans.id, id));
+      await tx.update(plans).set({ isDefault: false, modifiedAt: new Date() }).where(others);
+    }
+    if (id === null) {
+      const [row] = await tx
+        .insert(plans)
+        .values(values as NewPlan)
+        .returning();
+      return row ?? null;
+    }
+    const [row] = await tx
+      .update(plans)
+      .set({ ...values, modifiedAt: new Date() })
+      .where(eq(plans.id, id))
+      .returning();
+    return row ?? null;
+  });
+}
+
+// ------------------------------------------------------------------------------------------------
+// Subscriptions
+// ------------------------------------------------------------------------------------------------
+
+export async function listSubscriptions(db: Db, vendorId: number): Promise<SubscriptionWithPlan[]> {
+  return db
+    .select({ subscription: subscriptions, plan: plans })
+    .from(subscriptions)
+    .innerJoin(plans, eq(plans.id, subscriptions.planId))
+    .where(eq(subscriptions.vendorId, vendorId))
+    .orderBy(desc(subscriptions.id));
+}
+
+export async function findSubscription(
+  db: Db,
+  vendorId: number,
+  id: number,
+): Promise<SubscriptionWithPlan | null> {
+  const rows = await db
+    .select({ subscription: subscriptions, plan: plans })
+    .from(subscriptions)
+    .innerJoin(plans, eq(plans.id, subscriptions.planId))
+    .where(and(eq(subscriptions.vendorId, vendorId), eq(subscriptions.id, id)))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** The subscription in force (the newest live one), with its plan. */
+export async function liveSubscription(db: Db, vendorId: number): Promise<SubscriptionWithPlan | null> {
+  const rows = await db
+    .select({ subscription: subscriptions, plan: plans })
+    .from(subscriptions)
+    .innerJoin(plans, eq(plans.id, subscriptions.planId))
+    .where(and(eq(subscriptions.vendorId, vendorId), isLive))
+    .orderBy(desc(subscriptions.id))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** Ends every live subscription of the vendor but `keepId`; answers the ended ones. */
+async function endOthers(db: Db, vendorId: number, keepId: number | null): Promise<SubscriptionRow[]> {
+  const where = [eq(subscriptions.vendorId, vendorId), isLive];
+  if (keepId !== null) where.push(ne(subscriptions.id, keepId));
+  return db
+    .update(subscriptions)
+    .set({ status: 'canceled', modifiedAt: new Date() })
+    .where(and(...where))
+    .returning();
+}
+
+/** A new subscription in force now; the previous ones end (answered, to cancel them at Stripe). */
+export async function replaceSubscription(
+  db: Db,
+  vendorId: number,
+  values: Pick<
+    typeof subscriptions.$inferInsert,
+    'planId' | 'quantity' | 'status' | 'currentPeriodStart' | 'currentPeriodEnd'
+  >,
+): Promise<{ created: SubscriptionRow; ended: SubscriptionRow[] }> {
+  return db.transaction(async (tx) => {
+    const ended = await endOthers(tx as unknown as Db, vendorId, null);
+    const [created] = await tx
+      .insert(subscriptions)
+      .values({ ...values, vendorId })
+      .returning();
+    return { created: created!, ended };
+  });
+}
+
+/** Stripe's view of one subscription, by its Stripe id; a live one ends the vendor's others. */
+export async function upsertStripeSubscription(
+  db: Db,
+  vendorId: number,
+  externalId: string,
+  values: Pick<
+    typeof subscriptions.$inferInsert,
+    'planId' | 'quantity' | 'status' | 'currentPeriodStart' | 'currentPeriodEnd' | 'cancelAtPeriodEnd'
+  >,
+): Promise<SubscriptionRow | null> {
+  const [row] = await db
+    .insert(subscriptions)
+    .values({ ...values, vendorId, externalId })
+    .onConflictDoUpdate({
+      target: subscriptions.externalId,
+      set: { ...values, modifiedAt: new Date() },
+      // A Stripe id names one vendor's subscription for good.
+      setWhere: eq(subscriptions.vendorId, vendorId),
+    })
+    .returning();
+  if (row && LIVE_STATUSES.includes(row.status)) await endOthers(db, vendorId, row.id);
+  return row ?? null;
+}
+
+export async function setCancelAtPeriodEnd(db: Db, vendorId: number, id: number): Promise<void> {
+  await db
+    .update(subscriptions)
+    .set({ cancelAtPeriodEnd: true, modifiedAt: new Date() })
+    .where(and(eq(subscriptions.vendorId, vendorId), eq(subscriptions.id, id)));
+}
+
+export async function subscriptionIdByExternal(
+  db: Db,
+  vendorId: number,
+  externalId: string,
+): Promise<number | null> {
+  const rows = await db
+    .select({ id: subscriptions.id })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.vendorId, vendorId), eq(subscriptions.externalId, externalId)))
+    .limit(1);
+  return rows[0]?.id ?? null;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Invoices
+// ------------------------------------------------------------------------------------------------
+
+export async function listInvoices(
+  db: Db,
+  vendorId: number,
+  opts: { dir: 'asc' | 'desc'; offset: number; limit: number },
+): Promise<InvoiceRow[]> {
+  const by = opts.dir === 'asc' ? asc : desc;
+  return db
+    .select()
+    .from(invoices)
+    .where(eq(invoices.vendorId, vendorId))
+    .orderBy(by(invoices.createdAt), by(invoices.id))
+    .offset(opts.offset)
+    .limit(opts.limit);
+}
+
+export async function countInvoices(db: Db, vendorId: number): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(invoices).where(eq(invoices.vendorId, vendorId));
+  return row?.n ?? 0;
+}
+
+export async function upsertInvoice(
+  db: Db,
+  vendorId: number,
+  externalId: string,
+  values: Omit<typeof invoices.$inferInsert, 'id' | 'vendorId' | 'externalId' | 'createdAt'>,
+): Promise<void> {
+  await db
+    .insert(invoices)
+    .values({ ...values, vendorId, externalId })
+    .onConflictDoUpdate({
+      target: invoices.externalId,
+      set: values,
+      setWhere: eq(invoices.vendorId, vendorId),
+    });
+}
+
+// ------------------------------------------------------------------------------------------------
+// Usage per period and counts
+// ------------------------------------------------------------------------------------------------
+
+/**
+ * Counts one request in the period unless a limit is reached, in one statement: the row lock of
+ * `on conflict do update` serialises concurrent sends on every instance, and the `where` sees the
+ * latest count, so no two sends both take the last request. Answers whether it was counted.
+ */
+export async function reserveRequest(
+  db: Db,
+  vendorId: number,
+  periodStart: Date,
+  limits: { requests: number | null; tokens: number | null },
+): Promise<boolean> {
+  // A limit of 0 allows nothing, not even the first row's insert.
+  if (limits.requests === 0 || limits.tokens === 0) return false;
+  const room: SQL[] = [];
+  if (limits.requests !== null) room.push(lt(billingUsage.requests, limits.requests));
+  if (limits.tokens !== null) room.push(lt(billingUsage.tokens, limits.tokens));
+  const rows = await db
+    .insert(billingUsage)
+    .values({ vendorId, periodStart, requests: 1, tokens: 0 })
+    .onConflictDoUpdate({
+      target: [billingUsage.vendorId, billingUsage.periodStart],
+      set: { requests: sql`${billingUsage.requests} + 1` },
+      ...(room.length ? { setWhere: and(...room) } : {}),
+    })
+    .returning({ requests: billingUsage.requests });
+  return rows.length > 0;
+}
+
+export async function addTokens(db: Db, vendorId: number, periodStart: Date, tokens: number): Promise<void> {
+  await db
+    .insert(billingUsage)
+    .values({ vendorId, periodStart, requests: 0, tokens })
+    .onConflictDoUpdate({
+      target: [billingUsage.vendorId, billingUsage.periodStart],
+      set: { tokens: sql`${billingUsage.tokens} + ${tokens}` },
+    });
+}
+
+export async function readUsage(
+  db: Db,
+  vendorId: number,
+  periodStart: Date,
+): Promise<{ requests: number; tokens: number }> {
+  const rows = await db
+    .select({ requests: billingUsage.requests, tokens: billingUsage.tokens })
+    .from(billingUsage)
+    .where(and(eq(billingUsage.vendorId, vendorId), eq(billingUsage.periodStart, periodStart)))
+    .limit(1);
+  return rows[0] ?? { requests: 0, tokens: 0 };
+}
+
+export async function countApps(db: Db, vendorId: number): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(apps).where(eq(apps.vendorId, vendorId));
+  return row?.n ?? 0;
+}
+
+export async function countMembers(db: Db, vendorId: number): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(vendorUsers).where(eq(vendorUsers.vendorId, vendorId));
+  return row?.n ?? 0;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Stripe: customers and events
+// ------------------------------------------------------------------------------------------------
+
+/** The vendor whose billing settings name this Stripe customer (the webhook knows no vendor). */
+export async function vendorIdByCustomer(db: Db, customerId: string): Promise<number | null> {
+  const rows = await db
+    .select({ vendorId: vendorSettings.vendorId })
+    .from(vendorSettings)
+    .where(
+      and(
+        eq(vendorSettings.key, BILLING_SETTING),
+        sql`${vendorSettings.value}->>'customerId' = ${customerId}`,
+      ),
+    )
+    .limit(1);
+  return rows[0]?.vendorId ?? null;
+}
+
+/** The vendor_settings key of a vendor's billing data: `{customerId?, address?}`. */
+export const BILLING_SETTING = 'billing';
+
+export async function eventSeen(db: Db, id: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: stripeEvents.id })
+    .from(stripeEvents)
+    .where(eq(stripeEvents.id, id))
+    .limit(1);
+  return rows.length > 0;
+}
+
+/**
+ * Applies an event once: records its id and runs `apply` in one transaction, so a replay (or two
+ * deliveries at once) applies nothing and a failed apply records nothing (Stripe retries it).
+ */
+export async function applyEventOnce(
+  db: Db,
+  event: { id: string; type: string },
+  apply: (tx: Db) => Promise<void>,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(stripeEvents)
+      .values({ id: event.id, type: event.type })
+      .onConflictDoNothing()
+      .returning({ id: stripeEvents.id });
+    if (!inserted.length) return false;
+    await apply(tx as unknown as Db);
+    return true;
+  });
+}

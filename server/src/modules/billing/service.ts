@@ -1,0 +1,463 @@
+import {
+  type AdminPlan,
+  BILLING_NOT_CONFIGURED,
+  type BillingAddress,
+  type BillingAddressBody,
+  type CancelBody,
+  type CheckoutBody,
+  ErrorCode,
+  type Invoice,
+  type InvoicesQuery,
+  type ListEnvelope,
+  type Plan,
+  type PlanBody,
+  type PlanInterval,
+  type PlanLimits,
+  type PlansQuery,
+  type PlanUpdateBody,
+  type RedirectUrl,
+  type Subscription,
+  type SubscriptionAssignBody,
+  type SubscriptionLimits,
+} from '@llmor/contracts';
+import type Stripe from 'stripe';
+import type { AppContext } from '../../platform/context';
+import { badRequest, conflict, notFound, paymentRequired } from '../../platform/errors';
+import type { VendorRow } from '../../platform/http/identity';
+import { consoleOrigin } from '../auth/links';
+import { readSetting, writeSetting } from '../settings/repo';
+import { findVendorById } from '../vendors/repo';
+import { addMonths, currentPeriod, type Period } from './period';
+import { limitsOf, presentAdminPlan, presentInvoice, presentPlan, presentSubscription } from './present';
+import {
+  activePlans,
+  addTokens,
+  BILLING_SETTING,
+  countApps,
+  countInvoices,
+  countMembers,
+  countPlans,
+  defaultPlan,
+  findPlan,
+  findSubscription,
+  LIVE_STATUSES,
+  listInvoices,
+  listPlans,
+  listSubscriptions,
+  liveSubscription,
+  type PlanRow,
+  readUsage,
+  replaceSubscription,
+  reserveRequest,
+  type SubscriptionWithPlan,
+  savePlan,
+  setCancelAtPeriodEnd,
+} from './repo';
+import { stripeClient } from './stripe';
+
+/** What a vendor keeps in vendor_settings under `billing`. */
+export interface BillingSetting {
+  customerId: string;
+  address: BillingAddress;
+}
+
+const EMPTY_ADDRESS: BillingAddress = {
+  name: '',
+  line1: '',
+  line2: '',
+  postal_code: '',
+  city: '',
+  state: '',
+  country: '',
+};
+const UNLIMITED: PlanLimits = { requests: null, tokens: null, apps: null, members: null };
+
+// ------------------------------------------------------------------------------------------------
+// The plan in force
+// ------------------------------------------------------------------------------------------------
+
+export interface BillingState {
+  subscription: SubscriptionWithPlan | null;
+  /** The subscription's plan, else the default plan, else none (unlimited). */
+  plan: PlanRow | null;
+  period: Period;
+  /** The plan's limits × the subscription's quantity; null is unlimited. */
+  limits: PlanLimits;
+}
+
+export async function billingState(
+  ctx: AppContext,
+  vendorId: number,
+  now = new Date(),
+): Promise<BillingState> {
+  const subscription = await liveSubscription(ctx.db, vendorId);
+  const plan = subscription?.plan ?? (await defaultPlan(ctx.db));
+  const s = subscription?.subscription;
+  const period = currentPeriod(
+    { start: s?.currentPeriodStart ?? null, end: s?.currentPeriodEnd ?? null },
+    (plan?.interval ?? 'month') as PlanInterval,
+    now,
+  );
+  const base = plan ? limitsOf(plan) : UNLIMITED;
+  const quantity = s?.quantity ?? 1;
+  const scaled = (v: number | null) => (v === null ? null : v * quantity);
+  return {
+    subscription,
+    plan,
+    period,
+    limits: {
+      requests: scaled(base.requests),
+      tokens: scaled(base.tokens),
+      apps: scaled(base.apps),
+      members: scaled(base.members),
+    },
+  };
+}
+
+const day = (d: Date) => d.toISOString().slice(0, 10);
+
+/**
+ * Counts one request against the period's limits before a reply runs; past the requests limit, or
+ * once the tokens used reach the tokens limit, 402 code 60 and nothing is counted.
+ */
+export async function reserveReply(ctx: AppContext, vendorId: number): Promise<void> {
+  const { period, limits } = await billingState(ctx, vendorId);
+  if (await reserveRequest(ctx.db, vendorId, period.start, limits)) return;
+  const used = await readUsage(ctx.db, vendorId, period.start);
+  const what =
+    limits.tokens !== null && used.tokens >= limits.tokens
+      ? `${limits.tokens.toLocaleString('en-US')} tokens`
+      : `${(limits.requests ?? 0).toLocaleString('en-US')} requests`;
+  throw paymentRequired(
+    `The plan's ${what} for this period are used up (the period ends ${day(period.end)}). Upgrade the plan to send more.`,
+    ErrorCode.USAGE_LIMIT_REACHED,
+  );
+}
+
+/** Adds a reply's tokens to the period they were used in. */
+export async function recordTokens(ctx: AppContext, vendorId: number, tokens: number): Promise<void> {
+  if (tokens <= 0) return;
+  const { period } = await billingState(ctx, vendorId);
+  await addTokens(ctx.db, vendorId, period.start, tokens);
+}
+
+/** Refuses a new app or member past the plan's `apps`/`members` limit (402 code 61). */
+export async function assertPlanAllows(
+  ctx: AppContext,
+  vendorId: number,
+  what: 'apps' | 'members',
+): Promise<void> {
+  const { limits } = await billingState(ctx, vendorId);
+  const limit = limits[what];
+  if (limit === null) return;
+  const used = what === 'apps' ? await countApps(ctx.db, vendorId) : await countMembers(ctx.db, vendorId);
+  if (used < limit) return;
+  throw paymentRequired(
+    `The plan allows ${limit} ${what === 'apps' ? (limit === 1 ? 'app' : 'apps') : limit === 1 ? 'member' : 'members'}. Upgrade the plan to ${what === 'apps' ? 'create more apps' : 'invite more people'}.`,
+    ErrorCode.PLAN_LIMIT_REACHED,
+  );
+}
+
+// ------------------------------------------------------------------------------------------------
+// Plans (superuser)
+// ------------------------------------------------------------------------------------------------
+
+export async function listAdminPlans(ctx: AppContext, q: PlansQuery): Promise<ListEnvelope<AdminPlan>> {
+  const page = Number(q.page ?? 0);
+  const pageSize = Number(q.page_size ?? 20);
+  const [rows, total] = await Promise.all([
+    listPlans(ctx.db, {
+      order: q.order ?? 'price_minor',
+      dir: q.order_dir ?? 'asc',
+      offset: page * pageSize,
+      limit: pageSize,
+    }),
+    countPlans(ctx.db),
+  ]);
+  return { data: rows.map(presentAdminPlan), total_count: total, filter_count: total };
+}
+
+async function requirePlan(ctx: AppContext, id: number): Promise<PlanRow> {
+  const plan = await findPlan(ctx.db, id);
+  if (!plan) throw notFound('Plan');
+  return plan;
+}
+
+export async function getAdminPlan(ctx: AppContext, id: number): Promise<AdminPlan> {
+  return presentAdminPlan(await requirePlan(ctx, id));
+}
+
+export async function createPlan(ctx: AppContext, body: PlanBody): Promise<AdminPlan> {
+  const row = await savePlan(ctx.db, null, {
+    name: body.name,
+    description: body.description ?? '',
+    priceMinor: body.price_minor,
+    currency: body.currency,
+    interval: body.interval,
+    limits: { ...UNLIMITED, ...body.limits },
+    active: body.active ?? true,
+    isDefault: body.default ?? false,
+    stripePriceId: body.stripe_price_id ?? null,
+  });
+  return presentAdminPlan(row!);
+}
+
+export async function updatePlan(ctx: AppContext, id: number, body: PlanUpdateBody): Promise<AdminPlan> {
+  const plan = await requirePlan(ctx, id);
+  const row = await savePlan(ctx.db, id, {
+    ...(body.name !== undefined ? { name: body.name } : {}),
+    ...(body.description !== undefined ? { description: body.description } : {}),
+    ...(body.price_minor !== undefined ? { priceMinor: body.price_minor } : {}),
+    ...(body.currency !== undefined ? { currency: body.currency } : {}),
+    ...(body.interval !== undefined ? { interval: body.interval } : {}),
+    ...(body.limits !== undefined ? { limits: { ...limitsOf(plan), ...body.limits } } : {}),
+    ...(body.active !== undefined ? { active: body.active } : {}),
+    ...(body.default !== undefined ? { isDefault: body.default } : {}),
+    ...(body.stripe_price_id !== undefined ? { stripePriceId: body.stripe_price_id } : {}),
+  });
+  return presentAdminPlan(row!);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Subscriptions (superuser)
+// ------------------------------------------------------------------------------------------------
+
+async function requireVendor(ctx: AppContext, vendorId: number): Promise<VendorRow> {
+  const vendor = await findVendorById(ctx.db, vendorId);
+  if (!vendor) throw notFound('Vendor');
+  return vendor;
+}
+
+export async function vendorSubscriptions(
+  ctx: AppContext,
+  vendorId: number,
+): Promise<ListEnvelope<Subscription>> {
+  await requireVendor(ctx, vendorId);
+  const rows = await listSubscriptions(ctx.db, vendorId);
+  return { data: rows.map(presentSubscription), total_count: rows.length, filter_count: rows.length };
+}
+
+/**
+ * The operator puts a vendor on a plan, in force now for one interval (renewing) and replacing the
+ * current subscription; one Stripe billed is cancelled at Stripe too, so it bills no more.
+ */
+export async function assignSubscription(
+  ctx: AppContext,
+  vendorId: number,
+  body: SubscriptionAssignBody,
+): Promise<Subscription> {
+  await requireVendor(ctx, vendorId);
+  const plan = await requirePlan(ctx, body.plan_id);
+  const now = new Date();
+  const { created, ended } = await replaceSubscription(ctx.db, vendorId, {
+    planId: plan.id,
+    quantity: body.quantity ?? 1,
+    status: 'active',
+    currentPeriodStart: now,
+    currentPeriodEnd: addMonths(now, plan.interval === 'year' ? 12 : 1),
+  });
+  const stripe = await stripeClient(ctx.config);
+  for (const old of ended) {
+    if (!old.externalId || !stripe) continue;
+    await stripe.subscriptions
+      .cancel(old.externalId)
+      .catch((err: unknown) =>
+        ctx.log.warn(
+          { err, subscription: old.id },
+          'the replaced subscription could not be cancelled at Stripe',
+        ),
+      );
+  }
+  return presentSubscription({ subscription: created, plan });
+}
+
+// ------------------------------------------------------------------------------------------------
+// A vendor's billing (owners)
+// ------------------------------------------------------------------------------------------------
+
+export async function availablePlans(ctx: AppContext): Promise<Plan[]> {
+  return (await activePlans(ctx.db)).map(presentPlan);
+}
+
+async function requireStripe(ctx: AppContext): Promise<Stripe> {
+  const stripe = await stripeClient(ctx.config);
+  if (!stripe) throw badRequest(BILLING_NOT_CONFIGURED);
+  return stripe;
+}
+
+/** Stripe's refusals (a bad price id, a deleted customer) answer 400 with Stripe's message. */
+async function atStripe<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (err) {
+    const e = err as { type?: string; message?: string };
+    if (typeof e.type === 'string' && e.type.startsWith('Stripe')) {
+      throw badRequest(`Stripe refused the request: ${e.message ?? e.type}`);
+    }
+    throw err;
+  }
+}
+
+const stripeAddress = (a: BillingAddress) => ({
+  line1: a.line1,
+  line2: a.line2,
+  postal_code: a.postal_code,
+  city: a.city,
+  state: a.state,
+  country: a.country,
+});
+
+/** The vendor's Stripe customer, created once and kept in vendor_settings. */
+async function ensureCustomer(ctx: AppContext, stripe: Stripe, vendor: VendorRow): Promise<string> {
+  const setting = await readSetting<BillingSetting>(ctx.db, vendor.id, BILLING_SETTING);
+  if (setting.customerId) return setting.customerId;
+  const customer = await atStripe(
+    stripe.customers.create({
+      name: setting.address?.name || vendor.name,
+      metadata: { vendor_id: String(vendor.id), vendor_key: vendor.key },
+      ...(setting.address?.line1 ? { address: stripeAddress(setting.address) } : {}),
+    }),
+  );
+  await writeSetting(ctx.db, vendor.id, BILLING_SETTING, { ...setting, customerId: customer.id });
+  return customer.id;
+}
+
+const subscriptionPage = (ctx: AppContext, origin: string) =>
+  `${consoleOrigin(ctx, origin)}/settings/subscription`;
+
+export async function checkout(
+  ctx: AppContext,
+  vendor: VendorRow,
+  body: CheckoutBody,
+  origin: string,
+): Promise<RedirectUrl> {
+  const stripe = await requireStripe(ctx);
+  const plan = await findPlan(ctx.db, body.subscription_id);
+  if (!plan?.active) throw notFound('Plan');
+  if (!plan.stripePriceId) {
+    throw badRequest('This plan cannot be bought online; the operator assigns it.');
+  }
+  const customer = await ensureCustomer(ctx, stripe, vendor);
+  const page = subscriptionPage(ctx, origin);
+  const metadata = { vendor_id: String(vendor.id), plan_id: String(plan.id) };
+  const session = await atStripe(
+    stripe.checkout.sessions.create({
+      mode: 'subscription',
+      customer,
+      client_reference_id: String(vendor.id),
+      line_items: [{ price: plan.stripePriceId, quantity: body.quantity ?? 1 }],
+      success_url: `${page}?checkout=success`,
+      cancel_url: `${page}?checkout=cancelled`,
+      metadata,
+      subscription_data: { metadata },
+    }),
+  );
+  if (!session.url) throw badRequest('Stripe answered a checkout session without a URL.');
+  return { url: session.url };
+}
+
+/** Cancels at the end of the current period (at Stripe when Stripe bills it). */
+export async function cancelSubscription(
+  ctx: AppContext,
+  vendor: VendorRow,
+  body: CancelBody,
+): Promise<Subscription> {
+  const found = await findSubscription(ctx.db, vendor.id, body.subscription_id);
+  if (!found) throw notFound('Subscription');
+  const s = found.subscription;
+  if (!LIVE_STATUSES.includes(s.status)) throw conflict('This subscription has already ended.');
+  if (s.externalId) {
+    const stripe = await requireStripe(ctx);
+    await atStripe(stripe.subscriptions.update(s.externalId, { cancel_at_period_end: true }));
+  }
+  await setCancelAtPeriodEnd(ctx.db, vendor.id, s.id);
+  return presentSubscription((await findSubscription(ctx.db, vendor.id, s.id))!);
+}
+
+/** Stripe's billing portal (payment methods, invoices), returning to the subscription page. */
+export async function paymentMethodPortal(
+  ctx: AppContext,
+  vendor: VendorRow,
+  origin: string,
+): Promise<RedirectUrl> {
+  const stripe = await requireStripe(ctx);
+  const customer = await ensureCustomer(ctx, stripe, vendor);
+  const session = await atStripe(
+    stripe.billingPortal.sessions.create({ customer, return_url: subscriptionPage(ctx, origin) }),
+  );
+  return { url: session.url };
+}
+
+export async function vendorInvoices(
+  ctx: AppContext,
+  vendorId: number,
+  q: InvoicesQuery,
+): Promise<ListEnvelope<Invoice>> {
+  const page = Number(q.page ?? 0);
+  const pageSize = Number(q.page_size ?? 20);
+  const [rows, total] = await Promise.all([
+    listInvoices(ctx.db, vendorId, { dir: q.order_dir ?? 'desc', offset: page * pageSize, limit: pageSize }),
+    countInvoices(ctx.db, vendorId),
+  ]);
+  return { data: rows.map(presentInvoice), total_count: total, filter_count: total };
+}
+
+export async function billingAddress(ctx: AppContext, vendorId: number): Promise<BillingAddress> {
+  const setting = await readSetting<BillingSetting>(ctx.db, vendorId, BILLING_SETTING);
+  return { ...EMPTY_ADDRESS, ...setting.address };
+}
+
+/** Stores the address; with Stripe the customer gets it first (a refusal changes nothing here). */
+export async function saveBillingAddress(
+  ctx: AppContext,
+  vendor: VendorRow,
+  body: BillingAddressBody,
+): Promise<BillingAddress> {
+  const address: BillingAddress = { ...EMPTY_ADDRESS, ...body };
+  const stripe = await stripeClient(ctx.config);
+  if (stripe) {
+    const customer = await ensureCustomer(ctx, stripe, vendor);
+    await atStripe(
+      stripe.customers.update(customer, { name: address.name, address: stripeAddress(address) }),
+    );
+  }
+  const setting = await readSetting<BillingSetting>(ctx.db, vendor.id, BILLING_SETTING);
+  await writeSetting(ctx.db, vendor.id, BILLING_SETTING, { ...setting, address });
+  return address;
+}
+
+export async function subscriptionLimits(ctx: AppContext, vendorId: number): Promise<SubscriptionLimits> {
+  const state = await billingState(ctx, vendorId);
+  const [used, apps, members] = await Promise.all([
+    readUsage(ctx.db, vendorId, state.period.start),
+    countApps(ctx.db, vendorId),
+    countMembers(ctx.db, vendorId),
+  ]);
+  const periodStart = state.period.start.toISOString();
+  const periodEnd = state.period.end.toISOString();
+  const inPeriod = (limit: number | null, n: number) => ({
+    limit,
+    used: n,
+    period_start: periodStart,
+    period_end: periodEnd,
+  });
+  const total = (limit: number | null, n: number) => ({
+    limit,
+    used: n,
+    period_start: null,
+    period_end: null,
+  });
+  return {
+    plan: state.plan ? presentPlan(state.plan) : null,
+    subscription: state.subscription ? presentSubscription(state.subscription) : null,
+    period_start: periodStart,
+    period_end: periodEnd,
+    stripe: Boolean(ctx.config.STRIPE_SECRET_KEY),
+    limits: {
+      requests: inPeriod(state.limits.requests, used.requests),
+      tokens: inPeriod(state.limits.tokens, used.tokens),
+      apps: total(state.limits.apps, apps),
+      members: total(state.limits.members, members),
+    },
+  };
+}
