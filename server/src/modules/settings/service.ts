@@ -92,6 +92,12 @@ export async function updateSettings(
   return getSettings(ctx, updated);
 }
 
+/** The vendor's Slack configuration token (it creates and updates Slack apps), or null when unset. */
+export async function slackConfigToken(ctx: AppContext, vendorId: number): Promise<string | null> {
+  const slack = await readSetting<SlackSetting>(ctx.db, vendorId, 'slack');
+  return slack.configTokenSealed ? ctx.secretBox.open(slack.configTokenSealed) : null;
+}
+
 async function vendorMailServer(
   ctx: AppContext,
   vendorId: number,
