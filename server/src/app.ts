@@ -28,6 +28,7 @@ import { registerHealthRoutes } from './modules/health/routes';
 import { registerIconRoutes } from './modules/icons/routes';
 import { memberRoutes } from './modules/members/routes';
 import { modelRoutes } from './modules/models/routes';
+import { openAiRoutes } from './modules/openai/routes';
 import { settingsRoutes } from './modules/settings/routes';
 import { slackJobs } from './modules/slack/reply';
 import { slackRoutes } from './modules/slack/routes';
@@ -173,6 +174,7 @@ export async function buildApp(
     ...slackRoutes(ctx),
     ...billingRoutes(ctx),
     ...clientRoutes(ctx),
+    ...openAiRoutes(ctx),
     ...embedRoutes(ctx),
   ]);
   registerIconRoutes(app, ctx);

@@ -8,6 +8,7 @@ export * from './datastores';
 export * from './embeds';
 export * from './functions';
 export * from './models';
+export * from './openai';
 export * from './organisations';
 export * from './slack';
 export * from './usage';

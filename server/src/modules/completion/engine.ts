@@ -1,6 +1,7 @@
 import { RelayMessageType } from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
 import { conflict } from '../../platform/errors';
+import type { ReplyObserver } from '../conversations/ports';
 import { presentMessage } from '../conversations/present';
 import {
   type ConversationRow,
@@ -41,6 +42,8 @@ export interface CompletionInput {
   content: string;
   /** socket.id of the poster's relay connection (header X-Relay-Socket), if it sent one. */
   posterSocket?: string;
+  /** Also hears the reply's room events (text chunks, tool calls, debug, end). */
+  observe?: ReplyObserver;
 }
 
 interface Running {
@@ -137,7 +140,10 @@ export class CompletionEngine implements EngineSeams {
     const startedAt = Date.now();
     const store = (message: NewMessage) =>
       insertMessage(ctx.db, conversation.vendorId, conversation.id, message);
-    const emit = (type: string, data: unknown) => ctx.relay.emit(token, type, data);
+    const emit = (type: string, data: unknown) => {
+      ctx.relay.emit(token, type, data);
+      input.observe?.(type, data);
+    };
     /** The poster's own socket learns the input was its own; everyone else that it came from elsewhere. */
     const emitInputAsync = (type: string) => {
       ctx.relay.emit(token, type, { input_async: true }, { except: poster });

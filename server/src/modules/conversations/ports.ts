@@ -4,6 +4,9 @@ import type { ConversationRow } from './repo';
 
 export type AppRow = typeof schema.apps.$inferSelect;
 
+/** Sees every relay event of one reply as it is published (the OpenAI-compatible endpoint streams them). */
+export type ReplyObserver = (type: string, data: unknown) => void;
+
 /**
  * What conversations need from modules above them, provided by the composition root (`app.ts`): the
  * apps they belong to and the engine that answers them. Conversations import neither, so the module
@@ -22,7 +25,13 @@ export interface ConversationPorts {
      */
     start(
       ctx: AppContext,
-      input: { app: AppRow; conversation: ConversationRow; content: string; posterSocket?: string },
+      input: {
+        app: AppRow;
+        conversation: ConversationRow;
+        content: string;
+        posterSocket?: string;
+        observe?: ReplyObserver;
+      },
     ): Promise<void>;
     /** Stops every running reply (server shutdown). */
     close(): Promise<void>;

@@ -11,7 +11,7 @@ import type { AppContext } from '../../platform/context';
 import { randomToken } from '../../platform/crypto';
 import { notFound, timedOut, validationError } from '../../platform/errors';
 import { type Caller, channelsOf, mayOpenConversation, mayUseApp } from './access';
-import type { AppRow, ConversationContext } from './ports';
+import type { AppRow, ConversationContext, ReplyObserver } from './ports';
 import { presentConversation, presentListItem, presentMessage } from './present';
 import {
   type ConversationRow,
@@ -51,7 +51,8 @@ export async function createConversation(
   ctx: ConversationContext,
   caller: Caller,
   body: CreateConversationBody,
-  opts: { locale?: string; relayUrl: string },
+  /** `greet: false`: no greeting (the caller brings its own history). */
+  opts: { locale?: string; relayUrl: string; greet?: boolean },
 ): Promise<ConversationCreated> {
   if (!channelsOf(caller).includes(body.vendor_channel)) {
     throw validationError({
@@ -68,7 +69,7 @@ export async function createConversation(
     clientId: caller.kind === 'client' ? caller.clientId : null,
     embedId: caller.kind === 'embed' ? caller.embedId : null,
   });
-  const greeting = ctx.apps.greeting(app, opts.locale);
+  const greeting = opts.greet === false ? null : ctx.apps.greeting(app, opts.locale);
   const messages = greeting
     ? [
         await insertMessage(ctx.db, caller.vendor.id, conversation.id, {
@@ -122,12 +123,18 @@ export async function sendMessage(
   caller: Caller,
   conversation: ConversationRow,
   content: string,
-  opts: { posterSocket?: string; relayUrl: string },
+  opts: { posterSocket?: string; relayUrl: string; observe?: ReplyObserver },
 ): Promise<ConversationWithMessages> {
   const app = await requireApp(ctx, caller, conversation.appId);
   // Every channel sends through here: past the plan's limits 402, before any provider is called.
   await ctx.spending.reserveReply(caller.vendor.id);
-  const done = ctx.replies.start(ctx, { app, conversation, content, posterSocket: opts.posterSocket });
+  const done = ctx.replies.start(ctx, {
+    app,
+    conversation,
+    content,
+    posterSocket: opts.posterSocket,
+    observe: opts.observe,
+  });
   const windowMs = ctx.config.SYNC_REPLY_TIMEOUT_MS;
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<'timeout'>((resolve) => {

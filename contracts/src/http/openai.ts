@@ -1,0 +1,108 @@
+/**
+ * The OpenAI-compatible endpoint (CONTRACTS "Reaching an app from outside"): any OpenAI SDK pointed at
+ * `{PUBLIC_URL}/v1/openai` with an API client's token (`Authorization: Bearer llmor_…`) talks to the
+ * client's app — chatbot, oneshot, silicon alike, with its tools and datastores.
+ *
+ * | call | request | answer |
+ * | --- | --- | --- |
+ * | POST /v1/openai/chat/completions | `chatCompletionBody` | `ChatCompletion`, or with `stream: true` SSE `data: ChatCompletionChunk` lines then `data: [DONE]` |
+ * | GET /v1/openai/models | – | `{object: 'list', data: [OpenAiModel]}` (the client's app) |
+ *
+ * `messages` is either a whole history (stored in a new `api` conversation; the last message, which must
+ * be the user's, is answered) or, with the header `X-Conversation: <token>`, only the new message for a
+ * stored conversation of that client. Every answer names its conversation in `X-Conversation`. The app's
+ * own prompt, model, tools and datastores apply; request fields for them (`temperature`, `tools`, …) are
+ * ignored. Errors: `{"error": {"message", "type", "param", "code"}}`.
+ */
+import { z } from 'zod';
+
+export const CONVERSATION_HEADER = 'x-conversation';
+export const LAST_MESSAGE_NOT_USER = 'The last message must be a user message with text.';
+
+/** `content` as OpenAI sends it: text, or a list of parts of which the text parts count. */
+const content = z.union([
+  z.string(),
+  z.array(z.object({ type: z.string(), text: z.string().optional() })),
+  z.null(),
+]);
+
+export const openAiMessage = z.object({
+  role: z.enum(['system', 'developer', 'user', 'assistant', 'tool', 'function'], {
+    error: 'Must be one of: system, developer, user, assistant, tool, function',
+  }),
+  content: content.optional(),
+});
+export type OpenAiMessage = z.infer<typeof openAiMessage>;
+
+export const chatCompletionBody = z.object({
+  /** Echoed back; the client's app answers whatever it names. */
+  model: z.string().max(200).optional(),
+  messages: z.array(openAiMessage).min(1, 'At least one message').max(1000),
+  stream: z.boolean().nullish(),
+  stream_options: z.object({ include_usage: z.boolean().nullish() }).nullish(),
+});
+export type ChatCompletionBody = z.infer<typeof chatCompletionBody>;
+
+export const openAiUsageSchema = z.object({
+  prompt_tokens: z.number().int(),
+  completion_tokens: z.number().int(),
+  total_tokens: z.number().int(),
+});
+export type OpenAiUsage = z.infer<typeof openAiUsageSchema>;
+
+export const chatCompletionSchema = z.object({
+  id: z.string(),
+  object: z.literal('chat.completion'),
+  created: z.number().int(),
+  model: z.string(),
+  choices: z.array(
+    z.object({
+      index: z.number().int(),
+      message: z.object({ role: z.literal('assistant'), content: z.string(), refusal: z.null() }),
+      logprobs: z.null(),
+      finish_reason: z.literal('stop'),
+    }),
+  ),
+  usage: openAiUsageSchema,
+});
+export type ChatCompletion = z.infer<typeof chatCompletionSchema>;
+
+/** One `data:` line of a streamed answer. */
+export const chatCompletionChunkSchema = z.object({
+  id: z.string(),
+  object: z.literal('chat.completion.chunk'),
+  created: z.number().int(),
+  model: z.string(),
+  choices: z.array(
+    z.object({
+      index: z.number().int(),
+      delta: z.object({ role: z.literal('assistant').optional(), content: z.string().optional() }),
+      logprobs: z.null(),
+      finish_reason: z.literal('stop').nullable(),
+    }),
+  ),
+  usage: openAiUsageSchema.nullable().optional(),
+});
+export type ChatCompletionChunk = z.infer<typeof chatCompletionChunkSchema>;
+
+export const openAiModelSchema = z.object({
+  id: z.string(),
+  object: z.literal('model'),
+  created: z.number().int(),
+  owned_by: z.string(),
+});
+export const openAiModelListSchema = z.object({
+  object: z.literal('list'),
+  data: z.array(openAiModelSchema),
+});
+export type OpenAiModelList = z.infer<typeof openAiModelListSchema>;
+
+export const openAiErrorSchema = z.object({
+  error: z.object({
+    message: z.string(),
+    type: z.string(),
+    param: z.string().nullable(),
+    code: z.string().nullable(),
+  }),
+});
+export type OpenAiError = z.infer<typeof openAiErrorSchema>;

@@ -1,0 +1,507 @@
+/**
+ * The OpenAI-compatible endpoint driven by the official `openai` npm client against a listening server:
+ * the offline demo model, and the fake OpenAI provider (tool calls, usage) behind the app.
+ */
+import { eq } from 'drizzle-orm';
+import OpenAI, { type APIError } from 'openai';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { schema } from '../../platform/db';
+import { paymentRequired } from '../../platform/errors';
+import { type FakeOpenAI, startFakeOpenAI } from '../../test/fakes';
+import {
+  Client,
+  createListeningTestServer,
+  type ListeningTestServer,
+  makeUser,
+  makeVendor,
+  uniq,
+} from '../../test/harness';
+import { closeSiliconPools } from '../functions/sandbox';
+import type { VendorRow } from '../vendors/repo';
+
+let server: ListeningTestServer;
+let fake: FakeOpenAI;
+let owner: Client;
+let vendor: VendorRow;
+let api: (path: string) => string;
+let demoModelId: number;
+let fakeModelId: number;
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI({ apiKey: 'sk-provider-key' });
+  server = await createListeningTestServer();
+  vendor = await makeVendor(server.ctx);
+  const user = await makeUser(server.ctx, { vendors: [vendor] });
+  owner = await Client.signedIn(server.app, user.email, user.password);
+  owner.vendorKey = vendor.key;
+  api = (path) => `/v1/vendors/${vendor.id}${path}`;
+  demoModelId = (await owner.post(api('/avamodels/builtin-offline-demo/install'), { parameters: {} })).json()
+    .data.id;
+  fakeModelId = (
+    await owner.post(api('/avamodels/openai-compatible-chat/install'), {
+      parameters: {
+        base_url: fake.baseUrl,
+        model: 'provider-model',
+        api_key: 'sk-provider-key',
+        cost_per_1k: 0,
+      },
+    })
+  ).json().data.id;
+});
+afterAll(async () => {
+  await server?.close();
+  await fake?.close();
+  await closeSiliconPools();
+});
+beforeEach(() => {
+  fake.expectNoFailures();
+});
+
+/** An app of `appKey` answering with `modelId`, extra parameters and functions, and an API client of it. */
+async function appWithClient(
+  opts: {
+    appKey?: string;
+    modelId?: number;
+    parameters?: Record<string, unknown>;
+    functions?: { id: number }[];
+    client?: Record<string, unknown>;
+  } = {},
+) {
+  const created = await owner.post(api('/apps'), { app_key: opts.appKey ?? 'chatbot' });
+  expect(created.statusCode, created.body).toBe(201);
+  const app = created.json().data;
+  const put = await owner.put(api(`/apps/${app.id}`), {
+    name: app.name,
+    completion_vendor_model_id: opts.modelId ?? demoModelId,
+    ...(opts.parameters ? { parameters: { ...app.parameters, ...opts.parameters } } : {}),
+    ...(opts.functions ? { functions: opts.functions } : {}),
+  });
+  expect(put.statusCode, put.body).toBe(200);
+  const client = await owner.post(api(`/apps/${app.id}/clients`), { name: 'SDK', ...opts.client });
+  expect(client.statusCode, client.body).toBe(201);
+  const token: string = client.json().data.full_token;
+  const sdk = new OpenAI({ apiKey: token, baseURL: `${server.url}/v1/openai`, maxRetries: 0 });
+  return { app: app as { id: number; name: string }, clientId: client.json().data.id as number, token, sdk };
+}
+
+async function storedConversation(token: string) {
+  const [row] = await server.ctx.db
+    .select()
+    .from(schema.conversations)
+    .where(eq(schema.conversations.token, token));
+  const messages = await server.ctx.db
+    .select()
+    .from(schema.messages)
+    .where(eq(schema.messages.conversationId, row!.id))
+    .orderBy(schema.messages.id);
+  return { row: row!, messages: messages.map((m) => [m.role, m.message]) };
+}
+
+describe('POST /v1/openai/chat/completions with the offline demo model', () => {
+  it('answers a chat completion, echoes the model, reports usage, stores an api conversation of the client', async () => {
+    const { sdk, clientId, app } = await appWithClient();
+    const { data, response } = await sdk.chat.completions
+      .create({ model: 'my-model', messages: [{ role: 'user', content: 'Hello there' }] })
+      .withResponse();
+    expect(data.object).toBe('chat.completion');
+    expect(data.id).toMatch(/^chatcmpl-/);
+    expect(data.model).toBe('my-model');
+    expect(data.choices).toHaveLength(1);
+    expect(data.choices[0]!.finish_reason).toBe('stop');
+    expect(data.choices[0]!.message.role).toBe('assistant');
+    expect(data.choices[0]!.message.content).toMatch(/^You said: Hello there\n/);
+    expect(data.usage!.prompt_tokens).toBeGreaterThan(0);
+    expect(data.usage!.completion_tokens).toBeGreaterThan(0);
+    expect(data.usage!.total_tokens).toBe(data.usage!.prompt_tokens + data.usage!.completion_tokens);
+
+    const token = response.headers.get('x-conversation')!;
+    const stored = await storedConversation(token);
+    expect(stored.row).toMatchObject({ channel: 'api', clientId, appId: app.id });
+    // No greeting: the caller brought the history.
+    expect(stored.messages).toEqual([
+      ['user', 'Hello there'],
+      ['assistant', data.choices[0]!.message.content],
+    ]);
+    const usage = await server.ctx.db
+      .select()
+      .from(schema.usageRecords)
+      .where(eq(schema.usageRecords.conversationId, stored.row.id));
+    expect(usage.map((u) => u.tokensPrompt + u.tokensCompletion)).toEqual([data.usage!.total_tokens]);
+  });
+
+  it('streams: a role chunk, text chunks that join to the answer, a stop chunk, the usage chunk, [DONE]', async () => {
+    const { sdk } = await appWithClient();
+    const whole = await sdk.chat.completions.create({
+      model: 'm',
+      messages: [{ role: 'user', content: 'Stream me please' }],
+    });
+    const stream = await sdk.chat.completions.create({
+      model: 'm',
+      messages: [{ role: 'user', content: 'Stream me please' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    const chunks: OpenAI.Chat.Completions.ChatCompletionChunk[] = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    expect(chunks[0]!.choices[0]!.delta).toEqual({ role: 'assistant', content: '' });
+    const texts = chunks.flatMap((c) => (c.choices[0]?.delta.content ? [c.choices[0].delta.content] : []));
+    expect(texts.length).toBeGreaterThan(3);
+    expect(texts.join('')).toBe(whole.choices[0]!.message.content);
+    const stop = chunks.at(-2)!;
+    expect(stop.choices[0]).toMatchObject({ delta: {}, finish_reason: 'stop' });
+    const usage = chunks.at(-1)!;
+    expect(usage.choices).toEqual([]);
+    expect(usage.usage).toEqual(whole.usage);
+    expect(new Set(chunks.map((c) => c.id)).size).toBe(1);
+    expect(chunks.every((c) => c.model === 'm' && c.object === 'chat.completion.chunk')).toBe(true);
+  });
+
+  it('streams without a usage chunk unless asked, as raw SSE lines ending in data: [DONE]', async () => {
+    const { token } = await appWithClient();
+    const res = await fetch(`${server.url}/v1/openai/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'm', stream: true, messages: [{ role: 'user', content: 'Hi' }] }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(res.headers.get('x-conversation')).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    const body = await res.text();
+    const events = body.split('\n\n').filter(Boolean);
+    expect(events.every((e) => e.startsWith('data: '))).toBe(true);
+    expect(events.at(-1)).toBe('data: [DONE]');
+    const parsed = events.slice(0, -1).map((e) => JSON.parse(e.slice(6)));
+    expect(parsed.some((c) => 'usage' in c)).toBe(false);
+    expect(parsed.at(-1).choices[0].finish_reason).toBe('stop');
+  });
+
+  it('stores a whole history (system prompt kept, not sent to the model) and answers the last user message', async () => {
+    const { sdk } = await appWithClient();
+    const { data, response } = await sdk.chat.completions
+      .create({
+        model: 'm',
+        messages: [
+          { role: 'system', content: 'Be terse.' },
+          { role: 'user', content: 'First question' },
+          { role: 'assistant', content: 'First answer' },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'Second ' },
+              { type: 'text', text: 'question' },
+            ],
+          },
+        ],
+      })
+      .withResponse();
+    expect(data.choices[0]!.message.content).toMatch(/^You said: Second question/);
+    const stored = await storedConversation(response.headers.get('x-conversation')!);
+    expect(stored.messages).toEqual([
+      ['system', 'Be terse.'],
+      ['user', 'First question'],
+      ['assistant', 'First answer'],
+      ['user', 'Second question'],
+      ['assistant', data.choices[0]!.message.content],
+    ]);
+  });
+
+  it('continues a stored conversation of this client with X-Conversation; another client gets 404', async () => {
+    const { sdk, token: key, app } = await appWithClient();
+    const first = await sdk.chat.completions
+      .create({ model: 'm', messages: [{ role: 'user', content: 'One' }] })
+      .withResponse();
+    const conversation = first.response.headers.get('x-conversation')!;
+    const second = await sdk.chat.completions
+      .create(
+        { model: 'm', messages: [{ role: 'user', content: 'Two' }] },
+        { headers: { 'X-Conversation': conversation } },
+      )
+      .withResponse();
+    expect(second.response.headers.get('x-conversation')).toBe(conversation);
+    expect((await storedConversation(conversation)).messages.map((m) => m[1])).toEqual([
+      'One',
+      first.data.choices[0]!.message.content,
+      'Two',
+      second.data.choices[0]!.message.content,
+    ]);
+
+    const otherClient = await owner.post(api(`/apps/${app.id}/clients`), { name: 'Other' });
+    const otherSdk = new OpenAI({
+      apiKey: otherClient.json().data.full_token,
+      baseURL: `${server.url}/v1/openai`,
+      maxRetries: 0,
+    });
+    const before = (await storedConversation(conversation)).messages.length;
+    const refused = await otherSdk.chat.completions
+      .create(
+        { model: 'm', messages: [{ role: 'user', content: 'Mine now' }] },
+        { headers: { 'X-Conversation': conversation } },
+      )
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(OpenAI.NotFoundError);
+    expect((refused as APIError).error).toMatchObject({
+      message: 'Conversation not found',
+      type: 'invalid_request_error',
+      code: 'not_found',
+    });
+    expect((await storedConversation(conversation)).messages.length).toBe(before);
+    expect(key).not.toBe(otherClient.json().data.full_token);
+  });
+
+  it('answers oneshot apps', async () => {
+    const { sdk } = await appWithClient({ appKey: 'translator' });
+    const res = await sdk.chat.completions.create({
+      model: 'm',
+      messages: [{ role: 'user', content: 'Guten Tag' }],
+    });
+    expect(res.choices[0]!.message.content).toMatch(/Guten Tag/);
+  });
+
+  it('answers silicon apps with what their script returns, streamed too', async () => {
+    const { sdk } = await appWithClient({
+      appKey: 'silicon',
+      parameters: { silicon: 'function on_message(ctx) return "Lua says: " .. ctx.message end' },
+    });
+    const res = await sdk.chat.completions.create({
+      model: 'm',
+      messages: [{ role: 'user', content: 'ping' }],
+    });
+    expect(res.choices[0]!.message.content).toBe('Lua says: ping');
+    const stream = await sdk.chat.completions.create({
+      model: 'm',
+      messages: [{ role: 'user', content: 'pong' }],
+      stream: true,
+    });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    expect(text).toBe('Lua says: pong');
+  });
+
+  it('runs the app tools: the demo model calls a function, the answer carries its result', async () => {
+    const fn = await owner.post(api('/functions'), {
+      name: 'Weather',
+      function_key: uniq('weather_'),
+      code: 'function run(args) return { city = args.city, temp = 21 } end',
+    });
+    expect(fn.statusCode, fn.body).toBe(201);
+    const { sdk } = await appWithClient({ functions: [{ id: fn.json().data.id }] });
+    const res = await sdk.chat.completions.create({
+      model: 'm',
+      messages: [{ role: 'user', content: `/call ${fn.json().data.function_key} {"city": "Bern"}` }],
+    });
+    expect(res.choices[0]!.message.content).toContain(`Tool ${fn.json().data.function_key} returned:`);
+    expect(res.choices[0]!.message.content).toContain('"temp":21');
+  });
+});
+
+describe('POST /v1/openai/chat/completions with the OpenAI provider behind the app', () => {
+  it('streams the provider text through tool rounds and sums the usage of every model request', async () => {
+    const fn = await owner.post(api('/functions'), {
+      name: 'Lookup',
+      function_key: uniq('lookup_'),
+      code: 'function run(args) return { found = args.q } end',
+    });
+    const key = fn.json().data.function_key as string;
+    const { sdk } = await appWithClient({
+      modelId: fakeModelId,
+      parameters: { system_prompt: 'You are the app.' },
+      functions: [{ id: fn.json().data.id }],
+    });
+    fake.chat({
+      kind: 'reply',
+      toolCalls: [{ id: 'call_1', name: key, arguments: { q: 'llmor' } }],
+      usage: { prompt: 11, completion: 3 },
+    });
+    fake.chat({ kind: 'reply', text: ['Found ', 'it.'], usage: { prompt: 20, completion: 4 } });
+    const stream = await sdk.chat.completions.create({
+      model: 'gpt-4o',
+      messages: [
+        { role: 'system', content: 'Client prompt (ignored)' },
+        { role: 'user', content: 'Look it up' },
+      ],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    const chunks: OpenAI.Chat.Completions.ChatCompletionChunk[] = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    expect(chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')).toBe('Found it.');
+    expect(chunks.at(-1)!.usage).toEqual({ prompt_tokens: 31, completion_tokens: 7, total_tokens: 38 });
+    expect(chunks[0]!.model).toBe('gpt-4o');
+
+    const [round1, round2] = fake.requestsTo('POST /v1/chat/completions').slice(-2) as {
+      body: { messages: { role: string; content: unknown }[]; tools?: { function: { name: string } }[] };
+    }[];
+    // The app's prompt and tools, not the client's system message.
+    expect(round1!.body.messages[0]).toMatchObject({ role: 'system', content: 'You are the app.' });
+    expect(JSON.stringify(round1!.body.messages)).not.toContain('Client prompt');
+    expect(round1!.body.tools!.map((t) => t.function.name)).toEqual([key]);
+    expect(round2!.body.messages.at(-1)).toMatchObject({ role: 'tool', content: '{"found":"llmor"}' });
+    fake.expectNoFailures();
+  });
+
+  it('answers non-streaming with the usage of the whole reply', async () => {
+    const { sdk } = await appWithClient({ modelId: fakeModelId });
+    fake.chat({
+      kind: 'reply',
+      text: ['Hello ', 'from ', 'the provider'],
+      usage: { prompt: 7, completion: 5 },
+    });
+    const res = await sdk.chat.completions.create({
+      model: 'x',
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
+    expect(res.choices[0]!.message.content).toBe('Hello from the provider');
+    expect(res.usage).toEqual({ prompt_tokens: 7, completion_tokens: 5, total_tokens: 12 });
+    fake.expectNoFailures();
+  });
+
+  it('answers a failed reply as a server error in OpenAI shape (the error is stored in the conversation)', async () => {
+    const { sdk } = await appWithClient({ modelId: fakeModelId });
+    fake.chat({ kind: 'error', status: 401 });
+    const err = await sdk.chat.completions
+      .create({ model: 'x', messages: [{ role: 'user', content: 'Hi' }] })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.InternalServerError);
+    expect((err as APIError).error).toMatchObject({ type: 'server_error' });
+    fake.expectNoFailures();
+  });
+});
+
+describe('errors in OpenAI shape', () => {
+  it('401 for an unknown, malformed or inactive key', async () => {
+    const { app, clientId } = await appWithClient();
+    await owner.put(api(`/apps/${app.id}/clients/${clientId}`), { name: 'Off', active: false });
+    const inactive = (
+      await server.ctx.db.select().from(schema.clients).where(eq(schema.clients.id, clientId))
+    )[0]!;
+    expect(inactive.active).toBe(false);
+    for (const apiKey of [`llmor_${'x'.repeat(43)}`, 'sk-not-ours']) {
+      const sdk = new OpenAI({ apiKey, baseURL: `${server.url}/v1/openai`, maxRetries: 0 });
+      const err = await sdk.chat.completions
+        .create({ model: 'm', messages: [{ role: 'user', content: 'Hi' }] })
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(OpenAI.AuthenticationError);
+      expect((err as APIError).error).toEqual({
+        message: 'Invalid API client token.',
+        type: 'invalid_request_error',
+        param: null,
+        code: 'invalid_api_key',
+      });
+    }
+    const missing = await fetch(`${server.url}/v1/openai/models`);
+    expect(missing.status).toBe(401);
+    expect(await missing.json()).toMatchObject({ error: { code: 'invalid_api_key', message: /Bearer/ } });
+  });
+
+  it('401 for an inactive client', async () => {
+    const { app, clientId, sdk } = await appWithClient();
+    await owner.put(api(`/apps/${app.id}/clients/${clientId}`), { name: 'Off', active: false });
+    const err = await sdk.models.list().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.AuthenticationError);
+    expect((err as APIError).message).toMatch(/inactive/);
+  });
+
+  it('400 for a last message that is not the user, no messages, bad types or malformed JSON; nothing stored', async () => {
+    const { sdk, token } = await appWithClient();
+    const before = (await server.ctx.db.select().from(schema.conversations)).length;
+    const notUser = await sdk.chat.completions
+      .create({
+        model: 'm',
+        messages: [
+          { role: 'user', content: 'Q' },
+          { role: 'assistant', content: 'A' },
+        ],
+      })
+      .catch((e: unknown) => e);
+    expect(notUser).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((notUser as APIError).error).toMatchObject({
+      type: 'invalid_request_error',
+      param: 'messages.1',
+      message: expect.stringMatching(/last message must be a user message/),
+    });
+    const empty = await sdk.chat.completions.create({ model: 'm', messages: [] }).catch((e: unknown) => e);
+    expect(empty).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((empty as APIError).error).toMatchObject({ param: 'messages' });
+    for (const body of ['{"messages":', JSON.stringify({ messages: [{ role: 'wizard', content: 'x' }] })]) {
+      const res = await fetch(`${server.url}/v1/openai/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body,
+      });
+      expect(res.status, body).toBe(400);
+      expect(await res.json()).toMatchObject({
+        error: { type: 'invalid_request_error', message: expect.any(String) },
+      });
+    }
+    const badHeader = await sdk.chat.completions
+      .create(
+        { model: 'm', messages: [{ role: 'user', content: 'Q' }] },
+        { headers: { 'X-Conversation': '../x' } },
+      )
+      .catch((e: unknown) => e);
+    expect(badHeader).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((await server.ctx.db.select().from(schema.conversations)).length).toBe(before);
+  });
+
+  it('429 with Retry-After past the client rate limit; counts accepted calls like X-VendorToken', async () => {
+    const { sdk, clientId } = await appWithClient({
+      client: { request_rate_limit: 2, request_rate_interval: 60 },
+    });
+    await sdk.models.list();
+    await sdk.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Hi' }] });
+    const err = await sdk.models.list().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.RateLimitError);
+    expect((err as APIError).error).toMatchObject({ type: 'requests', code: 'rate_limit_exceeded' });
+    expect(Number((err as APIError).headers?.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    const [row] = await server.ctx.db.select().from(schema.clients).where(eq(schema.clients.id, clientId));
+    expect(row!.requetsCount).toBe(2);
+    expect(row!.lastUsed).not.toBeNull();
+  });
+
+  it("402 when the vendor's plan refuses the reply, and no provider call", async () => {
+    const { sdk } = await appWithClient({ modelId: fakeModelId });
+    const spending = server.ctx.spending.reserveReply;
+    server.ctx.spending.reserveReply = async () => {
+      throw paymentRequired('The plan allows no more requests this period.', 60);
+    };
+    try {
+      const calls = fake.requests.length;
+      for (const stream of [false, true]) {
+        const err = await sdk.chat.completions
+          .create({ model: 'm', messages: [{ role: 'user', content: 'Hi' }], stream })
+          .catch((e: unknown) => e);
+        expect(err, String(stream)).toBeInstanceOf(OpenAI.APIError);
+        expect((err as APIError).status).toBe(402);
+        expect((err as APIError).error).toMatchObject({
+          type: 'insufficient_quota',
+          code: 'insufficient_quota',
+          message: 'The plan allows no more requests this period.',
+        });
+      }
+      expect(fake.requests.length).toBe(calls);
+    } finally {
+      server.ctx.spending.reserveReply = spending;
+    }
+  });
+});
+
+describe('GET /v1/openai/models', () => {
+  it("lists the client's app as its one model", async () => {
+    const { sdk, app } = await appWithClient();
+    const page = await sdk.models.list();
+    expect(page.data).toEqual([
+      { id: app.name, object: 'model', created: expect.any(Number), owned_by: vendor.key },
+    ]);
+  });
+
+  it('may not be reached with a console session or X-VendorToken headers', async () => {
+    const { token } = await appWithClient();
+    expect((await owner.get('/v1/openai/models')).statusCode).toBe(401);
+    const res = await server.app.inject({
+      method: 'GET',
+      url: '/v1/openai/models',
+      headers: { 'x-vendortoken': token, 'x-vendor': vendor.key },
+    });
+    expect(res.statusCode).toBe(401);
+  });
+});

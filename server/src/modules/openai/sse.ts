@@ -1,0 +1,39 @@
+import type { OutgoingHttpHeaders } from 'node:http';
+import type { FastifyReply } from 'fastify';
+
+/**
+ * A server-sent events answer (OpenAI streaming: `data: <json>` lines, `data: [DONE]`). Opened lazily,
+ * so anything that fails before the first event is still answered as an ordinary error response.
+ * Writes after the client went away are dropped (the reply itself goes on and is stored).
+ */
+export class SseStream {
+  private constructor(private readonly reply: FastifyReply) {}
+
+  static open(reply: FastifyReply, headers: Record<string, string>): SseStream {
+    reply.hijack();
+    reply.raw.writeHead(200, {
+      ...(reply.getHeaders() as OutgoingHttpHeaders),
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      // Proxies (nginx) would otherwise buffer the stream.
+      'x-accel-buffering': 'no',
+      ...headers,
+    });
+    return new SseStream(reply);
+  }
+
+  private get writable(): boolean {
+    const raw = this.reply.raw;
+    return !raw.writableEnded && !raw.destroyed;
+  }
+
+  data(value: unknown): void {
+    if (this.writable) this.reply.raw.write(`data: ${JSON.stringify(value)}\n\n`);
+  }
+
+  done(): void {
+    if (!this.writable) return;
+    this.reply.raw.end('data: [DONE]\n\n');
+  }
+}
