@@ -25,6 +25,8 @@ const ids = {
   datastore: 0,
   doc: 0,
   embed: 0,
+  plan: 0,
+  subscription: 0,
 };
 let superuser: Client;
 
@@ -81,7 +83,10 @@ const MATRIX: Record<string, { methods: Method[]; body?: Record<string, unknown>
   '/v1/vendors/:vendorId/apps/:appId/embed/:embedId/code': { methods: ['GET'] },
   // Superuser routes: another vendor's member (no superuser) learns nothing of any vendor.
   '/v1/admin/vendors/:vendorId': { methods: ['GET', 'PUT'], body: { name: 'Taken over' } },
-  '/v1/admin/vendors/:vendorId/subscriptions': { methods: ['GET'] },
+  '/v1/admin/vendors/:vendorId/subscriptions': { methods: ['GET', 'POST'], body: { plan_id: 1 } },
+  '/v1/admin/plans/:planId': { methods: ['GET', 'PUT'], body: { name: 'Taken over' } },
+  // The owner's subscription is named in the body (set in beforeAll).
+  '/v1/vendors/:vendorId/billing/to/cancel': { methods: ['POST'], body: { subscription_id: 0 } },
 };
 
 /**
@@ -90,7 +95,7 @@ const MATRIX: Record<string, { methods: Method[]; body?: Record<string, unknown>
  * `/embed/js/{token}` is public by design: any page that knows an embed's token loads its widget.
  */
 const NO_FOREIGN_ID =
-  /^\/v1\/vendors\/:vendorId(\/(apps|apps\/available|avamodels\/available|avamodels\/:modelId\/install|models|models\/search|functions|usage|users|settings|settings\/smtp\/test))?$|^\/v1\/admin\/vendors$|^\/v1\/admin\/queue\/|^\/v1\/vendors$|^\/v1\/conversations$|^\/v1\/auth\/|^\/v1\/openapi\.json$|^\/healthz$|^\/readyz$|^\/icons|^\/embed\/js\/:token$/;
+  /^\/v1\/vendors\/:vendorId(\/(apps|apps\/available|avamodels\/available|avamodels\/:modelId\/install|models|models\/search|functions|usage|users|settings|settings\/smtp\/test|billing\/(available_subs|invoices|address|subscription_limits|to\/checkout|to\/payment-method)))?$|^\/v1\/admin\/vendors$|^\/v1\/admin\/plans$|^\/v1\/billing\/stripe\/webhook$|^\/v1\/admin\/queue\/|^\/v1\/vendors$|^\/v1\/conversations$|^\/v1\/auth\/|^\/v1\/openapi\.json$|^\/healthz$|^\/readyz$|^\/icons|^\/embed\/js\/:token$/;
 
 function fill(path: string, vendorId: number): string {
   let seenVendor = false;
@@ -108,6 +113,7 @@ function fill(path: string, vendorId: number): string {
     if (name === 'datastoreId') return String(ids.datastore);
     if (name === 'docId') return String(ids.doc);
     if (name === 'embedId') return String(ids.embed);
+    if (name === 'planId') return String(ids.plan);
     throw new Error(`no id for :${name} in ${path}`);
   });
 }
@@ -174,6 +180,18 @@ beforeAll(async () => {
     })
   ).json().data[0].id;
   ids.embed = (await owner.post(`${v}/apps/${ids.app}/embed`, { name: 'Widget' })).json().data.id;
+  ids.plan = (
+    await superuser.post('/v1/admin/plans', {
+      name: 'Pro',
+      price_minor: 900,
+      currency: 'CHF',
+      interval: 'month',
+    })
+  ).json().data.id;
+  ids.subscription = (
+    await superuser.post(`/v1/admin/vendors/${ownerVendor.id}/subscriptions`, { plan_id: ids.plan })
+  ).json().data.id;
+  MATRIX['/v1/vendors/:vendorId/billing/to/cancel']!.body = { subscription_id: ids.subscription };
   for (const [k, value] of Object.entries(ids)) expect(value, k).toBeTruthy();
 });
 afterAll(async () => {

@@ -36,7 +36,7 @@ export async function verifyWebhook(
   rawBody: string | Buffer,
   signature: string,
   secret: string,
-  nowSeconds: number,
+  receivedAtMs: number,
 ): Promise<Stripe.Event> {
   const { default: StripeSdk } = await import('stripe');
   return StripeSdk.webhooks.constructEvent(
@@ -45,7 +45,7 @@ export async function verifyWebhook(
     secret,
     WEBHOOK_TOLERANCE_SECONDS,
     undefined,
-    nowSeconds,
+    receivedAtMs,
   );
 }
 

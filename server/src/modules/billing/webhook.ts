@@ -95,7 +95,7 @@ export async function handleStripeWebhook(
   if (!secret || !rawBody || !signature) throw badRequest(INVALID_SIGNATURE);
   let event: Stripe.Event;
   try {
-    event = await verifyWebhook(rawBody, signature, secret, Math.floor(Date.now() / 1000));
+    event = await verifyWebhook(rawBody, signature, secret, Date.now());
   } catch {
     throw badRequest(INVALID_SIGNATURE);
   }
