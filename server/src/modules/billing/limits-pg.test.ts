@@ -1,0 +1,92 @@
+/**
+ * The requests limit holds under concurrency: two app instances on one PostgreSQL database, many
+ * parallel sends in separate conversations, and never more replies than the plan allows.
+ */
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { schema } from '../../platform/db';
+import {
+  Client,
+  createListeningTestServer,
+  type ListeningTestServer,
+  makeUser,
+  makeVendor,
+} from '../../test/harness';
+import {
+  finish,
+  makeChatApp,
+  makeConversation,
+  makeVendorModel,
+  ScriptedModel,
+  text,
+} from '../completion/testing';
+
+const DATABASE_URL = process.env.DATABASE_URL;
+const LIMIT = 7;
+const SENDS_PER_INSTANCE = 15;
+
+describe.runIf(Boolean(DATABASE_URL))('requests limit across two instances (PostgreSQL)', () => {
+  let a: ListeningTestServer;
+  let b: ListeningTestServer;
+  let providerCalls = 0;
+
+  beforeAll(async () => {
+    a = await createListeningTestServer();
+    b = await createListeningTestServer({ databaseUrl: a.databaseUrl });
+    for (const server of [a, b]) {
+      server.ctx.completion.resolveModel = () => {
+        providerCalls++;
+        return new ScriptedModel([[text('ok'), finish()]]);
+      };
+    }
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  it(`never answers more than ${LIMIT} of ${2 * SENDS_PER_INSTANCE} parallel sends`, async () => {
+    const vendor = await makeVendor(a.ctx);
+    const user = await makeUser(a.ctx, { vendors: [vendor], role: 'owner' });
+    const su = await makeUser(a.ctx, { isSu: true });
+    const admin = await Client.signedIn(a.app, su.email, su.password);
+    const plan = (
+      await admin.post('/v1/admin/plans', {
+        name: 'Tiny',
+        price_minor: 0,
+        currency: 'CHF',
+        interval: 'month',
+        limits: { requests: LIMIT },
+      })
+    ).json().data;
+    expect(
+      (await admin.post(`/v1/admin/vendors/${vendor.id}/subscriptions`, { plan_id: plan.id })).statusCode,
+    ).toBe(201);
+    const app = await makeChatApp(a.ctx, vendor, { model: await makeVendorModel(a.ctx, vendor) });
+    const clients = await Promise.all(
+      [a, b].map(async (server) => {
+        const c = await Client.signedIn(server.app, user.email, user.password);
+        c.vendorKey = vendor.key;
+        return c;
+      }),
+    );
+    // One conversation per send: replies in one conversation are serialised anyway.
+    const conversations = await Promise.all(
+      Array.from({ length: 2 * SENDS_PER_INSTANCE }, () => makeConversation(a.ctx, app)),
+    );
+    const answers = await Promise.all(
+      conversations.map((conversation, i) =>
+        clients[i % 2]!.post(`/v1/conversations/${conversation.token}`, { content: `hello ${i}` }),
+      ),
+    );
+    const statuses = answers.map((r) => r.statusCode);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(LIMIT);
+    expect(statuses.filter((s) => s === 402)).toHaveLength(2 * SENDS_PER_INSTANCE - LIMIT);
+    expect(providerCalls).toBe(LIMIT);
+    const [usage] = await a.ctx.db
+      .select()
+      .from(schema.billingUsage)
+      .where(eq(schema.billingUsage.vendorId, vendor.id));
+    expect(usage!.requests).toBe(LIMIT);
+  });
+});
