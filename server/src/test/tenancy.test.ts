@@ -25,6 +25,7 @@ const ids = {
   datastore: 0,
   doc: 0,
   embed: 0,
+  client: 0,
   plan: 0,
   subscription: 0,
 };
@@ -81,6 +82,11 @@ const MATRIX: Record<string, { methods: Method[]; body?: Record<string, unknown>
     body: { name: 'Taken over' },
   },
   '/v1/vendors/:vendorId/apps/:appId/embed/:embedId/code': { methods: ['GET'] },
+  '/v1/vendors/:vendorId/apps/:appId/clients': { methods: ['GET', 'POST'], body: { name: 'Taken over' } },
+  '/v1/vendors/:vendorId/apps/:appId/clients/:clientId': {
+    methods: ['GET', 'PUT'],
+    body: { name: 'Taken over', active: false },
+  },
   // Superuser routes: another vendor's member (no superuser) learns nothing of any vendor.
   '/v1/admin/vendors/:vendorId': { methods: ['GET', 'PUT'], body: { name: 'Taken over' } },
   '/v1/admin/vendors/:vendorId/subscriptions': { methods: ['GET', 'POST'], body: { plan_id: 1 } },
@@ -93,9 +99,10 @@ const MATRIX: Record<string, { methods: Method[]; body?: Record<string, unknown>
  * Routes whose only parameter is the vendor (or none, or a catalogue entry): nothing of another vendor
  * to name. Their vendor membership check is exercised by every vendor-path entry of the matrix.
  * `/embed/js/{token}` is public by design: any page that knows an embed's token loads its widget.
+ * `/v1/openai/*` name nothing: the API client's token names its one app.
  */
 const NO_FOREIGN_ID =
-  /^\/v1\/vendors\/:vendorId(\/(apps|apps\/available|avamodels\/available|avamodels\/:modelId\/install|models|models\/search|functions|usage|users|settings|settings\/smtp\/test|billing\/(available_subs|invoices|address|subscription_limits|to\/checkout|to\/payment-method)))?$|^\/v1\/admin\/vendors$|^\/v1\/admin\/plans$|^\/v1\/billing\/stripe\/webhook$|^\/v1\/admin\/queue\/|^\/v1\/vendors$|^\/v1\/conversations$|^\/v1\/auth\/|^\/v1\/openapi\.json$|^\/healthz$|^\/readyz$|^\/icons|^\/embed\/js\/:token$/;
+  /^\/v1\/vendors\/:vendorId(\/(apps|apps\/available|avamodels\/available|avamodels\/:modelId\/install|models|models\/search|functions|usage|users|settings|settings\/smtp\/test|billing\/(available_subs|invoices|address|subscription_limits|to\/checkout|to\/payment-method)))?$|^\/v1\/admin\/vendors$|^\/v1\/admin\/plans$|^\/v1\/billing\/stripe\/webhook$|^\/v1\/admin\/queue\/|^\/v1\/vendors$|^\/v1\/conversations$|^\/v1\/auth\/|^\/v1\/openapi\.json$|^\/healthz$|^\/readyz$|^\/icons|^\/embed\/js\/:token$|^\/v1\/openai\//;
 
 function fill(path: string, vendorId: number): string {
   let seenVendor = false;
@@ -113,6 +120,7 @@ function fill(path: string, vendorId: number): string {
     if (name === 'datastoreId') return String(ids.datastore);
     if (name === 'docId') return String(ids.doc);
     if (name === 'embedId') return String(ids.embed);
+    if (name === 'clientId') return String(ids.client);
     if (name === 'planId') return String(ids.plan);
     throw new Error(`no id for :${name} in ${path}`);
   });
@@ -180,6 +188,7 @@ beforeAll(async () => {
     })
   ).json().data[0].id;
   ids.embed = (await owner.post(`${v}/apps/${ids.app}/embed`, { name: 'Widget' })).json().data.id;
+  ids.client = (await owner.post(`${v}/apps/${ids.app}/clients`, { name: 'Backend' })).json().data.id;
   ids.plan = (
     await superuser.post('/v1/admin/plans', {
       name: 'Pro',
