@@ -10,6 +10,7 @@ import type { DatastoresMessages } from '../features/datastores';
 import type { FunctionsMessages } from '../features/functions';
 import type { ModelsMessages } from '../features/models';
 import type { SettingsMessages } from '../features/settings';
+import type { SlackMessages } from '../features/slack';
 import type { UsageMessages } from '../features/usage';
 import type { en_US } from '../i18n/locales/en_US';
 
@@ -26,6 +27,7 @@ declare module 'i18next' {
         functions: FunctionsMessages;
         models: ModelsMessages;
         settings: SettingsMessages;
+        slack: SlackMessages;
         usage: UsageMessages;
         editors: EditorMessages;
         schemaForm: { selectPlaceholder: string; loadFailed: string; reload: string };

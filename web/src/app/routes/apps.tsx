@@ -13,6 +13,7 @@ import {
 import { ConversationsView } from '../../features/conversations';
 import { AppDatastoresSettings } from '../../features/datastores';
 import { AppFunctionsSettings } from '../../features/functions';
+import { AppSlackSettings } from '../../features/slack';
 import { AppUsageSettings } from '../../features/usage';
 import { useEntityLabel } from './useEntityLabel';
 
@@ -46,6 +47,7 @@ export function AppSettingsRoute({ section }: { section: AppSettingsSection }) {
   else if (section === 'functions') content = <AppFunctionsSettings appId={id} />;
   else if (section === 'usage') content = <AppUsageSettings appId={id} />;
   else if (section === 'datastores') content = <AppDatastoresSettings appId={id} />;
+  else if (section === 'slack') content = <AppSlackSettings appId={id} />;
   else if (section === 'client')
     content = <SectionPlaceholder title={`${t('pages.app.client')} ${label(clientId)}`} />;
   else if (section === 'embed')

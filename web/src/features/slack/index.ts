@@ -1,0 +1,4 @@
+import './i18n';
+
+export { AppSlackSettings } from './components/AppSlackSettings';
+export type { SlackMessages } from './i18n';
