@@ -87,6 +87,10 @@ const MATRIX: Record<string, { methods: Method[]; body?: Record<string, unknown>
     methods: ['GET', 'PUT'],
     body: { name: 'Taken over', active: false },
   },
+  '/v1/vendors/:vendorId/apps/:appId/integrations/slack': {
+    methods: ['GET', 'POST', 'PUT'],
+    body: { slack_bot_name: 'Taken over' },
+  },
   // Superuser routes: another vendor's member (no superuser) learns nothing of any vendor.
   '/v1/admin/vendors/:vendorId': { methods: ['GET', 'PUT'], body: { name: 'Taken over' } },
   '/v1/admin/vendors/:vendorId/subscriptions': { methods: ['GET', 'POST'], body: { plan_id: 1 } },
@@ -100,9 +104,11 @@ const MATRIX: Record<string, { methods: Method[]; body?: Record<string, unknown>
  * to name. Their vendor membership check is exercised by every vendor-path entry of the matrix.
  * `/embed/js/{token}` is public by design: any page that knows an embed's token loads its widget.
  * `/v1/openai/*` name nothing: the API client's token names its one app.
+ * `/v1/slack/*` are Slack's calls, without a session: an event proves itself with the app's signing secret,
+ * the OAuth redirect with the app's state nonce (modules/slack/slack.test.ts refuses everything else).
  */
 const NO_FOREIGN_ID =
-  /^\/v1\/vendors\/:vendorId(\/(apps|apps\/available|avamodels\/available|avamodels\/:modelId\/install|models|models\/search|functions|usage|users|settings|settings\/smtp\/test|billing\/(available_subs|invoices|address|subscription_limits|to\/checkout|to\/payment-method)))?$|^\/v1\/admin\/vendors$|^\/v1\/admin\/plans$|^\/v1\/billing\/stripe\/webhook$|^\/v1\/admin\/queue\/|^\/v1\/vendors$|^\/v1\/conversations$|^\/v1\/auth\/|^\/v1\/openapi\.json$|^\/healthz$|^\/readyz$|^\/icons|^\/embed\/js\/:token$|^\/v1\/openai\//;
+  /^\/v1\/vendors\/:vendorId(\/(apps|apps\/available|avamodels\/available|avamodels\/:modelId\/install|models|models\/search|functions|usage|users|settings|settings\/smtp\/test|billing\/(available_subs|invoices|address|subscription_limits|to\/checkout|to\/payment-method)))?$|^\/v1\/admin\/vendors$|^\/v1\/admin\/plans$|^\/v1\/billing\/stripe\/webhook$|^\/v1\/admin\/queue\/|^\/v1\/vendors$|^\/v1\/conversations$|^\/v1\/auth\/|^\/v1\/openapi\.json$|^\/healthz$|^\/readyz$|^\/icons|^\/embed\/js\/:token$|^\/v1\/openai\/|^\/v1\/slack\//;
 
 function fill(path: string, vendorId: number): string {
   let seenVendor = false;
