@@ -11,6 +11,8 @@ const en_US = {
     empty: 'No conversations yet.',
     loading: 'Loading conversations...',
     item: 'Open conversation #{{tail}}',
+    channel: 'Channel',
+    channels: { management: 'Console', api: 'API', embed: 'Embed', slack: 'Slack' },
   },
   tabs: {
     label: 'Conversation views',
@@ -95,6 +97,8 @@ const de_DE: ConversationsMessages = {
     empty: 'Noch keine Konversationen.',
     loading: 'Konversationen werden geladen...',
     item: 'Konversation #{{tail}} öffnen',
+    channel: 'Kanal',
+    channels: { management: 'Konsole', api: 'API', embed: 'Einbettung', slack: 'Slack' },
   },
   tabs: {
     label: 'Ansichten der Konversation',
@@ -179,6 +183,8 @@ const gsw_CH: ConversationsMessages = {
     empty: 'No kei Gspräch.',
     loading: 'Gspräch wärde glade...',
     item: 'Gspräch #{{tail}} ufmache',
+    channel: 'Kanal',
+    channels: { management: 'Konsole', api: 'API', embed: 'Iibettig', slack: 'Slack' },
   },
   tabs: {
     label: 'Aasichte vom Gspräch',
@@ -261,6 +267,8 @@ const fr_FR: ConversationsMessages = {
     empty: 'Aucune conversation pour l’instant.',
     loading: 'Chargement des conversations...',
     item: 'Ouvrir la conversation #{{tail}}',
+    channel: 'Canal',
+    channels: { management: 'Console', api: 'API', embed: 'Intégration', slack: 'Slack' },
   },
   tabs: {
     label: 'Vues de la conversation',
@@ -343,6 +351,8 @@ const it_IT: ConversationsMessages = {
     empty: 'Ancora nessuna conversazione.',
     loading: 'Caricamento delle conversazioni...',
     item: 'Apri la conversazione #{{tail}}',
+    channel: 'Canale',
+    channels: { management: 'Console', api: 'API', embed: 'Incorporamento', slack: 'Slack' },
   },
   tabs: {
     label: 'Viste della conversazione',

@@ -1,5 +1,5 @@
-import { CONVERSATION_TOKEN_TAIL, HISTORY_PAGE_SIZE } from '@llmor/contracts';
-import { Button, Center, Group, Loader, NavLink, Stack, Text, Title } from '@mantine/core';
+import { CONVERSATION_TOKEN_TAIL, type ConversationChannel, HISTORY_PAGE_SIZE } from '@llmor/contracts';
+import { Badge, Button, Center, Group, Loader, NavLink, Stack, Text, Title } from '@mantine/core';
 import { IconMessagePlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -11,6 +11,13 @@ import { conversationsKey, useConversations } from '../api/listConversations';
 
 /** '#' plus the last 6 characters of the token. */
 export const tokenTail = (token: string) => `#${token.slice(-CONVERSATION_TOKEN_TAIL)}`;
+
+const CHANNEL_COLORS: Record<ConversationChannel, string> = {
+  management: 'gray',
+  api: 'blue',
+  embed: 'teal',
+  slack: 'grape',
+};
 
 /**
  * Conversation History: New button, newest first, 20 per page with Previous / Next, the open one
@@ -92,6 +99,18 @@ export function HistoryList({
                   </Text>
                 }
                 description={<RelativeTime value={item.created_at} />}
+                rightSection={
+                  <Badge
+                    size="xs"
+                    variant="light"
+                    color={CHANNEL_COLORS[item.channel]}
+                    title={t('conversations.history.channel')}
+                    data-testid="conversation-channel"
+                  >
+                    {t(`conversations.history.channels.${item.channel}`)}
+                  </Badge>
+                }
+                data-channel={item.channel}
                 data-testid="conversation-history-item"
                 data-token={item.token}
                 data-active={active || undefined}
