@@ -77,6 +77,8 @@ export const slackRoutes = (ctx: SlackContext) => [
     access: { auth: 'none' },
     rateLimit: { bucket: 'slack:oauth', per: 'address', limit: 30, windowSeconds: 60 },
     query: z.object({ code: redirectValue, state: redirectValue, error: redirectValue }),
+    status: 200,
+    response: z.string().describe('The result page (text/html), also with status 400 when the install failed'),
     handler: async ({ query, reply }) => {
       const outcome = await service.completeInstall(ctx, query);
       return reply
