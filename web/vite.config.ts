@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { compression } from 'vite-plugin-compression2';
+import { embedWidget } from './src/embed/build';
 
 const API = 'http://127.0.0.1:3000';
 
@@ -9,6 +10,8 @@ export default defineConfig({
   plugins: [
     react(),
     compression({ algorithms: ['brotliCompress', 'gzip'], include: /\.(js|css|svg|json)$/ }),
+    // The web embed's widget, a script of its own (served per token by the server, which compresses it).
+    embedWidget(),
   ],
   build: {
     outDir: 'dist',

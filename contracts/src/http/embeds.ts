@@ -150,8 +150,9 @@ export type EmbedCode = z.infer<typeof embedCodeSchema>;
 export const embedSnippet = (scriptUrl: string) => `<script src="${scriptUrl}" async></script>`;
 
 /**
- * What the server writes into the widget script it serves for a token: the built widget holds
- * `EMBED_CONFIG_PLACEHOLDER` as a string literal, replaced by this object as JSON.
+ * What the server hands the widget script it serves for a token: it wraps the built widget in
+ * `(function (<EMBED_CONFIG_NAME>) { … })(<this object as JSON>)`, so the widget reads a free variable
+ * of that name (a minifier keeps it, unlike a placeholder literal it could fold away).
  */
 export interface EmbedWidgetConfig {
   token: string;
@@ -162,6 +163,6 @@ export interface EmbedWidgetConfig {
   welcome_text: string;
   position: EmbedPosition;
 }
-export const EMBED_CONFIG_PLACEHOLDER = '__LLMOR_EMBED_CONFIG__';
+export const EMBED_CONFIG_NAME = '__llmorEmbedConfig';
 /** Where `npm run build -w web` writes the widget, inside the console's build folder. */
 export const EMBED_WIDGET_FILE = 'embed/widget.js';

@@ -1,4 +1,10 @@
-import { EMBED_ORIGIN_REFUSED, EMBED_TOKEN_HEADER, ErrorName, embedAllowsOrigin } from '@llmor/contracts';
+import {
+  EMBED_ORIGIN_REFUSED,
+  EMBED_TOKEN_HEADER,
+  ErrorName,
+  embedAllowsOrigin,
+  RELAY_SOCKET_HEADER,
+} from '@llmor/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../platform/context';
 import { embedAllowedOrigins, findConversationByCapability } from '../conversations/repo';
@@ -8,7 +14,8 @@ import { allowedOriginsOf } from './service';
 /** The conversation routes a widget calls: `POST /v1/conversations`, `GET/POST /v1/conversations/{token}`. */
 const CONVERSATION_PATH = /^\/v1\/conversations(?:\/([A-Za-z0-9_-]+))?\/?(?:\?|$)/;
 const ALLOW_METHODS = 'GET, POST';
-const ALLOW_HEADERS = `content-type, ${EMBED_TOKEN_HEADER}`;
+/** The widget's headers: its token, and its relay socket (so its own socket gets no echo of its input). */
+const ALLOW_HEADERS = `content-type, ${EMBED_TOKEN_HEADER}, ${RELAY_SOCKET_HEADER}`;
 /** Browsers keep a preflight's answer this long (seconds; Chromium caps it at 7200). */
 const PREFLIGHT_MAX_AGE = '600';
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import {
   canonicalOrigin,
-  EMBED_CONFIG_PLACEHOLDER,
+  EMBED_CONFIG_NAME,
   EMBED_DEFAULT_APPEARANCE,
   EMBED_ORIGIN_FORMAT,
   EMBED_ORIGIN_REFUSED,
@@ -41,8 +41,8 @@ let member: Client;
 let app: AppRow;
 let base: string;
 const webDist = mkdtempSync(join(tmpdir(), 'llmor-embed-'));
-/** A stand-in for the built widget: the server only replaces the placeholder literal. */
-const WIDGET = `(()=>{const config=${JSON.stringify(EMBED_CONFIG_PLACEHOLDER)};window.__embed=config})();\n`;
+/** A stand-in for the built widget: it reads its configuration by name, as the real one does. */
+const WIDGET = `window.__embed = ${EMBED_CONFIG_NAME};`;
 
 const SHOP = 'https://shop.example';
 
@@ -268,7 +268,6 @@ describe('GET /embed/js/{token}', () => {
     expect(res.headers['cache-control']).toBe('public, max-age=300');
     expect(res.headers.vary).toBe('accept-encoding');
     expect(res.headers['content-encoding']).toBeUndefined();
-    expect(res.body).not.toContain(EMBED_CONFIG_PLACEHOLDER);
     expect(res.body).not.toContain('</script>');
     expect(res.body).not.toContain('\u2028');
     // The configuration is a JavaScript literal the widget reads as an object.
@@ -379,7 +378,7 @@ describe('CORS for the widget', () => {
     const open = await preflight('/v1/conversations', 'https://anywhere.example');
     expect(open.statusCode).toBe(204);
     expect(open.headers['access-control-allow-origin']).toBe('https://anywhere.example');
-    expect(open.headers['access-control-allow-headers']).toBe('content-type, x-embedtoken');
+    expect(open.headers['access-control-allow-headers']).toBe('content-type, x-embedtoken, x-relay-socket');
     expect(open.headers['access-control-allow-methods']).toBe('GET, POST');
     expect(open.headers.vary).toContain('origin');
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, gzip, constants as zlibConstants } from 'node:zlib';
 import {
-  EMBED_CONFIG_PLACEHOLDER,
+  EMBED_CONFIG_NAME,
   EMBED_WIDGET_FILE,
   type EmbedWidgetConfig,
   embedScriptPath,
@@ -18,8 +18,6 @@ import { findEmbedByToken } from './repo';
 import { appearanceOf } from './service';
 
 const brotli = promisify(brotliCompress);
-/** The placeholder as the minifier wrote it: a string literal in any quotes. */
-const placeholder = new RegExp(`(["'\`])${EMBED_CONFIG_PLACEHOLDER}\\1`);
 const gzipAsync = promisify(gzip);
 
 type Encoding = 'br' | 'gzip' | 'identity';
@@ -49,8 +47,8 @@ const scriptJson = (value: unknown) =>
     .replace(/\u2029/g, '\\u2029');
 
 /**
- * `GET /embed/js/{token}`: the widget the console's build wrote (`web/src/embed/`), with this embed's
- * configuration written in, compressed per request's `accept-encoding` (kept per version in a small cache).
+ * `GET /embed/js/{token}`: the widget the console's build wrote (`web/src/embed/`), handed this embed's
+ * configuration (EMBED_CONFIG_NAME), compressed per request's `accept-encoding` (kept per version in a small cache).
  * No session; an unknown token answers a 404 that is not JavaScript. Pages of any origin load it:
  * `cross-origin-resource-policy: cross-origin` (the API calls it makes are checked against the origins).
  */
@@ -93,7 +91,7 @@ export function registerEmbedScript(app: FastifyInstance, ctx: AppContext): void
       welcome_text: look.welcome_text,
       position: look.position,
     };
-    const body = text.replace(placeholder, () => scriptJson(config));
+    const body = `(function(${EMBED_CONFIG_NAME}){${text}\n})(${scriptJson(config)});\n`;
     const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
     reply
       .type('text/javascript; charset=utf-8')
