@@ -5,6 +5,7 @@ import type { EditorMessages } from '../components/editorMessages';
 import type { AdminMessages } from '../features/admin';
 import type { ApiReferenceMessages } from '../features/api-reference';
 import type { AppsMessages } from '../features/apps';
+import type { BillingMessages } from '../features/billing';
 import type { ConversationsMessages } from '../features/conversations';
 import type { DatastoresMessages } from '../features/datastores';
 import type { FunctionsMessages } from '../features/functions';
@@ -22,6 +23,7 @@ declare module 'i18next' {
         admin: AdminMessages;
         apiReference: ApiReferenceMessages;
         apps: AppsMessages;
+        billing: BillingMessages;
         conversations: ConversationsMessages;
         datastores: DatastoresMessages;
         functions: FunctionsMessages;

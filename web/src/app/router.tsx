@@ -31,6 +31,7 @@ const admin = () => import('./routes/admin');
 const AdminVendorsRoute = lazy(() => admin().then((m) => ({ default: m.AdminVendorsRoute })));
 const AdminVendorRoute = lazy(() => admin().then((m) => ({ default: m.AdminVendorRoute })));
 const AdminQueueRoute = lazy(() => admin().then((m) => ({ default: m.AdminQueueRoute })));
+const AdminPlansRoute = lazy(() => admin().then((m) => ({ default: m.AdminPlansRoute })));
 
 function Root() {
   return (
@@ -179,6 +180,7 @@ export const router = createBrowserRouter([
                       { path: 'subscriptions', element: <AdminVendorRoute section="subscriptions" /> },
                     ],
                   },
+                  { path: 'plans', element: <AdminPlansRoute /> },
                   { path: 'queue', element: <AdminQueueRoute /> },
                 ],
               },

@@ -1,11 +1,13 @@
 import type { ReactNode } from 'react';
 import { useParams } from 'react-router';
 import {
+  AdminNav,
   AdminQueuePage,
   AdminVendorPage,
   type AdminVendorSection,
   AdminVendorsPage,
 } from '../../features/admin';
+import { AdminPlansPage, VendorSubscriptions } from '../../features/billing';
 import { useAppState } from '../../lib/appState';
 import { NotFoundRoute } from './NotFoundRoute';
 
@@ -27,7 +29,19 @@ export function AdminVendorRoute({ section }: { section: AdminVendorSection }) {
   const { id } = useParams();
   return (
     <SuperusersOnly>
-      <AdminVendorPage vendorId={Number(id)} section={section} />
+      <AdminVendorPage
+        vendorId={Number(id)}
+        section={section}
+        subscriptions={<VendorSubscriptions vendorId={Number(id)} />}
+      />
+    </SuperusersOnly>
+  );
+}
+
+export function AdminPlansRoute() {
+  return (
+    <SuperusersOnly>
+      <AdminPlansPage nav={<AdminNav active="plans" />} />
     </SuperusersOnly>
   );
 }

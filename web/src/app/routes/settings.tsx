@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import type { Crumb } from '../../components/PageHeader';
 import { PlaceholderPage } from '../../components/PlaceholderPage';
+import { type BillingSection, BillingSettings } from '../../features/billing';
 import {
   MemberPage,
   MembersPage,
@@ -31,12 +32,41 @@ export type SettingsSection =
 const BILLING: SettingsSection[] = ['address', 'paymentMethods', 'invoices', 'usage', 'limits'];
 
 const BUILT: Partial<Record<SettingsSection, (vendorId: number, id: number) => ReactNode>> = {
+  subscription: (vendorId) => <BillingPage vendorId={vendorId} section="subscription" page="subscription" />,
+  address: (vendorId) => <BillingPage vendorId={vendorId} section="address" page="address" />,
+  paymentMethods: (vendorId) => (
+    <BillingPage vendorId={vendorId} section="paymentMethods" page="payment-methods" />
+  ),
+  invoices: (vendorId) => <BillingPage vendorId={vendorId} section="invoices" page="invoices" />,
+  usage: (vendorId) => <BillingPage vendorId={vendorId} section="usage" page="usage" />,
+  limits: (vendorId) => <BillingPage vendorId={vendorId} section="limits" page="limits" />,
   vendor: (vendorId) => <VendorSettingsPage vendorId={vendorId} />,
   users: (vendorId) => <MembersPage vendorId={vendorId} />,
   user: (vendorId, id) => <MemberPage vendorId={vendorId} userId={id} />,
   slack: (vendorId) => <SlackSettingsPage vendorId={vendorId} />,
   smtp: (vendorId) => <SmtpSettingsPage vendorId={vendorId} />,
 };
+
+/** The billing feature's pages inside the settings layout, under the Billing crumb (but the subscription). */
+function BillingPage({
+  vendorId,
+  section,
+  page,
+}: {
+  vendorId: number;
+  section: SettingsSection;
+  page: BillingSection;
+}) {
+  const { t } = useTranslation();
+  const crumbs: Crumb[] = BILLING.includes(section)
+    ? [{ label: t('pages.settings.billing'), to: '/settings/billing/address' }]
+    : [];
+  return (
+    <SettingsLayout title={t(`pages.settings.${section}`)} crumbs={crumbs}>
+      <BillingSettings vendorId={vendorId} section={page} />
+    </SettingsLayout>
+  );
+}
 
 export function SettingsRoute({ section }: { section: SettingsSection }) {
   const { t } = useTranslation();

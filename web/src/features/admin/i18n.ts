@@ -65,8 +65,6 @@ const en_US = {
     notFoundMessage: 'This vendor does not exist.',
     backToList: 'Back to the vendors',
   },
-  subscriptionsEmpty:
-    'No subscriptions. Billing is not built yet: every vendor is on the free, unlimited plan.',
 };
 export type AdminMessages = Messages<typeof en_US>;
 
@@ -133,8 +131,6 @@ const de_DE: AdminMessages = {
     notFoundMessage: 'Diesen Anbieter gibt es nicht.',
     backToList: 'Zurück zu den Anbietern',
   },
-  subscriptionsEmpty:
-    'Keine Abonnements. Die Abrechnung ist noch nicht gebaut: alle Anbieter sind im kostenlosen, unbegrenzten Plan.',
 };
 
 const fr_FR: AdminMessages = {
@@ -200,8 +196,6 @@ const fr_FR: AdminMessages = {
     notFoundMessage: 'Ce fournisseur n’existe pas.',
     backToList: 'Retour aux fournisseurs',
   },
-  subscriptionsEmpty:
-    'Aucun abonnement. La facturation n’est pas encore construite : tous les fournisseurs ont le plan gratuit et illimité.',
 };
 
 const it_IT: AdminMessages = {
@@ -267,8 +261,6 @@ const it_IT: AdminMessages = {
     notFoundMessage: 'Questo fornitore non esiste.',
     backToList: 'Torna ai fornitori',
   },
-  subscriptionsEmpty:
-    'Nessun abbonamento. La fatturazione non è ancora costruita: ogni fornitore ha il piano gratuito e illimitato.',
 };
 
 const de_CH = mapMessages(de_DE, (s) => s.replaceAll('ß', 'ss'));

@@ -1,3 +1,4 @@
+export { AdminNav } from './components/AdminNav';
 export { AdminQueuePage } from './components/AdminQueuePage';
 export {
   ADMIN_VENDOR_SECTIONS,

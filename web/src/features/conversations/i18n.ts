@@ -62,6 +62,8 @@ const en_US = {
     failedToCreate: 'Failed to start the conversation. Please try again.',
     failedToLoad: 'Failed to load conversation. Please try again.',
     noConversation: 'No conversation available to send messages to.',
+    usageLimitTitle: 'The plan’s limit is reached',
+    upgrade: 'See the subscription',
   },
   debug: {
     empty: 'no debug data',
@@ -148,6 +150,8 @@ const de_DE: ConversationsMessages = {
     failedToCreate: 'Die Konversation konnte nicht gestartet werden. Bitte versuchen Sie es erneut.',
     failedToLoad: 'Die Konversation konnte nicht geladen werden. Bitte versuchen Sie es erneut.',
     noConversation: 'Keine Konversation vorhanden, an die Nachrichten gesendet werden können.',
+    usageLimitTitle: 'Die Limite des Plans ist erreicht',
+    upgrade: 'Zum Abonnement',
   },
   debug: {
     empty: 'keine Debug-Daten',
@@ -234,6 +238,8 @@ const gsw_CH: ConversationsMessages = {
     failedToCreate: 'S Gspräch het nöd chöne gstartet wärde. Bitte probier s nomal.',
     failedToLoad: 'S Gspräch het nöd chöne glade wärde. Bitte probier s nomal.',
     noConversation: 'Es git kes Gspräch, wo mer Nachrichte chönnt dra schicke.',
+    usageLimitTitle: 'D Limite vom Plan isch erreicht',
+    upgrade: 'Zum Abo',
   },
   debug: {
     empty: 'kei Debug-Date',
@@ -318,6 +324,8 @@ const fr_FR: ConversationsMessages = {
     failedToCreate: 'Impossible de démarrer la conversation. Veuillez réessayer.',
     failedToLoad: 'Impossible de charger la conversation. Veuillez réessayer.',
     noConversation: 'Aucune conversation à laquelle envoyer des messages.',
+    usageLimitTitle: 'La limite du plan est atteinte',
+    upgrade: 'Voir l’abonnement',
   },
   debug: {
     empty: 'aucune donnée de débogage',
@@ -402,6 +410,8 @@ const it_IT: ConversationsMessages = {
     failedToCreate: 'Impossibile avviare la conversazione. Riprova.',
     failedToLoad: 'Impossibile caricare la conversazione. Riprova.',
     noConversation: 'Nessuna conversazione a cui inviare messaggi.',
+    usageLimitTitle: 'Il limite del piano è stato raggiunto',
+    upgrade: 'Vai all’abbonamento',
   },
   debug: {
     empty: 'nessun dato di debug',

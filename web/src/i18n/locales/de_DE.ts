@@ -192,6 +192,7 @@ export const de_DE: Messages<EnMessages> = {
       vendor: 'Anbieter',
       details: 'Details',
       subscriptions: 'Abonnements',
+      plans: 'Pläne',
       queue: 'Warteschlange',
     },
   },

@@ -188,6 +188,7 @@ export const en_US = {
       vendor: 'Vendor',
       details: 'Details',
       subscriptions: 'Subscriptions',
+      plans: 'Plans',
       queue: 'Queue',
     },
   },

@@ -192,6 +192,7 @@ export const fr_FR: Messages<EnMessages> = {
       vendor: 'Fournisseur',
       details: 'Détails',
       subscriptions: 'Abonnements',
+      plans: 'Plans',
       queue: "File d'attente",
     },
   },

@@ -192,6 +192,7 @@ export const gsw_CH: Messages<EnMessages> = {
       vendor: 'Aabieter',
       details: 'Details',
       subscriptions: 'Abos',
+      plans: 'Plän',
       queue: 'Warteschlange',
     },
   },

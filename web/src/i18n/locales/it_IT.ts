@@ -191,6 +191,7 @@ export const it_IT: Messages<EnMessages> = {
       vendor: 'Fornitore',
       details: 'Dettagli',
       subscriptions: 'Abbonamenti',
+      plans: 'Piani',
       queue: 'Coda',
     },
   },

@@ -1,6 +1,7 @@
 import { type AdminVendor, type AdminVendorUpdateBody, adminVendorUpdateBody } from '@llmor/contracts';
-import { Alert, Button, Group, Skeleton, Stack, Switch, TextInput } from '@mantine/core';
+import { Button, Group, Skeleton, Stack, Switch, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadProblem, SectionTabs } from '../../../components/DetailPage';
 import { PageHeader } from '../../../components/PageHeader';
@@ -13,8 +14,16 @@ import '../i18n';
 export const ADMIN_VENDOR_SECTIONS = ['details', 'subscriptions'] as const;
 export type AdminVendorSection = (typeof ADMIN_VENDOR_SECTIONS)[number];
 
-/** /admin/vendors/{id}: Details (name, currency, active) and Subscriptions (empty until billing). */
-export function AdminVendorPage({ vendorId, section }: { vendorId: number; section: AdminVendorSection }) {
+/** /admin/vendors/{id}: Details (name, currency, active) and Subscriptions (the billing feature's, as `subscriptions`). */
+export function AdminVendorPage({
+  vendorId,
+  section,
+  subscriptions,
+}: {
+  vendorId: number;
+  section: AdminVendorSection;
+  subscriptions: ReactNode;
+}) {
   const { t } = useTranslation();
   const vendor = useAdminVendor(vendorId);
   const title = vendor.data?.data.name ?? `${t('pages.admin.vendor')} #${vendorId}`;
@@ -46,9 +55,7 @@ export function AdminVendorPage({ vendorId, section }: { vendorId: number; secti
             textKeyPrefix="admin.tabs"
           />
           {section === 'subscriptions' ? (
-            <Alert color="gray" data-testid="admin-vendor-subscriptions-empty">
-              {t('admin.subscriptionsEmpty')}
-            </Alert>
+            subscriptions
           ) : vendor.data ? (
             <DetailsForm key={vendor.dataUpdatedAt} vendor={vendor.data.data} />
           ) : (

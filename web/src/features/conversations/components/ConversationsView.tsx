@@ -1,5 +1,7 @@
-import { type Conversation, STATE_FETCH_DELAY_MS } from '@llmor/contracts';
+import { type Conversation, ErrorCode, STATE_FETCH_DELAY_MS } from '@llmor/contracts';
 import {
+  Alert,
+  Anchor,
   Badge,
   Button,
   Center,
@@ -27,7 +29,7 @@ import {
 } from '@tabler/icons-react';
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { ApiError } from '../../../lib/api/error';
 import { events } from '../../../lib/events';
 import { useCreateConversation } from '../api/createConversation';
@@ -80,6 +82,8 @@ export function ConversationsPage({ appId, token: routeToken }: ConversationsVie
   const createMutation = useCreateConversation();
   const [relayState, setRelayState] = useState<unknown>(null);
   const [stateError, setStateError] = useState<string | null>(null);
+  /** The server's message while sends are refused past the plan's requests or tokens (402 code 60). */
+  const [usageLimit, setUsageLimit] = useState<string | null>(null);
   const [input, setInput] = useState('');
   const [creating, setCreating] = useState(false);
   const [loadingToken, setLoadingToken] = useState<string | null>(null);
@@ -218,6 +222,7 @@ export function ConversationsPage({ appId, token: routeToken }: ConversationsVie
       try {
         const answer = await sendMutation.mutateAsync({ token: target, content: text, socketId });
         if (loadedTokenRef.current !== target) return;
+        setUsageLimit(null);
         setConversation(answer.conversation);
         dispatch({ type: 'sendSucceeded', messages: answer.data });
       } catch (error) {
@@ -226,6 +231,9 @@ export function ConversationsPage({ appId, token: routeToken }: ConversationsVie
           // The reply goes on over the relay and is stored when done.
           dispatch({ type: 'sendTimedOut' });
           return;
+        }
+        if (error instanceof ApiError && error.body?.code === ErrorCode.USAGE_LIMIT_REACHED) {
+          setUsageLimit(error.serverMessage ?? '');
         }
         dispatch({
           type: 'sendFailed',
@@ -395,6 +403,21 @@ export function ConversationsPage({ appId, token: routeToken }: ConversationsVie
                     showInProgress={showInProgress(state) || creating}
                   />
                 )}
+                {usageLimit !== null ? (
+                  <Alert
+                    color="orange"
+                    variant="light"
+                    title={t('conversations.errors.usageLimitTitle')}
+                    withCloseButton
+                    onClose={() => setUsageLimit(null)}
+                    data-testid="usage-limit-banner"
+                  >
+                    {usageLimit}{' '}
+                    <Anchor component={Link} to="/settings/subscription" data-testid="usage-limit-upgrade">
+                      {t('conversations.errors.upgrade')}
+                    </Anchor>
+                  </Alert>
+                ) : null}
                 <Composer value={input} onChange={setInput} onSend={onSend} />
               </Stack>
             </Tabs.Panel>

@@ -1,0 +1,69 @@
+import { type BillingAddress, type BillingAddressBody, billingAddressBody } from '@llmor/contracts';
+import { Button, Group, SimpleGrid, Skeleton, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useTranslation } from 'react-i18next';
+import { submitErrors, toFormErrors, zodFormValidate } from '../../../lib/form';
+import { notifySuccess, SETTINGS_AREA_TOAST } from '../../../lib/notify';
+import { useBillingAddress, useSaveBillingAddress } from '../api/billing';
+import { BillingLoadFailed } from './BillingSettings';
+
+/** /settings/billing/address: the address invoices carry (synced to the Stripe customer when Stripe is on). */
+export default function AddressPage({ vendorId }: { vendorId: number }) {
+  const address = useBillingAddress(vendorId);
+  if (address.isError) return <BillingLoadFailed error={address.error} />;
+  if (!address.data) return <Skeleton height={260} data-testid="billing-loading" />;
+  return <AddressForm key={address.dataUpdatedAt} vendorId={vendorId} address={address.data.data} />;
+}
+
+function AddressForm({ vendorId, address }: { vendorId: number; address: BillingAddress }) {
+  const { t } = useTranslation();
+  const save = useSaveBillingAddress(vendorId);
+  const form = useForm<BillingAddressBody>({
+    initialValues: address,
+    validate: zodFormValidate(billingAddressBody, t),
+  });
+  const onSave = async (values: BillingAddressBody) => {
+    try {
+      await save.mutateAsync(values);
+      notifySuccess(t('billing.address.saved'), SETTINGS_AREA_TOAST);
+    } catch (error) {
+      form.setErrors(toFormErrors(submitErrors(error, t('billing.address.saveFailed'), SETTINGS_AREA_TOAST)));
+    }
+  };
+  const field = (name: keyof BillingAddressBody, label: string, required = false) => (
+    <TextInput
+      label={label}
+      required={required}
+      {...form.getInputProps(name)}
+      data-testid={`billing-address-${name}`}
+    />
+  );
+  return (
+    <form onSubmit={form.onSubmit((v) => void onSave(v))} noValidate data-testid="billing-address-form">
+      <Stack gap="md" maw={620}>
+        {field('name', t('billing.address.name'), true)}
+        {field('line1', t('billing.address.line1'), true)}
+        {field('line2', t('billing.address.line2'))}
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          {field('postal_code', t('billing.address.postalCode'), true)}
+          {field('city', t('billing.address.city'), true)}
+          {field('state', t('billing.address.state'))}
+          <TextInput
+            label={t('billing.address.country')}
+            description={t('billing.address.countryHint')}
+            required
+            maxLength={2}
+            {...form.getInputProps('country')}
+            onChange={(e) => form.setFieldValue('country', e.currentTarget.value.toUpperCase())}
+            data-testid="billing-address-country"
+          />
+        </SimpleGrid>
+        <Group justify="flex-end">
+          <Button type="submit" loading={save.isPending} data-testid="billing-address-save">
+            {t('billing.address.save')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
