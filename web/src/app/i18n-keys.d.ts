@@ -6,6 +6,7 @@ import type { AdminMessages } from '../features/admin';
 import type { ApiReferenceMessages } from '../features/api-reference';
 import type { AppsMessages } from '../features/apps';
 import type { BillingMessages } from '../features/billing';
+import type { ClientsMessages } from '../features/clients';
 import type { ConversationsMessages } from '../features/conversations';
 import type { DatastoresMessages } from '../features/datastores';
 import type { FunctionsMessages } from '../features/functions';
@@ -23,6 +24,7 @@ declare module 'i18next' {
         admin: AdminMessages;
         apiReference: ApiReferenceMessages;
         apps: AppsMessages;
+        clients: ClientsMessages;
         billing: BillingMessages;
         conversations: ConversationsMessages;
         datastores: DatastoresMessages;

@@ -10,6 +10,7 @@ import {
   type AppSettingsSection,
   AppsListPage,
 } from '../../features/apps';
+import { AppClientSettings, AppClientsSettings } from '../../features/clients';
 import { ConversationsView } from '../../features/conversations';
 import { AppDatastoresSettings } from '../../features/datastores';
 import { AppFunctionsSettings } from '../../features/functions';
@@ -48,8 +49,8 @@ export function AppSettingsRoute({ section }: { section: AppSettingsSection }) {
   else if (section === 'usage') content = <AppUsageSettings appId={id} />;
   else if (section === 'datastores') content = <AppDatastoresSettings appId={id} />;
   else if (section === 'slack') content = <AppSlackSettings appId={id} />;
-  else if (section === 'client')
-    content = <SectionPlaceholder title={`${t('pages.app.client')} ${label(clientId)}`} />;
+  else if (section === 'clients') content = <AppClientsSettings appId={id} />;
+  else if (section === 'client') content = <AppClientSettings appId={id} clientId={clientId ?? '+'} />;
   else if (section === 'embed')
     content = <SectionPlaceholder title={`${t('pages.app.embed')} ${label(embedId)}`} />;
   else content = <SectionPlaceholder title={t(`pages.app.${section}`)} />;
