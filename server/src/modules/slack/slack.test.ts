@@ -447,6 +447,32 @@ describe('the events endpoint refuses what Slack did not sign for this app; noth
   });
 });
 
+describe('the fake Slack', () => {
+  it('fails the test on a method, page or body it does not expect', async () => {
+    const fake = await FakeSlack.start();
+    try {
+      const unknown = await fetch(`${fake.apiUrl}chat.delete`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'channel=C1',
+      });
+      expect(unknown.status).toBe(500);
+      const text = await fetch(`${fake.apiUrl}chat.postMessage`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body: 'hello',
+      });
+      expect(text.status).toBe(500);
+      const authorize = await fetch(`${fake.authorizeUrl}?client_id=nobody`, { redirect: 'manual' });
+      expect(authorize.status).toBe(500);
+      expect(fake.failures).toHaveLength(3);
+      expect(() => fake.expectNoFailures()).toThrow(/unexpected Slack method chat.delete/);
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
 describe('slackChunks', () => {
   it('keeps short answers whole and cuts long ones at line ends within the limit', () => {
     expect(slackChunks('short')).toEqual(['short']);
