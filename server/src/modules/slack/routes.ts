@@ -78,7 +78,9 @@ export const slackRoutes = (ctx: SlackContext) => [
     rateLimit: { bucket: 'slack:oauth', per: 'address', limit: 30, windowSeconds: 60 },
     query: z.object({ code: redirectValue, state: redirectValue, error: redirectValue }),
     status: 200,
-    response: z.string().describe('The result page (text/html), also with status 400 when the install failed'),
+    response: z
+      .string()
+      .describe('The result page (text/html), also with status 400 when the install failed'),
     handler: async ({ query, reply }) => {
       const outcome = await service.completeInstall(ctx, query);
       return reply
