@@ -231,6 +231,7 @@ function CopyValue({ value, testId }: { value: string; testId: string }) {
           color={copied ? 'teal' : undefined}
           leftSection={copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
           onClick={copy}
+          style={{ flexShrink: 0 }}
           data-testid={testId}
         >
           {copied ? t('clients.issued.copied') : t('clients.issued.copy')}
@@ -244,8 +245,8 @@ function CopyValue({ value, testId }: { value: string; testId: string }) {
 function Command({ title, command, testId }: { title: string; command: string; testId: string }) {
   return (
     <Stack gap={4}>
-      <Group justify="space-between" wrap="nowrap">
-        <Text size="sm" fw={500}>
+      <Group justify="space-between" wrap="nowrap" align="flex-start">
+        <Text size="sm" fw={500} style={{ minWidth: 0 }}>
           {title}
         </Text>
         <CopyValue value={command} testId={`${testId}-copy`} />

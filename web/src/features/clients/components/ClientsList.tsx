@@ -94,7 +94,7 @@ function ClientsTable({ vendorId, appId }: { vendorId: number; appId: string }) 
       ) : (
         <ListTable
           testIdPrefix="clients"
-          minWidth={820}
+          minWidth={680}
           columns={COLUMNS}
           loading={query.isPending}
           loadingText={t('clients.loading')}
