@@ -16,7 +16,9 @@ import { safeEqualHex, sha256Hex } from '../../platform/crypto';
 import { forbidden, tooManyRequests, unauthorized } from '../../platform/errors';
 import type { OutsiderPort } from '../../platform/http/identity';
 import type { ClientCaller, EmbedCaller } from '../conversations/access';
-import { findClientByTokenHash, findEmbedByToken, recordClientUse } from './repo';
+import { findEmbedByToken } from '../embeds/repo';
+import { findVendorById } from '../vendors/repo';
+import { findClientByTokenHash, recordClientUse } from './repo';
 import { clientTokenHash } from './service';
 
 export const INVALID_CLIENT_TOKEN = 'Invalid API client token.';
@@ -82,11 +84,11 @@ async function clientCaller(
 }
 
 async function embedCaller(ctx: AppContext, token: string, request: FastifyRequest): Promise<EmbedCaller> {
-  const found = EMBED_TOKEN_SHAPE.test(token) ? await findEmbedByToken(ctx.db, token) : null;
-  if (!found || !safeEqualHex(sha256Hex(found.embed.token), sha256Hex(token)) || !found.vendor.active) {
+  const embed = EMBED_TOKEN_SHAPE.test(token) ? await findEmbedByToken(ctx.db, token) : null;
+  if (!embed || !safeEqualHex(sha256Hex(embed.token), sha256Hex(token)))
     throw unauthorized(INVALID_EMBED_TOKEN);
-  }
-  const { embed, vendor } = found;
+  const vendor = await findVendorById(ctx.db, embed.vendorId);
+  if (!vendor?.active) throw unauthorized(INVALID_EMBED_TOKEN);
   const allowed = Array.isArray(embed.allowedOrigins) ? (embed.allowedOrigins as string[]) : [];
   if (allowed.length > 0) {
     const origin = header(request, 'origin');

@@ -3,10 +3,9 @@ import type { ClientOrderColumn } from '@llmor/contracts';
 import { and, asc, count, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { type Db, schema } from '../../platform/db';
 
-const { apps, clients, embeds, vendors } = schema;
+const { apps, clients, vendors } = schema;
 
 export type ClientRow = typeof clients.$inferSelect;
-export type EmbedRow = typeof embeds.$inferSelect;
 export type VendorRow = typeof vendors.$inferSelect;
 export type ClientSettings = Pick<ClientRow, 'name' | 'active' | 'requestRateLimit' | 'requestRateInterval'>;
 
@@ -114,18 +113,4 @@ export async function recordClientUse(db: Db, vendorId: number, clientId: number
     .update(clients)
     .set({ requetsCount: sql`${clients.requetsCount} + 1`, lastUsed: sql`now()` })
     .where(and(eq(clients.vendorId, vendorId), eq(clients.id, clientId)));
-}
-
-/** An embed by its token (the widget's capability), with its vendor. Embeds are managed by their own module. */
-export async function findEmbedByToken(
-  db: Db,
-  token: string,
-): Promise<{ embed: EmbedRow; vendor: VendorRow } | null> {
-  const [row] = await db
-    .select({ embed: embeds, vendor: vendors })
-    .from(embeds)
-    .innerJoin(vendors, eq(vendors.id, embeds.vendorId))
-    .where(eq(embeds.token, token))
-    .limit(1);
-  return row ?? null;
 }
