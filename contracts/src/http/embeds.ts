@@ -25,9 +25,9 @@ export const EMBED_ORIGINS_MAX = 50;
 export const EMBED_TITLE_MAX_LENGTH = 60;
 export const EMBED_WELCOME_MAX_LENGTH = 1000;
 /** What the widget shows when the embed sets no look of its own. */
-export const EMBED_DEFAULT_COLOR = '#228be6';
+export const EMBED_DEFAULT_COLOR = '#1971c2';
 export const EMBED_ORIGIN_FORMAT = 'Use an origin such as https://example.com or http://localhost:8080';
-export const EMBED_COLOR_FORMAT = 'Use a hex colour such as #228be6';
+export const EMBED_COLOR_FORMAT = 'Use a hex colour such as #1971c2';
 export const EMBED_ORIGIN_REFUSED = 'This page may not use this chat.';
 /** The header the widget authenticates with (CONTRACTS "Outside callers"). */
 export const EMBED_TOKEN_HEADER = 'x-embedtoken';

@@ -9,6 +9,7 @@ import type { BillingMessages } from '../features/billing';
 import type { ClientsMessages } from '../features/clients';
 import type { ConversationsMessages } from '../features/conversations';
 import type { DatastoresMessages } from '../features/datastores';
+import type { EmbedsMessages } from '../features/embeds';
 import type { FunctionsMessages } from '../features/functions';
 import type { ModelsMessages } from '../features/models';
 import type { SettingsMessages } from '../features/settings';
@@ -28,6 +29,7 @@ declare module 'i18next' {
         billing: BillingMessages;
         conversations: ConversationsMessages;
         datastores: DatastoresMessages;
+        embeds: EmbedsMessages;
         functions: FunctionsMessages;
         models: ModelsMessages;
         settings: SettingsMessages;

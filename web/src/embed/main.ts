@@ -27,6 +27,9 @@ function mount(config: EmbedWidgetConfig, origin: string): void {
   if (document.querySelector(`[data-llmor-embed="${config.token}"]`)) return;
   const host = document.createElement('div');
   host.dataset.llmorEmbed = config.token;
+  // The page's rules for `div` (display: none, transforms that break fixed positioning…) stop at an
+  // inline !important reset; set through the CSSOM, which a page's CSP does not block.
+  host.style.setProperty('all', 'initial', 'important');
   document.body.append(host);
   new EmbedWidget(config, origin, host);
 }

@@ -13,7 +13,6 @@ export interface WidgetTexts {
   placeholder: string;
   send: string;
   thinking: string;
-  refused: string;
   unavailable: string;
   failed: string;
 }
@@ -26,8 +25,7 @@ const en_US: WidgetTexts = {
   placeholder: 'Type a message…',
   send: 'Send',
   thinking: 'Writing a reply…',
-  refused: 'This chat is not available on this site.',
-  unavailable: 'The chat could not be started. Please try again later.',
+  unavailable: 'This chat is not available right now.',
   failed: 'The message could not be sent. Please try again.',
 };
 
@@ -39,8 +37,7 @@ const de_DE: WidgetTexts = {
   placeholder: 'Nachricht eingeben…',
   send: 'Senden',
   thinking: 'Antwort wird geschrieben…',
-  refused: 'Dieser Chat ist auf dieser Website nicht verfügbar.',
-  unavailable: 'Der Chat konnte nicht gestartet werden. Bitte später erneut versuchen.',
+  unavailable: 'Dieser Chat ist gerade nicht verfügbar.',
   failed: 'Die Nachricht konnte nicht gesendet werden. Bitte erneut versuchen.',
 };
 
@@ -57,8 +54,7 @@ const gsw_CH: WidgetTexts = {
   placeholder: 'Nachricht schriibe…',
   send: 'Schicke',
   thinking: 'Antwort wird gschribe…',
-  refused: 'Dä Chat isch uf dere Websiite nöd verfüegbar.',
-  unavailable: 'Dä Chat het nöd chönne gstartet wärde. Bitte spöter nomal probiere.',
+  unavailable: 'Dä Chat isch grad nöd verfüegbar.',
   failed: 'D Nachricht het nöd chönne gschickt wärde. Bitte nomal probiere.',
 };
 
@@ -70,8 +66,7 @@ const fr_FR: WidgetTexts = {
   placeholder: 'Écrivez un message…',
   send: 'Envoyer',
   thinking: 'Rédaction de la réponse…',
-  refused: "Ce chat n'est pas disponible sur ce site.",
-  unavailable: "Le chat n'a pas pu démarrer. Veuillez réessayer plus tard.",
+  unavailable: "Ce chat n'est pas disponible pour le moment.",
   failed: "Le message n'a pas pu être envoyé. Veuillez réessayer.",
 };
 
@@ -83,8 +78,7 @@ const it_IT: WidgetTexts = {
   placeholder: 'Scrivi un messaggio…',
   send: 'Invia',
   thinking: 'Sto scrivendo la risposta…',
-  refused: 'Questa chat non è disponibile su questo sito.',
-  unavailable: 'Impossibile avviare la chat. Riprova più tardi.',
+  unavailable: 'Questa chat non è disponibile al momento.',
   failed: 'Impossibile inviare il messaggio. Riprova.',
 };
 

@@ -15,6 +15,7 @@ import type {
 } from '@llmor/contracts';
 import { SOCKET_OPTIONS } from '@llmor/contracts';
 import { io, type Socket } from 'socket.io-client';
+import { textColorOn } from './color';
 import { renderMarkdown } from './markdown';
 import { WIDGET_CSS } from './styles';
 import { localeOf, WIDGET_TEXTS, type WidgetTexts } from './texts';
@@ -36,16 +37,6 @@ const SEND_ICON =
   '<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d="M10 14 21 3M21 3l-6.5 18a.55.55 0 0 1-1 0L10 14l-7-3.5a.55.55 0 0 1 0-1z"/></svg>';
 
 type Visible = 'user' | 'assistant' | 'error';
-
-/** Black or white, whichever reads better on the embed's colour (WCAG relative luminance). */
-export function textColorOn(hex: string): string {
-  const channel = (i: number) => {
-    const c = Number.parseInt(hex.slice(1 + 2 * i, 3 + 2 * i), 16) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  };
-  const luminance = 0.2126 * channel(0) + 0.7152 * channel(1) + 0.0722 * channel(2);
-  return luminance > 0.4 ? '#1a1b1e' : '#ffffff';
-}
 
 function element<K extends keyof HTMLElementTagNameMap>(
   tag: K,

@@ -1,7 +1,5 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { PlaceholderPage } from '../../components/PlaceholderPage';
 import {
   AppDetailsForm,
   AppPage,
@@ -13,20 +11,15 @@ import {
 import { AppClientSettings, AppClientsSettings } from '../../features/clients';
 import { ConversationsView } from '../../features/conversations';
 import { AppDatastoresSettings } from '../../features/datastores';
+import { AppEmbedSettings, AppEmbedsSettings } from '../../features/embeds';
 import { AppFunctionsSettings } from '../../features/functions';
 import { AppSlackSettings } from '../../features/slack';
 import { AppUsageSettings } from '../../features/usage';
-import { useEntityLabel } from './useEntityLabel';
 
 export type { AppSettingsSection };
 
 export function AppsRoute() {
   return <AppsListPage />;
-}
-
-/** A section of the app page that is not built yet: sub-header and the "not built yet" alert. */
-function SectionPlaceholder({ title }: { title: string }) {
-  return <PlaceholderPage sub title={title} titleTestId="settings-title" />;
 }
 
 export function AppConversationsRoute() {
@@ -39,8 +32,6 @@ export function AppConversationsRoute() {
 }
 
 export function AppSettingsRoute({ section }: { section: AppSettingsSection }) {
-  const { t } = useTranslation();
-  const label = useEntityLabel();
   const { id = '', clientId, embedId } = useParams();
   let content: ReactNode;
   if (section === 'details') content = <AppDetailsForm />;
@@ -51,9 +42,8 @@ export function AppSettingsRoute({ section }: { section: AppSettingsSection }) {
   else if (section === 'slack') content = <AppSlackSettings appId={id} />;
   else if (section === 'clients') content = <AppClientsSettings appId={id} />;
   else if (section === 'client') content = <AppClientSettings appId={id} clientId={clientId ?? '+'} />;
-  else if (section === 'embed')
-    content = <SectionPlaceholder title={`${t('pages.app.embed')} ${label(embedId)}`} />;
-  else content = <SectionPlaceholder title={t(`pages.app.${section}`)} />;
+  else if (section === 'embeds') content = <AppEmbedsSettings appId={id} />;
+  else content = <AppEmbedSettings appId={id} embedId={embedId ?? '+'} />;
   return (
     <AppPage tab="settings">
       <AppSettingsLayout section={section}>{content}</AppSettingsLayout>

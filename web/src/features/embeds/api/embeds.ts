@@ -1,0 +1,90 @@
+import type {
+  DataEnvelope,
+  Embed,
+  EmbedBody,
+  EmbedCode,
+  EmbedsQuery,
+  EmbedUpdateBody,
+  ListEnvelope,
+} from '@llmor/contracts';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api/client';
+import { listQuery } from '../../../lib/api/query';
+
+// An app's web embeds: list, one, create (answers the token in full, once), update, delete, and the
+// token on demand for the copy and Embed Code actions (contracts/src/http/embeds.ts).
+
+export const embedKeys = {
+  all: (vendorId: number, appId: string) => ['embeds', vendorId, appId] as const,
+  list: (vendorId: number, appId: string, query: EmbedsQuery) =>
+    [...embedKeys.all(vendorId, appId), 'list', query] as const,
+  one: (vendorId: number, appId: string, embedId: number) =>
+    [...embedKeys.all(vendorId, appId), embedId] as const,
+};
+
+const embedsPath = (vendorId: number, appId: string) => `/v1/vendors/${vendorId}/apps/${appId}/embed`;
+
+export function useEmbeds(vendorId: number, appId: string, query: EmbedsQuery) {
+  return useQuery({
+    queryKey: embedKeys.list(vendorId, appId, query),
+    queryFn: () =>
+      apiRequest<ListEnvelope<Embed>>(embedsPath(vendorId, appId), {
+        query: listQuery(query),
+        skipDefaultErrorHandler: true,
+      }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useEmbed(vendorId: number, appId: string, embedId: number | null) {
+  return useQuery({
+    queryKey: embedKeys.one(vendorId, appId, embedId ?? 0),
+    queryFn: () =>
+      apiRequest<DataEnvelope<Embed>>(`${embedsPath(vendorId, appId)}/${embedId}`, {
+        skipDefaultErrorHandler: true,
+      }),
+    select: (answer) => answer.data,
+    enabled: embedId !== null,
+    retry: false,
+  });
+}
+
+/** The token in full and the script's URL; fetched when asked for, never kept in the cache. */
+export function fetchEmbedCode(vendorId: number, appId: string, embedId: number): Promise<EmbedCode> {
+  return apiRequest<DataEnvelope<EmbedCode>>(`${embedsPath(vendorId, appId)}/${embedId}/code`, {
+    skipDefaultErrorHandler: true,
+  }).then((answer) => answer.data);
+}
+
+/** POST (embedId null) → the embed with its full token, or PUT …/embed/{embedId}. */
+export function useSaveEmbed(vendorId: number, appId: string, embedId: number | null) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: EmbedBody | EmbedUpdateBody) =>
+      apiRequest<DataEnvelope<Embed>>(
+        embedId === null ? embedsPath(vendorId, appId) : `${embedsPath(vendorId, appId)}/${embedId}`,
+        { method: embedId === null ? 'POST' : 'PUT', body, skipDefaultErrorHandler: true },
+      ),
+    onSuccess: (answer) => {
+      void client.invalidateQueries({ queryKey: [...embedKeys.all(vendorId, appId), 'list'] });
+      // Only the masked token is cached: a created embed is read again, as the list and GET show it.
+      if (embedId === null) return;
+      client.setQueryData(embedKeys.one(vendorId, appId, answer.data.id), answer);
+    },
+  });
+}
+
+export function useDeleteEmbed(vendorId: number, appId: string, embedId: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () =>
+      apiRequest<void>(`${embedsPath(vendorId, appId)}/${embedId}`, {
+        method: 'DELETE',
+        skipDefaultErrorHandler: true,
+      }),
+    onSuccess: () => {
+      client.removeQueries({ queryKey: embedKeys.one(vendorId, appId, embedId) });
+      void client.invalidateQueries({ queryKey: [...embedKeys.all(vendorId, appId), 'list'] });
+    },
+  });
+}
