@@ -1,6 +1,7 @@
 // Builds the server once into dist/main.js, so `npm start` runs plain Node (no TypeScript compiler at run
 // time). Our code and @llmor/contracts (TypeScript sources) are bundled; every npm dependency stays
 // external and is loaded from node_modules as usual (native and wasm packages find their files there).
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
@@ -10,8 +11,8 @@ const external = Object.keys(manifest.dependencies).filter((name) => !name.start
 
 await build({
   absWorkingDir: new URL('.', root).pathname,
-  entryPoints: ['src/main.ts'],
-  outfile: 'dist/main.js',
+  entryPoints: { main: 'src/main.ts', 'prepare-db': 'src/platform/db/prepare.ts' },
+  outdir: 'dist',
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -20,3 +21,10 @@ await build({
   sourcemap: 'linked',
   logLevel: 'warning',
 });
+
+// The embedded database's template (platform/db/template.ts): made once per machine, so no start runs initdb.
+const prepared = spawnSync(process.execPath, ['dist/prepare-db.js'], {
+  cwd: root.pathname,
+  stdio: 'inherit',
+});
+if (prepared.status !== 0) process.exit(prepared.status ?? 1);

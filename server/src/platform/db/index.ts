@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
@@ -12,6 +13,7 @@ import { isInMemoryDataDir } from '../config';
 import { SERVER_ROOT } from '../paths';
 import { lockDataDir } from './lock';
 import * as schema from './schema';
+import { createFromTemplate, templateTarball, tunePgliteSettings } from './template';
 
 export { schema };
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -55,7 +57,11 @@ async function openPglite(dataDir: string): Promise<Database> {
   const release = inMemory ? () => {} : lockDataDir(dataDir);
   try {
     const pgDir = inMemory ? undefined : join(resolve(dataDir), 'pg');
-    const client = await PGlite.create(pgDir, { extensions: { vector } });
+    let loadDataDir: Blob | undefined;
+    if (!pgDir) loadDataDir = await templateTarball();
+    else if (!existsSync(join(pgDir, 'PG_VERSION'))) await createFromTemplate(pgDir);
+    else tunePgliteSettings(pgDir);
+    const client = await PGlite.create(pgDir, { extensions: { vector }, loadDataDir });
     const db = drizzlePglite(client, { schema }) as unknown as Db;
     await migratePglite(db as never, { migrationsFolder });
     return {
