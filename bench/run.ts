@@ -1,7 +1,7 @@
 /**
  * Runs every benchmark and prints markdown tables (paste the figures into README.md).
  * Usage: npm run bench            (all)
- *        npm run bench -- signing (one suite: signing, silicon, knowledge, conversation, web, start)
+ *        npm run bench -- signing (one suite: signing, silicon, knowledge, conversation, reach, web, start)
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +9,7 @@ import { runSigningBench } from './signing/run';
 
 /**
  * Suites that print their own tables run as their own process: silicon (worker threads, native lua5.4),
- * knowledge, conversation, start (a whole server), web (the built console).
+ * knowledge, conversation, reach (outside callers), start (a whole server), web (the built console).
  */
 function ownProcess(name: string): () => Promise<{ rows: string[][] }> {
   return async () => {
@@ -25,6 +25,7 @@ const suites: Record<string, () => Promise<{ rows: string[][] }>> = {
   silicon: ownProcess('silicon'),
   knowledge: ownProcess('knowledge'),
   conversation: ownProcess('conversation'),
+  reach: ownProcess('reach'),
   web: ownProcess('web'),
   start: ownProcess('start'),
 };
