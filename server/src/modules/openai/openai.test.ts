@@ -355,6 +355,32 @@ describe('POST /v1/openai/chat/completions with the OpenAI provider behind the a
     fake.expectNoFailures();
   });
 
+  it('ends a stream that fails after its first text with an error event, which the SDK raises', async () => {
+    const { sdk } = await appWithClient({ modelId: fakeModelId });
+    fake.chat({ kind: 'reply', text: ['Hel', 'lo'], stall: true });
+    server.ctx.completion.timeoutMs = 500;
+    try {
+      const stream = await sdk.chat.completions.create({
+        model: 'x',
+        messages: [{ role: 'user', content: 'Hi' }],
+        stream: true,
+      });
+      let text = '';
+      const err = await (async () => {
+        for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+      })().catch((e: unknown) => e);
+      expect(text).toBe('Hello');
+      expect(err).toBeInstanceOf(OpenAI.APIError);
+      expect((err as APIError).error).toMatchObject({
+        type: 'server_error',
+        message: expect.stringMatching(/did not finish its answer within 0.5 seconds/),
+      });
+    } finally {
+      server.ctx.completion.timeoutMs = undefined;
+    }
+    fake.expectNoFailures();
+  });
+
   it('answers a failed reply as a server error in OpenAI shape (the error is stored in the conversation)', async () => {
     const { sdk } = await appWithClient({ modelId: fakeModelId });
     fake.chat({ kind: 'error', status: 401 });
