@@ -1,8 +1,20 @@
 import { EMBED_DEFAULT_COLOR, type EmbedAppearance } from '@llmor/contracts';
 import { Box, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconMessageCircle, IconSend } from '@tabler/icons-react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { textColorOn } from '../../../embed/color';
+import { renderMarkdown } from '../../../embed/markdown';
+import classes from './EmbedPreview.module.css';
+
+/** Markdown as the widget renders it (its own renderer: what the preview shows is what visitors see). */
+function WidgetMarkdown({ text }: { text: string }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    ref.current?.replaceChildren(renderMarkdown(document, text));
+  }, [text]);
+  return <div ref={ref} className={classes.markdown} data-testid="embed-preview-welcome" />;
+}
 
 /** A still picture of the widget with the form's look: panel, welcome text and launcher in their corner. */
 export function EmbedPreview({ look, fallbackTitle }: { look: EmbedAppearance; fallbackTitle: string }) {
@@ -28,10 +40,8 @@ export function EmbedPreview({ look, fallbackTitle }: { look: EmbedAppearance; f
           </Box>
           <Stack gap={6} p="sm" mih={90} bg="var(--mantine-color-gray-0)">
             {look.welcome_text && (
-              <Paper withBorder radius="md" px="sm" py={6} maw="85%">
-                <Text size="xs" style={{ whiteSpace: 'pre-wrap' }} lineClamp={4}>
-                  {look.welcome_text}
-                </Text>
+              <Paper withBorder radius="md" px="sm" py={6} maw="85%" fz="xs">
+                <WidgetMarkdown text={look.welcome_text} />
               </Paper>
             )}
           </Stack>
