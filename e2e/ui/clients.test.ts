@@ -42,13 +42,13 @@ describe('app settings: API clients', () => {
     const { page, errors } = await newPage(browser, app.url);
     await signIn(page);
     await page.goto(`/apps/${appId}/settings/clients`);
-    expect(await page.getByTestId('settings-title').innerText()).toBe('API clients');
     await page.getByTestId('clients-empty').waitFor();
+    expect(await page.getByTestId('settings-title').innerText()).toBe('API clients');
 
     // Create: the name is required; then the full token once, and '+' becomes the id.
     await page.getByTestId('clients-create').click();
     await page.waitForURL(`**/apps/${appId}/settings/clients/+`);
-    expect(await page.getByTestId('settings-title').innerText()).toBe('New API client');
+    await expect.poll(() => page.getByTestId('settings-title').innerText()).toBe('New API client');
     expect(await page.getByTestId('client-active-input').isChecked()).toBe(true);
     expect(await page.getByTestId('client-token-input').count()).toBe(0);
     await page.getByTestId('client-save').click();
