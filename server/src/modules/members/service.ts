@@ -12,8 +12,8 @@ import { conflict, notFound } from '../../platform/errors';
 import type { VendorRow } from '../../platform/http/identity';
 import { consoleOrigin, hasPassword, issueLink, NO_PASSWORD_HASH } from '../auth/links';
 import { findUserByEmail, insertUser, updateUser } from '../auth/repo';
-import { assertPlanAllows } from '../billing/service';
 import type { SessionVerifier } from '../auth/sessions';
+import { assertPlanAllows } from '../billing/service';
 import { mailerFor } from '../settings/service';
 import {
   countActiveOwners,
