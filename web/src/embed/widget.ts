@@ -38,6 +38,9 @@ const SEND_ICON =
 
 type Visible = 'user' | 'assistant' | 'error';
 
+/** A visitor's message at most (the API takes far more; a chat box needs no pasted documents). */
+const MESSAGE_MAX_LENGTH = 4000;
+
 function element<K extends keyof HTMLElementTagNameMap>(
   tag: K,
   props: Partial<Record<string, string>> = {},
@@ -139,7 +142,7 @@ export class EmbedWidget {
       rows: '1',
       'aria-label': this.texts.message,
       placeholder: this.texts.placeholder,
-      maxlength: '4000',
+      maxlength: String(MESSAGE_MAX_LENGTH),
     });
     this.sendButton = iconButton('icon-button send', this.texts.send, SEND_ICON, 'submit');
     const form = element('form', { class: 'form' }, this.input, this.sendButton);
@@ -274,11 +277,13 @@ export class EmbedWidget {
     if (this.socket) return;
     const socket = io(this.relayOrigin, { ...SOCKET_OPTIONS, transports: [...SOCKET_OPTIONS.transports] });
     this.socket = socket;
+    let reconnect = false;
     socket.on('connect', () => {
       socket.emit(RELAY_JOIN, this.conversation, (ack: { ok: boolean } | undefined) => {
         this.joined = ack?.ok === true;
         // After a lost connection, fetch what was said meanwhile.
-        if (this.joined && !this.sending) void this.refresh().catch(() => undefined);
+        if (reconnect && this.joined && !this.sending) void this.refresh().catch(() => undefined);
+        reconnect = true;
       });
     });
     socket.on('disconnect', () => {
