@@ -14,6 +14,10 @@ const url = (protocols: string[]) =>
     );
 
 /** DATA_DIR 'memory://': an in-memory database and nothing written to disk (tests, benches). */
+/** Where people and outside services reach this server: `PUBLIC_URL`, else the origin a request came to. */
+export const publicBaseUrl = (config: { PUBLIC_URL?: string }, requestOrigin: string) =>
+  (config.PUBLIC_URL ?? requestOrigin).replace(/\/+$/, '');
+
 export const isInMemoryDataDir = (dataDir: string) => dataDir.startsWith('memory://');
 
 /** The environment the process reads (CONTRACTS.md "Configuration"); anything malformed stops the start. */

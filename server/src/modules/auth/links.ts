@@ -5,6 +5,7 @@ import {
   type LinkPurpose,
   PASSWORD_RESET_TTL_MINUTES,
 } from '@llmor/contracts';
+import { publicBaseUrl } from '../../platform/config';
 import type { AppContext } from '../../platform/context';
 import { DUMMY_PASSWORD_HASH, hashPassword, randomToken, sha256Hex } from '../../platform/crypto';
 import { badRequest } from '../../platform/errors';
@@ -31,7 +32,7 @@ export const hasPassword = (user: UserRow) => user.passwordHash !== NO_PASSWORD_
 
 /** Where people open the console: PUBLIC_URL, else the origin the request came to. */
 export const consoleOrigin = (ctx: AppContext, requestOrigin: string) =>
-  ctx.config.PUBLIC_URL ? ctx.config.PUBLIC_URL.replace(/\/+$/, '') : requestOrigin;
+  publicBaseUrl(ctx.config, requestOrigin);
 
 /** Issues a link (retiring the person's earlier ones of that purpose) and answers its console URL. */
 export async function issueLink(

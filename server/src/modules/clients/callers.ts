@@ -9,7 +9,7 @@
  * - `X-EmbedToken: <token>`: the embed; unknown → 401; when its `allowed_origins` is not empty the
  *   request's `Origin` must be one of them, else 403.
  */
-import { CLIENT_TOKEN_PREFIX } from '@llmor/contracts';
+import { CLIENT_TOKEN_PREFIX, embedAllowsOrigin } from '@llmor/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../platform/context';
 import { safeEqualHex, sha256Hex } from '../../platform/crypto';
@@ -34,15 +34,6 @@ const EMBED_TOKEN_SHAPE = /^[A-Za-z0-9_-]{16,128}$/;
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return typeof value === 'string' ? value : undefined;
-}
-
-/** `https://Host:443/` and `https://host` are the same origin. */
-export function normalizeOrigin(origin: string): string | null {
-  try {
-    return new URL(origin).origin.toLowerCase();
-  } catch {
-    return null;
-  }
 }
 
 /** `vendorKey` undefined: the credential alone names the vendor (Bearer). */
@@ -90,16 +81,13 @@ async function embedCaller(ctx: AppContext, token: string, request: FastifyReque
   const vendor = await findVendorById(ctx.db, embed.vendorId);
   if (!vendor?.active) throw unauthorized(INVALID_EMBED_TOKEN);
   const allowed = Array.isArray(embed.allowedOrigins) ? (embed.allowedOrigins as string[]) : [];
-  if (allowed.length > 0) {
-    const origin = header(request, 'origin');
-    const normalized = origin ? normalizeOrigin(origin) : null;
-    if (!normalized || !allowed.some((o) => normalizeOrigin(o) === normalized)) {
-      throw forbidden(
-        origin
-          ? `This embed may not be used from ${origin}: that origin is not among its allowed origins.`
-          : 'This embed may only be used from its allowed origins, and the request named no Origin.',
-      );
-    }
+  const origin = header(request, 'origin');
+  if (!embedAllowsOrigin(allowed, origin)) {
+    throw forbidden(
+      origin
+        ? `This embed may not be used from ${origin}: that origin is not among its allowed origins.`
+        : 'This embed may only be used from its allowed origins, and the request named no Origin.',
+    );
   }
   return {
     kind: 'embed',

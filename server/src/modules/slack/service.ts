@@ -1,4 +1,5 @@
 import { SLACK_BOT_SCOPES, type SlackIntegration, type SlackIntegrationBody } from '@llmor/contracts';
+import { publicBaseUrl } from '../../platform/config';
 import type { AppContext } from '../../platform/context';
 import { randomToken, safeEqualHex } from '../../platform/crypto';
 import { badRequest, conflict, notFound } from '../../platform/errors';
@@ -47,7 +48,7 @@ const sealCredentials = (ctx: AppContext, credentials: SlackCredentials) =>
 
 /** Where Slack reaches this server: PUBLIC_URL, else the origin the console was reached at. */
 export const callbackBase = (ctx: AppContext, requestOrigin: string) =>
-  (ctx.config.PUBLIC_URL ?? requestOrigin).replace(/\/+$/, '');
+  publicBaseUrl(ctx.config, requestOrigin);
 
 function authorizeUrl(ctx: AppContext, row: SlackIntegrationRow, credentials: SlackCredentials): string {
   const url = new URL(ctx.config.SLACK_OAUTH_AUTHORIZE_URL);

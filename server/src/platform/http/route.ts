@@ -1,7 +1,7 @@
 import type { ErrorBody, ErrorName, FieldErrors } from '@llmor/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { Config } from '../config';
+import { type Config, publicBaseUrl } from '../config';
 import type { Identity, MemberRole, Outsider, SignedIn, VendorRow } from './identity';
 
 /**
@@ -121,4 +121,4 @@ export const requestOrigin = (request: FastifyRequest) => `${request.protocol}:/
 
 /** Where outsiders reach this server: `PUBLIC_URL` (no trailing slash), else the origin the request came to. */
 export const publicOrigin = (config: { PUBLIC_URL?: string }, request: FastifyRequest) =>
-  config.PUBLIC_URL ? config.PUBLIC_URL.replace(/\/+$/, '') : requestOrigin(request);
+  publicBaseUrl(config, requestOrigin(request));
