@@ -3,9 +3,10 @@
  * start, nothing is lost and nothing stays stuck.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { isAlive } from '@llmor/server/platform/db/lock';
 import { type FakeOpenAI, startFakeOpenAI } from '@llmor/server/test/fakes/index';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ADMIN, signedClient } from '../harness';
@@ -94,6 +95,9 @@ describe('kill -9 during embedding', () => {
 
     process.kill(-first.child.pid!, 'SIGKILL');
     await new Promise((r) => first.child.once('exit', r));
+    // tsx runs the server in a child process: wait until that one is gone too, as a restart after a crash would.
+    const holder = Number(readFileSync(join(dataDir, 'llmor.lock'), 'utf8'));
+    await expect.poll(() => isAlive(holder), { timeout: 10_000 }).toBe(false);
 
     // Next start: the provider answers; the import completes without waiting for any lease to expire.
     fake.embeddings({ kind: 'embeddings', dimensions: 8 });

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DataDirLockedError, lockDataDir } from './lock';
+import { DataDirLockedError, isAlive, lockDataDir } from './lock';
 
 describe('DATA_DIR lock', () => {
   it('refuses a directory held by another live process, naming the pid', async () => {
@@ -30,5 +30,28 @@ describe('DATA_DIR lock', () => {
     expect(readFileSync(join(dir, 'llmor.lock'), 'utf8')).toBe(String(process.pid));
     release();
     expect(existsSync(join(dir, 'llmor.lock'))).toBe(false);
+  });
+
+  it('takes over a lock whose holder was killed but not yet reaped (a zombie holds no files)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'llmor-lock-'));
+    // `true` exits at once; its parent then becomes `sleep`, which never reaps it: a zombie for 5 s.
+    const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 5']);
+    const pid = Number(
+      await new Promise<string>((resolve) => parent.stdout.once('data', (d) => resolve(String(d)))),
+    );
+    await expect.poll(() => readFileSync(`/proc/${pid}/stat`, 'utf8')).toMatch(/\)\s+Z\s/);
+    try {
+      expect(isAlive(pid)).toBe(false);
+      writeFileSync(join(dir, 'llmor.lock'), String(pid));
+      const release = lockDataDir(dir);
+      expect(readFileSync(join(dir, 'llmor.lock'), 'utf8')).toBe(String(process.pid));
+      release();
+    } finally {
+      parent.kill();
+    }
+  });
+
+  it('counts a running process as alive', () => {
+    expect(isAlive(process.pid)).toBe(true);
   });
 });

@@ -5,12 +5,18 @@ export class DataDirLockedError extends Error {
   override name = 'DataDirLockedError';
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process still runs: a killed one its parent has not reaped yet (a zombie) holds no files. */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    // Linux: the state follows the parenthesised command name in /proc/<pid>/stat.
+    return !/\)\s+Z\s/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
   }
 }
 
