@@ -34,8 +34,8 @@ describe('DATA_DIR lock', () => {
 
   it('takes over a lock whose holder was killed but not yet reaped (a zombie holds no files)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'llmor-lock-'));
-    // `true` exits at once; its parent then becomes `sleep`, which never reaps it: a zombie for 5 s.
-    const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 5']);
+    // The background `sleep 0.3` ends after its shell has become `sleep 5`, which never reaps it: a zombie.
+    const parent = spawn('sh', ['-c', 'sleep 0.3 & echo $!; exec sleep 5']);
     const pid = Number(
       await new Promise<string>((resolve) => parent.stdout.once('data', (d) => resolve(String(d)))),
     );
