@@ -16,6 +16,7 @@ import { assertPlanAllows } from '../billing/service';
 import { checkFunctionConfig } from '../functions/config';
 import { configSchemasOf } from '../functions/repo';
 import { isKnownIcon } from '../icons/icon-set';
+import { withVendorLock } from '../vendors/repo';
 import { type AppManifest, appCatalogue, findManifest } from './catalogue';
 import { validateParameters, valueKeyOf } from './parameters';
 import { presentApp, readMeta, type StoredAppMeta } from './present';
@@ -106,17 +107,20 @@ export async function installApp(
   if (!manifest) throw validationError({ app_key: 'Unknown app' });
   const checked = checkParameters(manifest, body.parameters);
   if ('errors' in checked) throw validationError({ parameters: checked.errors });
-  await assertPlanAllows(ctx, vendorId, 'apps');
-  const row = await repo.insertApp(ctx.db, vendorId, {
-    appKey: manifest.app_key,
-    type: manifest.type,
-    name: manifest.name,
-    description: manifest.description,
-    parameters: checked.value,
-    meta: metaFor(manifest, checked.value, { icon: null, icon_is_standalone: false }),
-    // Answering out of the box beats a first message that fails: start with the vendor's first chat model.
-    completionVendorModelId: await repo.firstVendorChatModelId(ctx.db, vendorId),
-    createdBy: userId,
+  // Answering out of the box beats a first message that fails: start with the vendor's first chat model.
+  const completionVendorModelId = await repo.firstVendorChatModelId(ctx.db, vendorId);
+  const row = await withVendorLock(ctx.db, vendorId, async (tx) => {
+    await assertPlanAllows(ctx, tx, vendorId, 'apps');
+    return repo.insertApp(tx, vendorId, {
+      appKey: manifest.app_key,
+      type: manifest.type,
+      name: manifest.name,
+      description: manifest.description,
+      parameters: checked.value,
+      meta: metaFor(manifest, checked.value, { icon: null, icon_is_standalone: false }),
+      completionVendorModelId,
+      createdBy: userId,
+    });
   });
   return getApp(ctx, vendorId, row.id, ['creator', 'functions']);
 }

@@ -89,4 +89,53 @@ describe.runIf(Boolean(DATABASE_URL))('requests limit across two instances (Post
       .where(eq(schema.billingUsage.vendorId, vendor.id));
     expect(usage!.requests).toBe(LIMIT);
   });
+
+  it('never creates more apps or members than the plan allows, whichever instance takes the calls', async () => {
+    const vendor = await makeVendor(a.ctx);
+    const owner = await makeUser(a.ctx, { vendors: [vendor], role: 'owner' });
+    const su = await makeUser(a.ctx, { isSu: true });
+    const admin = await Client.signedIn(a.app, su.email, su.password);
+    const plan = (
+      await admin.post('/v1/admin/plans', {
+        name: 'Two of each',
+        price_minor: 0,
+        currency: 'CHF',
+        interval: 'month',
+        limits: { apps: 2, members: 2 },
+      })
+    ).json().data;
+    await admin.post(`/v1/admin/vendors/${vendor.id}/subscriptions`, { plan_id: plan.id });
+    const clients = await Promise.all(
+      [a, b].map(async (server) => {
+        const c = await Client.signedIn(server.app, owner.email, owner.password);
+        return c;
+      }),
+    );
+    const installs = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        clients[i % 2]!.post(`/v1/vendors/${vendor.id}/apps`, { app_key: 'chatbot' }),
+      ),
+    );
+    expect(installs.filter((r) => r.statusCode === 201)).toHaveLength(2);
+    expect(installs.filter((r) => r.statusCode === 402).map((r) => r.json().code)).toEqual(Array(6).fill(61));
+    // The owner is the first member: one more fits.
+    const invites = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        clients[i % 2]!.post(`/v1/vendors/${vendor.id}/users`, {
+          email: `person${i}@example.test`,
+          firstname: 'P',
+          lastname: String(i),
+          role: 'member',
+        }),
+      ),
+    );
+    expect(invites.filter((r) => r.statusCode === 201)).toHaveLength(1);
+    const members = await a.ctx.db
+      .select()
+      .from(schema.vendorUsers)
+      .where(eq(schema.vendorUsers.vendorId, vendor.id));
+    expect(members).toHaveLength(2);
+    const apps = await a.ctx.db.select().from(schema.apps).where(eq(schema.apps.vendorId, vendor.id));
+    expect(apps).toHaveLength(2);
+  });
 });

@@ -22,6 +22,7 @@ import {
 } from '@llmor/contracts';
 import type Stripe from 'stripe';
 import type { AppContext } from '../../platform/context';
+import type { Db } from '../../platform/db';
 import { badRequest, conflict, notFound, paymentRequired } from '../../platform/errors';
 import type { VendorRow } from '../../platform/http/identity';
 import { consoleOrigin } from '../auth/links';
@@ -141,16 +142,21 @@ export async function recordTokens(ctx: AppContext, vendorId: number, tokens: nu
   await addTokens(ctx.db, vendorId, period.start, tokens);
 }
 
-/** Refuses a new app or member past the plan's `apps`/`members` limit (402 code 61). */
+/**
+ * Refuses a new app or member past the plan's `apps`/`members` limit (402 code 61). `tx` holds the vendor's
+ * lock (`withVendorLock`) and makes the insert that follows, so parallel creates cannot both pass.
+ */
 export async function assertPlanAllows(
   ctx: AppContext,
+  tx: Db,
   vendorId: number,
   what: 'apps' | 'members',
 ): Promise<void> {
-  const { limits } = await billingState(ctx, vendorId);
+  // Every read through `tx`: on the embedded database a query outside the open transaction would wait for it.
+  const { limits } = await billingState({ ...ctx, db: tx }, vendorId);
   const limit = limits[what];
   if (limit === null) return;
-  const used = what === 'apps' ? await countApps(ctx.db, vendorId) : await countMembers(ctx.db, vendorId);
+  const used = what === 'apps' ? await countApps(tx, vendorId) : await countMembers(tx, vendorId);
   if (used < limit) return;
   throw paymentRequired(
     `The plan allows ${limit} ${what === 'apps' ? (limit === 1 ? 'app' : 'apps') : limit === 1 ? 'member' : 'members'}. Upgrade the plan to ${what === 'apps' ? 'create more apps' : 'invite more people'}.`,

@@ -120,11 +120,3 @@ export async function updateMembership(
 export async function deleteMembership(db: Db, vendorId: number, userId: number): Promise<void> {
   await db.delete(vendorUsers).where(and(eq(vendorUsers.vendorId, vendorId), eq(vendorUsers.userId, userId)));
 }
-
-/** Runs `fn` holding the vendor's row lock: membership changes of one vendor queue, so the last-owner check holds. */
-export async function withVendorLock<T>(db: Db, vendorId: number, fn: (tx: Db) => Promise<T>): Promise<T> {
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`select id from vendors where id = ${vendorId} for update`);
-    return fn(tx as unknown as Db);
-  });
-}

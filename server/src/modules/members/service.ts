@@ -15,6 +15,7 @@ import { findUserByEmail, insertUser, updateUser } from '../auth/repo';
 import type { SessionVerifier } from '../auth/sessions';
 import { assertPlanAllows } from '../billing/service';
 import { mailerFor } from '../settings/service';
+import { withVendorLock } from '../vendors/repo';
 import {
   countActiveOwners,
   countMembers,
@@ -24,7 +25,6 @@ import {
   listMembers,
   type MemberRow,
   updateMembership,
-  withVendorLock,
 } from './repo';
 
 export type MembersContext = AppContext & { sessions: SessionVerifier };
@@ -114,15 +114,20 @@ export async function inviteMember(
   if (user && (await findMember(ctx.db, vendor.id, user.id))) {
     throw conflict('This person is already a member.', { email: 'This person is already a member.' });
   }
-  await assertPlanAllows(ctx, vendor.id, 'members');
-  user ??= await insertUser(ctx.db, {
-    email,
-    passwordHash: NO_PASSWORD_HASH,
-    firstname: body.firstname ?? '',
-    lastname: body.lastname ?? '',
-    isSu: false,
+  user = await withVendorLock(ctx.db, vendor.id, async (tx) => {
+    await assertPlanAllows(ctx, tx, vendor.id, 'members');
+    const invited =
+      user ??
+      (await insertUser(tx, {
+        email,
+        passwordHash: NO_PASSWORD_HASH,
+        firstname: body.firstname ?? '',
+        lastname: body.lastname ?? '',
+        isSu: false,
+      }));
+    await insertMembership(tx, vendor.id, invited.id, body.role);
+    return invited;
   });
-  await insertMembership(ctx.db, vendor.id, user.id, body.role);
   let inviteUrl: string | undefined;
   if (hasPassword(user)) {
     const mailer = await mailerFor(ctx, vendor.id);

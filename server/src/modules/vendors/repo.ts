@@ -1,4 +1,4 @@
-import { asc, eq, inArray } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { type Db, schema } from '../../platform/db';
 
 const { vendors, vendorUsers } = schema;
@@ -15,6 +15,17 @@ export async function listVendorsByIds(db: Db, ids: number[]): Promise<VendorRow
 
 export async function listAllVendors(db: Db): Promise<VendorRow[]> {
   return db.select().from(vendors).orderBy(asc(vendors.name), asc(vendors.id));
+}
+
+/**
+ * Runs `fn` holding the vendor's row lock, so checks and writes of one vendor queue on every instance:
+ * the last owner stays, and a plan's app and member limits hold under parallel creates.
+ */
+export async function withVendorLock<T>(db: Db, vendorId: number, fn: (tx: Db) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select id from vendors where id = ${vendorId} for update`);
+    return fn(tx as unknown as Db);
+  });
 }
 
 export async function findVendorById(db: Db, id: number): Promise<VendorRow | null> {
