@@ -1,59 +1,234 @@
 /**
  * Conversation benchmark: npx tsx bench/conversation/run.ts
+ *   CONVERSATION_REPLIES   replies per overhead cell (default 320, split between the callers)
+ *   CONVERSATION_SQL_TRACE=1 also prints the SQL statements of one console send
+ *   CONVERSATION_PARTS     which parts run (default `overhead,first-chunk,history`; e.g. one part to profile)
  *
- * On the embedded default (PGlite in memory, the offline demo model with no delay, so only llmor's own
- * work is timed): the time of a reply through the completion engine (store the user's message, read the
- * context, stream, store the answer) in a fresh conversation, against the same in a conversation that
- * already holds 1,000 stored messages — in one run. Goal (issue 14): ≤ 1.5×.
+ * On the embedded default (PGlite in memory, every role in one process), in one run:
+ *
+ * 1. llmor's overhead per reply (issue 14): a chatbot app answering with an OpenAI-compatible model that
+ *    points at a local fake provider answering at once. At 1, 8 and 32 concurrent conversations (closed
+ *    loops, a fixed number of replies each) p50/p99 of the provider called directly with the request llmor
+ *    makes (baseline) and of console sends — `POST /v1/conversations/{token}` over HTTP, signed like the web
+ *    console — each caller in its own conversation, a fresh one every CONVERSATION_LENGTH replies (the
+ *    answer carries the whole conversation, so its length is held fixed). Also the SQL statements per send.
+ *    Goals: overhead p50 ≤ 5 ms, p99 ≤ 15 ms at 8 concurrent.
+ * 2. First chunk: the fake provider writes its first chunk, pauses, then the rest; a socket.io client
+ *    joined to the conversation times `completion_stream` from the provider's first SSE byte (at 1 and 8
+ *    concurrent conversations); the provider read directly by fetch is the baseline. Goal: ≤ 5 ms.
+ * 3. Reply time against history length: the offline demo model with no delay (only llmor's own work
+ *    timed) through the completion engine, a fresh conversation against one holding 1,000 stored
+ *    messages. Goal: ≤ 1.5×.
  */
-
+import { RelayMessageType, RelayServerEvent, relayMessage } from '@llmor/contracts';
 import { makeChatApp, makeConversation } from '@llmor/server/modules/completion/testing';
-import { loadConfig } from '@llmor/server/platform/config';
 import { schema } from '@llmor/server/platform/db/index';
-import { startServer } from '@llmor/server/server';
+import { directStreamBody, startFakeProvider } from '../lib/fake-provider';
+import { consoleSession, countQueries, relayClient, startBenchServer } from '../lib/llmor';
+import { type Cell, fmt, load, median, percentile, postJson, printTable } from '../lib/load';
 
-const REPLIES = 40;
+const REPLIES = Number(process.env.CONVERSATION_REPLIES ?? 320);
+const CONCURRENCY = [1, 8, 32];
+/** Replies per conversation in the overhead cells (then the caller moves to a fresh conversation). */
+const CONVERSATION_LENGTH = 20;
+const WARM_UP = 30;
+const FIRST_CHUNK_SENDS = 60;
+const FIRST_CHUNK_CONCURRENCY = [1, 8];
+/** The fake provider's pause after its first chunk in the first-chunk part. */
+const FIRST_CHUNK_PAUSE_MS = 25;
+const HISTORY_REPLIES = 40;
 const HISTORY = 1_000;
+const PARTS = new Set((process.env.CONVERSATION_PARTS ?? 'overhead,first-chunk,history').split(','));
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
+const provider = await startFakeProvider();
+const { server, ctx, vendor, app } = await startBenchServer(provider.url, {
+  SEND_RATE_PER_MINUTE: '1000000',
+});
+const queries = countQueries(ctx.db);
+const session = await consoleSession(server.url, vendor.key);
+
+/** A console send: `POST /v1/conversations/{token}`, signed, read to its end. */
+function send(token: string, content: string): Promise<boolean> {
+  const path = `/v1/conversations/${token}`;
+  return postJson(`${server.url}${path}`, session.headers('POST', path), { content });
 }
 
-const server = await startServer(
-  loadConfig({ DATA_DIR: 'memory://', PORT: '0', LOG_LEVEL: 'warn', SEED_ADMIN_PASSWORD: 'bench-password' }),
-);
-try {
-  const { ctx } = server;
-  const [vendor] = await ctx.db.select().from(schema.vendors).limit(1);
-  const [model] = await ctx.db
+/** The provider called directly with the streamed request llmor makes. */
+function direct(content: string): Promise<boolean> {
+  return postJson(
+    `${provider.url}/chat/completions`,
+    { authorization: 'Bearer sk-bench' },
+    directStreamBody(content),
+  );
+}
+
+async function conversations(n: number): Promise<string[]> {
+  const tokens: string[] = [];
+  for (let i = 0; i < n; i++) tokens.push((await makeConversation(ctx, app)).token);
+  return tokens;
+}
+
+/** 1. Overhead per reply: direct and console sends at each concurrency, and the SQL statements per send. */
+async function overheadPart(): Promise<void> {
+  const directCells: Record<number, Cell> = {};
+  const sendCells: Record<number, Cell> = {};
+  let queriesPerSend = 0;
+  let databaseMsPerSend = 0;
+  for (const n of CONCURRENCY) {
+    const perCaller = Math.ceil(REPLIES / n);
+    directCells[n] = await load(n, (w, i) => direct(`question ${w}-${i}`), { perCaller });
+    const pool: string[][] = [];
+    for (let w = 0; w < n; w++) pool.push(await conversations(Math.ceil(perCaller / CONVERSATION_LENGTH)));
+    const before = { ...queries };
+    sendCells[n] = await load(
+      n,
+      (w, i) => send(pool[w]![Math.floor(i / CONVERSATION_LENGTH)]!, `question ${w}-${i}`),
+      { perCaller },
+    );
+    if (n === 1) {
+      queriesPerSend = (queries.n - before.n) / sendCells[n].calls;
+      databaseMsPerSend = (queries.ms - before.ms) / sendCells[n].calls;
+    }
+  }
+
+  console.log(
+    `\nOverhead per reply: ${REPLIES} replies per cell, a fresh conversation every ${CONVERSATION_LENGTH} replies\n`,
+  );
+  const rows = [['caller', 'concurrent', 'replies/s', 'p50 ms', 'p99 ms', 'CPU ms / reply', 'errors']];
+  for (const [name, cells] of [
+    ['provider directly (streamed)', directCells],
+    ['console send `POST /v1/conversations/{token}`', sendCells],
+  ] as const) {
+    for (const n of CONCURRENCY) {
+      const c = cells[n]!;
+      rows.push([name, String(n), fmt(c.rps), fmt(c.p50), fmt(c.p99), c.cpuMs.toFixed(2), String(c.errors)]);
+    }
+  }
+  printTable(rows);
+  console.log('');
+  printTable([
+    ['llmor overhead per reply (send minus direct)', ...CONCURRENCY.map(String), 'goal (8)'],
+    ['p50', ...CONCURRENCY.map((n) => `${fmt(sendCells[n]!.p50 - directCells[n]!.p50)} ms`), '≤ 5 ms'],
+    ['p99', ...CONCURRENCY.map((n) => `${fmt(sendCells[n]!.p99 - directCells[n]!.p99)} ms`), '≤ 15 ms'],
+    // Everything shares one thread, so a closed loop of n callers waits about n × this per reply.
+    [
+      'CPU per reply',
+      ...CONCURRENCY.map((n) => `${(sendCells[n]!.cpuMs - directCells[n]!.cpuMs).toFixed(2)} ms`),
+      '',
+    ],
+  ]);
+  console.log(
+    `\nPer console send (1 caller): ${queriesPerSend.toFixed(1)} SQL statements, ${databaseMsPerSend.toFixed(2)} ms in PGlite`,
+  );
+}
+
+/** 2. First chunk: the provider's first SSE byte → fetch directly, and → llmor → a relay client. */
+async function firstChunkPart(): Promise<void> {
+  provider.pauseAfterFirstMs = FIRST_CHUNK_PAUSE_MS;
+  const directFirst: number[] = [];
+  for (let i = 0; i < FIRST_CHUNK_SENDS; i++) {
+    const content = `direct first chunk ${i}`;
+    const res = await fetch(`${provider.url}/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench' },
+      body: JSON.stringify(directStreamBody(content)),
+    });
+    const reader = res.body!.getReader();
+    await reader.read();
+    const at = performance.now();
+    while (!(await reader.read()).done) {}
+    if (i >= 5) directFirst.push(at - provider.firstByteAt.get(content)!);
+  }
+  const relayFirst: Record<number, number[]> = {};
+  for (const n of FIRST_CHUNK_CONCURRENCY) {
+    const tokens = await conversations(n);
+    const sockets = await Promise.all(tokens.map((token) => relayClient(server.url, token)));
+    const firstChunkAt = new Map<string, number>();
+    const waiting: (string | null)[] = tokens.map(() => null);
+    for (const [w, socket] of sockets.entries()) {
+      socket.on(RelayServerEvent.message, (raw: string) => {
+        const { type } = relayMessage.parse(JSON.parse(raw));
+        const content = waiting[w];
+        if (type !== RelayMessageType.completionStream || !content || firstChunkAt.has(content)) return;
+        firstChunkAt.set(content, performance.now());
+      });
+    }
+    const latencies: number[] = [];
+    await load(
+      n,
+      async (w, i) => {
+        const content = `first chunk ${n}-${w}-${i}`;
+        waiting[w] = content;
+        const ok = await send(tokens[w]!, content);
+        waiting[w] = null;
+        const sent = provider.firstByteAt.get(content);
+        const received = firstChunkAt.get(content);
+        if (!ok || sent === undefined || received === undefined) return false;
+        if (i >= 3) latencies.push(received - sent);
+        return true;
+      },
+      { perCaller: Math.ceil(FIRST_CHUNK_SENDS / n) + 3 },
+    );
+    for (const socket of sockets) socket.close();
+    relayFirst[n] = latencies.sort((a, b) => a - b);
+  }
+  provider.pauseAfterFirstMs = 0;
+  directFirst.sort((a, b) => a - b);
+
+  console.log(
+    `\nFirst chunk: provider's first SSE byte → the client has it (the provider pauses ${FIRST_CHUNK_PAUSE_MS} ms after it)\n`,
+  );
+  printTable([
+    ['path', 'concurrent', 'p50 ms', 'p99 ms', 'goal'],
+    [
+      'provider → fetch directly (baseline)',
+      '1',
+      fmt(percentile(directFirst, 50)),
+      fmt(percentile(directFirst, 99)),
+      '',
+    ],
+    ...FIRST_CHUNK_CONCURRENCY.map((n) => [
+      'provider → llmor → socket.io `completion_stream`',
+      String(n),
+      fmt(percentile(relayFirst[n]!, 50)),
+      fmt(percentile(relayFirst[n]!, 99)),
+      '≤ 5 ms',
+    ]),
+  ]);
+}
+
+/** 3. Reply time against history length: the offline demo model through the engine alone. */
+async function historyPart(): Promise<void> {
+  const [demoModel] = await ctx.db
     .insert(schema.vendorModels)
     .values({
-      vendorId: vendor!.id,
+      vendorId: vendor.id,
       modelKey: 'builtin-offline-demo',
       name: 'Demo',
       type: 'chat_completion',
       provider: 'builtin',
     })
     .returning();
-  const app = await makeChatApp(ctx, vendor!, { model: model! });
-
-  /** Median reply time over REPLIES sends, after a few warm-up replies. */
+  const demoApp = await makeChatApp(ctx, vendor, { model: demoModel! });
+  /** Median reply time through the engine, after a few warm-up replies. */
   async function replyTimes(conversation: Awaited<ReturnType<typeof makeConversation>>): Promise<number> {
     const times: number[] = [];
-    for (let i = 0; i < REPLIES + 5; i++) {
+    for (let i = 0; i < HISTORY_REPLIES + 5; i++) {
       const t0 = performance.now();
-      await ctx.completion.start(ctx, { app, conversation, content: `Question number ${i}, please answer.` });
+      await ctx.completion.start(ctx, {
+        app: demoApp,
+        conversation,
+        content: `Question number ${i}, please answer.`,
+      });
       if (i >= 5) times.push(performance.now() - t0);
     }
     return median(times);
   }
-
-  const fresh = await replyTimes(await makeConversation(ctx, app));
-  const long = await makeConversation(ctx, app);
+  const fresh = await replyTimes(await makeConversation(ctx, demoApp));
+  const long = await makeConversation(ctx, demoApp);
   await ctx.db.insert(schema.messages).values(
     Array.from({ length: HISTORY }, (_, i) => ({
-      vendorId: vendor!.id,
+      vendorId: vendor.id,
       conversationId: long.id,
       role: i % 2 ? 'assistant' : 'user',
       creator: i % 2 ? 'system' : 'user',
@@ -62,16 +237,41 @@ try {
   );
   const atHistory = await replyTimes(long);
 
-  const rows = [
+  console.log('\nReply time against history length (offline demo model, the engine alone)\n');
+  printTable([
     ['measure', 'value', 'goal'],
     ['reply, fresh conversation (median, baseline)', `${fresh.toFixed(2)} ms`, ''],
     [`reply at ${HISTORY.toLocaleString('en')} stored messages (median)`, `${atHistory.toFixed(2)} ms`, ''],
     ['ratio', `${(atHistory / fresh).toFixed(2)}×`, '≤ 1.5×'],
-  ];
-  const [head, ...body] = rows;
-  console.log(`| ${head!.join(' | ')} |`);
-  console.log(`| ${head!.map(() => '---').join(' | ')} |`);
-  for (const r of body) console.log(`| ${r.join(' | ')} |`);
+  ]);
+}
+
+try {
+  const warm = await conversations(2);
+  // Warm-up (JIT, the provider's client, prepared statements) for every part.
+  for (let i = 0; i < WARM_UP; i++) {
+    await direct(`warm-up ${i}`);
+    await send(warm[Math.floor(i / CONVERSATION_LENGTH)]!, `warm-up ${i}`);
+  }
+  if (process.env.CONVERSATION_SQL_TRACE) {
+    const [traced] = await conversations(1);
+    queries.trace = new Map();
+    const sends = 10;
+    for (let i = 0; i < sends; i++) await send(traced!, `traced ${i}`);
+    console.log(`SQL of a console send (mean of ${sends}): ms, statement`);
+    for (const [text, { n, ms }] of queries.trace) {
+      console.log(`  ${(ms / sends).toFixed(2)} ms${n === sends ? '' : ` (${n}×)`}  ${text}`);
+    }
+    queries.trace = null;
+  }
+
+  if (PARTS.has('overhead')) await overheadPart();
+  if (PARTS.has('first-chunk')) await firstChunkPart();
+  if (PARTS.has('history')) await historyPart();
+  if (provider.counts.unexpected) {
+    throw new Error(`the fake provider refused ${provider.counts.unexpected} requests`);
+  }
 } finally {
   await server.close();
+  await provider.close();
 }

@@ -1,0 +1,120 @@
+/**
+ * A local fake OpenAI chat completions provider for the reply benchmarks (reach, conversation): it answers
+ * every `POST /v1/chat/completions` at once, streamed like OpenAI (a role chunk carrying the first words,
+ * the rest, a stop chunk, usage when asked, `[DONE]`), and fails any other request. With `pauseAfterFirstMs`
+ * it writes the first chunk, waits, then the rest — so the first chunk's way to a client can be timed alone;
+ * `firstByteAt` then holds when the first SSE byte of each request was written, by the request's last user
+ * message (callers make each one unique).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export const FAKE_REPLY = ['Hello ', 'from ', 'the ', 'fake ', 'provider.'];
+const USAGE = {
+  prompt_tokens: 12,
+  completion_tokens: FAKE_REPLY.length,
+  total_tokens: 12 + FAKE_REPLY.length,
+};
+const BASE = { id: 'chatcmpl-fake', created: 0, model: 'fake' };
+
+export interface FakeProvider {
+  /** Base URL, as an OpenAI-compatible model's `base_url` (ends in `/v1`). */
+  url: string;
+  /** Milliseconds between the first chunk and the rest of a streamed answer (0: all in one write). */
+  pauseAfterFirstMs: number;
+  /** `performance.now()` when the first SSE byte was written, by the last user message's text. */
+  readonly firstByteAt: Map<string, number>;
+  /** Requests answered, and requests refused as unexpected. */
+  readonly counts: { answered: number; unexpected: number };
+  close(): Promise<void>;
+}
+
+const sse = (body: object) => `data: ${JSON.stringify(body)}\n\n`;
+const chunk = (delta: object, finish: string | null) =>
+  sse({ ...BASE, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] });
+
+function lastUserText(messages: { role?: string; content?: unknown }[] | undefined): string {
+  const last = [...(messages ?? [])].reverse().find((m) => m.role === 'user');
+  return typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content ?? '');
+}
+
+export async function startFakeProvider(): Promise<FakeProvider> {
+  const fake: Omit<FakeProvider, 'url' | 'close'> = {
+    pauseAfterFirstMs: 0,
+    firstByteAt: new Map(),
+    counts: { answered: 0, unexpected: 0 },
+  };
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    let body = '';
+    req.on('data', (data) => {
+      body += data;
+    });
+    req.on('end', () => {
+      if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
+        fake.counts.unexpected++;
+        res.writeHead(500).end('unexpected request');
+        return;
+      }
+      fake.counts.answered++;
+      const request = JSON.parse(body) as {
+        stream?: boolean;
+        stream_options?: { include_usage?: boolean };
+        messages?: { role?: string; content?: unknown }[];
+      };
+      if (!request.stream) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            ...BASE,
+            object: 'chat.completion',
+            choices: [
+              {
+                index: 0,
+                message: { role: 'assistant', content: FAKE_REPLY.join('') },
+                finish_reason: 'stop',
+              },
+            ],
+            usage: USAGE,
+          }),
+        );
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const [first, ...rest] = FAKE_REPLY;
+      const head = chunk({ role: 'assistant', content: first }, null);
+      let tail = rest.map((piece) => chunk({ content: piece }, null)).join('') + chunk({}, 'stop');
+      if (request.stream_options?.include_usage) {
+        tail += sse({ ...BASE, object: 'chat.completion.chunk', choices: [], usage: USAGE });
+      }
+      tail += 'data: [DONE]\n\n';
+      if (fake.pauseAfterFirstMs <= 0) {
+        res.end(head + tail);
+        return;
+      }
+      // Headers and the first chunk leave in one write, like a provider's first token.
+      fake.firstByteAt.set(lastUserText(request.messages), performance.now());
+      res.write(head);
+      setTimeout(() => res.end(tail), fake.pauseAfterFirstMs);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return Object.assign(fake, {
+    url: `http://127.0.0.1:${port}/v1`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  });
+}
+
+/** The streamed request llmor makes, sent to the provider directly (the baseline of every overhead). */
+export function directStreamBody(content: string) {
+  return {
+    model: 'fake',
+    messages: [{ role: 'user', content }],
+    stream: true,
+    stream_options: { include_usage: true },
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * An llmor server for the reply benchmarks (reach, conversation): the embedded default (PGlite in memory),
+ * every role in one process, and a chatbot app whose completion model is an OpenAI-compatible model
+ * pointing at a fake provider. Plus what those benchmarks measure through: a console session signing its
+ * requests like the web console, a socket.io client on the relay, and a count of the SQL statements run.
+ */
+import type { PGlite } from '@electric-sql/pglite';
+import { encodeAccessToken, RELAY_PATH, signingMessage } from '@llmor/contracts';
+import { findVendorModel } from '@llmor/server/modules/completion/repo';
+import { makeChatApp } from '@llmor/server/modules/completion/testing';
+import { installModel } from '@llmor/server/modules/models/service';
+import { loadConfig } from '@llmor/server/platform/config';
+import { hmacSha256Hex } from '@llmor/server/platform/crypto';
+import type { Db } from '@llmor/server/platform/db/index';
+import { schema } from '@llmor/server/platform/db/index';
+import { type RunningServer, startServer } from '@llmor/server/server';
+import { io, type Socket } from 'socket.io-client';
+
+const ADMIN_EMAIL = 'bench@llmor.local';
+const ADMIN_PASSWORD = 'bench-password';
+
+export async function startBenchServer(providerUrl: string, env: Record<string, string> = {}) {
+  const server: RunningServer = await startServer(
+    loadConfig({
+      DATA_DIR: 'memory://',
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+      SEED_ADMIN_EMAIL: ADMIN_EMAIL,
+      SEED_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      ...env,
+    }),
+  );
+  const { ctx } = server;
+  const [vendor] = await ctx.db.select().from(schema.vendors).limit(1);
+  const [admin] = await ctx.db.select().from(schema.users).limit(1);
+  const model = await installModel(ctx, vendor!, admin!.id, 'openai-compatible-chat', {
+    base_url: providerUrl,
+    model: 'fake',
+    api_key: 'sk-bench',
+  });
+  const app = await makeChatApp(ctx, vendor!, { model: await findVendorModel(ctx.db, vendor!.id, model.id) });
+  return { server, ctx, vendor: vendor!, admin: admin!, app };
+}
+
+/** The seeded admin signed in over HTTP; `headers` signs one request as the web console does. */
+export async function consoleSession(baseUrl: string, vendorKey: string) {
+  const created = await fetch(`${baseUrl}/v1/auth/session`, { method: 'POST' });
+  const { token, secret } = (await created.json()) as { token: string; secret: string };
+  const headers = (method: string, path: string): Record<string, string> => {
+    const timestamp = Math.floor(Date.now() / 1000);
+    const signature = hmacSha256Hex(secret, signingMessage(method, path, timestamp));
+    return { 'x-accesstoken': encodeAccessToken(token, timestamp, signature), 'x-vendor': vendorKey };
+  };
+  const signin = await fetch(`${baseUrl}/v1/auth/signin`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers('POST', '/v1/auth/signin') },
+    body: JSON.stringify({ identifier: ADMIN_EMAIL, secret: ADMIN_PASSWORD }),
+  });
+  if (signin.status !== 200) throw new Error(`sign-in failed: ${signin.status} ${await signin.text()}`);
+  return { headers };
+}
+
+/** A socket.io client of the relay joined to one conversation's room. */
+export async function relayClient(baseUrl: string, conversationToken: string): Promise<Socket> {
+  const socket = io(baseUrl, { path: RELAY_PATH, transports: ['websocket'], forceNew: true });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect_error', reject);
+    socket.emit('join', conversationToken, (ack: { ok: boolean; error?: string }) =>
+      ack.ok ? resolve() : reject(new Error(ack.error)),
+    );
+  });
+  return socket;
+}
+
+/**
+ * Counts the SQL statements drizzle runs (its logger hook, also used by transactions) and the time PGlite
+ * takes to answer them, optionally by statement (its `query`, which runs on this thread: at one
+ * caller that is the database's share of a reply). Benchmarks only: the server never logs queries.
+ */
+export function countQueries(db: Db) {
+  const counter = { n: 0, ms: 0, trace: null as Map<string, { n: number; ms: number }> | null };
+  const logger = {
+    logQuery() {
+      counter.n++;
+    },
+  };
+  const session = (
+    db as unknown as { session: { logger: unknown; options: { logger?: unknown }; client: PGlite } }
+  ).session;
+  session.logger = logger;
+  session.options.logger = logger;
+  const client = session.client;
+  const query = client.query.bind(client);
+  client.query = (async (...args: Parameters<PGlite['query']>) => {
+    const t0 = performance.now();
+    try {
+      return await query(...args);
+    } finally {
+      const ms = performance.now() - t0;
+      counter.ms += ms;
+      if (counter.trace) {
+        const seen = counter.trace.get(args[0]) ?? { n: 0, ms: 0 };
+        counter.trace.set(args[0], { n: seen.n + 1, ms: seen.ms + ms });
+      }
+    }
+  }) as PGlite['query'];
+  return counter;
+}
