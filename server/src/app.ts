@@ -127,7 +127,8 @@ export async function buildApp(
     replies: completion,
     spending: {
       reserveReply: (vendorId) => billing.reserveReply(ctx, vendorId),
-      recordTokens: (vendorId, tokens) => billing.recordTokens(ctx, vendorId, tokens),
+      recordTokens: (vendorId, tokens, reservation) =>
+        billing.recordTokens(ctx, vendorId, tokens, reservation),
     },
   };
   completion.spending = ctx.spending;

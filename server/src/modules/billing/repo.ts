@@ -92,15 +92,6 @@ export async function activePlans(db: Db): Promise<PlanRow[]> {
   return db.select().from(plans).where(eq(plans.active, true)).orderBy(asc(plans.priceMinor), asc(plans.id));
 }
 
-export async function defaultPlan(db: Db): Promise<PlanRow | null> {
-  const rows = await db
-    .select()
-    .from(plans)
-    .where(and(eq(plans.isDefault, true), eq(plans.active, true)))
-    .limit(1);
-  return rows[0] ?? null;
-}
-
 export async function planByStripePrice(db: Db, priceId: string): Promise<PlanRow | null> {
   const rows = await db.select().from(plans).where(eq(plans.stripePriceId, priceId)).limit(1);
   return rows[0] ?? null;
@@ -157,14 +148,23 @@ export async function findSubscription(
   return rows[0] ?? null;
 }
 
-/** The subscription in force (the newest live one), with its plan. */
-export async function liveSubscription(db: Db, vendorId: number): Promise<SubscriptionWithPlan | null> {
+/**
+ * The plan in force, in one statement (it runs before every reply): the newest live subscription with
+ * its plan, else the default plan with no subscription, else nothing.
+ */
+export async function planInForce(
+  db: Db,
+  vendorId: number,
+): Promise<{ subscription: SubscriptionRow | null; plan: PlanRow } | null> {
   const rows = await db
     .select({ subscription: subscriptions, plan: plans })
-    .from(subscriptions)
-    .innerJoin(plans, eq(plans.id, subscriptions.planId))
-    .where(and(eq(subscriptions.vendorId, vendorId), isLive))
-    .orderBy(desc(subscriptions.id))
+    .from(plans)
+    .leftJoin(
+      subscriptions,
+      and(eq(subscriptions.planId, plans.id), eq(subscriptions.vendorId, vendorId), isLive),
+    )
+    .where(or(sql`${subscriptions.id} is not null`, and(eq(plans.isDefault, true), eq(plans.active, true))))
+    .orderBy(sql`${subscriptions.id} is null`, desc(subscriptions.id))
     .limit(1);
   return rows[0] ?? null;
 }

@@ -38,15 +38,14 @@ import {
   countInvoices,
   countMembers,
   countPlans,
-  defaultPlan,
   findPlan,
   findSubscription,
   LIVE_STATUSES,
   listInvoices,
   listPlans,
   listSubscriptions,
-  liveSubscription,
   type PlanRow,
+  planInForce,
   readUsage,
   replaceSubscription,
   reserveRequest,
@@ -91,9 +90,10 @@ export async function billingState(
   vendorId: number,
   now = new Date(),
 ): Promise<BillingState> {
-  const subscription = await liveSubscription(ctx.db, vendorId);
-  const plan = subscription?.plan ?? (await defaultPlan(ctx.db));
-  const s = subscription?.subscription;
+  const inForce = await planInForce(ctx.db, vendorId);
+  const plan = inForce?.plan ?? null;
+  const s = inForce?.subscription;
+  const subscription = s && plan ? { subscription: s, plan } : null;
   const period = currentPeriod(
     { start: s?.currentPeriodStart ?? null, end: s?.currentPeriodEnd ?? null },
     (plan?.interval ?? 'month') as PlanInterval,
@@ -117,13 +117,18 @@ export async function billingState(
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
+/** A reply's request as counted: the period it counts in (the conversations' `ReplyReservation`). */
+export interface Reservation {
+  periodStart: Date;
+}
+
 /**
  * Counts one request against the period's limits before a reply runs; past the requests limit, or
  * once the tokens used reach the tokens limit, 402 code 60 and nothing is counted.
  */
-export async function reserveReply(ctx: AppContext, vendorId: number): Promise<void> {
+export async function reserveReply(ctx: AppContext, vendorId: number): Promise<Reservation> {
   const { period, limits } = await billingState(ctx, vendorId);
-  if (await reserveRequest(ctx.db, vendorId, period.start, limits)) return;
+  if (await reserveRequest(ctx.db, vendorId, period.start, limits)) return { periodStart: period.start };
   const used = await readUsage(ctx.db, vendorId, period.start);
   const what =
     limits.tokens !== null && used.tokens >= limits.tokens
@@ -135,11 +140,19 @@ export async function reserveReply(ctx: AppContext, vendorId: number): Promise<v
   );
 }
 
-/** Adds a reply's tokens to the period they were used in. */
-export async function recordTokens(ctx: AppContext, vendorId: number, tokens: number): Promise<void> {
+/**
+ * Adds a reply's tokens to the period its request was reserved in (no second look at the plan on the
+ * reply's path), else to the current period.
+ */
+export async function recordTokens(
+  ctx: AppContext,
+  vendorId: number,
+  tokens: number,
+  reservation?: Reservation,
+): Promise<void> {
   if (tokens <= 0) return;
-  const { period } = await billingState(ctx, vendorId);
-  await addTokens(ctx.db, vendorId, period.start, tokens);
+  const periodStart = reservation?.periodStart ?? (await billingState(ctx, vendorId)).period.start;
+  await addTokens(ctx.db, vendorId, periodStart, tokens);
 }
 
 /**

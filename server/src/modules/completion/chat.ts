@@ -33,7 +33,11 @@ export async function recordUsage(turn: Turn, model: VendorModelRow, usage: Usag
     tokensCompletion: usage.completionTokens,
     costMinor: cost,
   });
-  await turn.engine.spending.recordTokens(turn.app.vendorId, usage.promptTokens + usage.completionTokens);
+  await turn.engine.spending.recordTokens(
+    turn.app.vendorId,
+    usage.promptTokens + usage.completionTokens,
+    turn.reservation,
+  );
   turn.debug({
     tokens_prompt: usage.promptTokens,
     tokens_completion: usage.completionTokens,

@@ -1,18 +1,19 @@
 import { RelayMessageType } from '@llmor/contracts';
+import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../platform/context';
 import { conflict } from '../../platform/errors';
-import type { ReplyObserver } from '../conversations/ports';
+import type { ReplyObserver, ReplyReservation } from '../conversations/ports';
 import { presentMessage } from '../conversations/present';
 import {
   type ConversationRow,
   claimReplyLease,
   insertMessage,
+  type MessageRow,
   type NewMessage,
-  recentMessages,
   releaseReplyLease,
 } from '../conversations/repo';
 import { chatModelFor } from '../models/providers/index';
-import { ProviderError } from '../models/providers/types';
+import { type ChatModel, ProviderError } from '../models/providers/types';
 import { chatResponder, oneshotResponder } from './chat';
 import { contextWindow, HISTORY_MAX_MESSAGES } from './input';
 import type { AppRow } from './repo';
@@ -33,8 +34,27 @@ export const DEFAULT_COMPLETION_TIMEOUT_MS = 180_000;
 const SHUTDOWN_WAIT_MS = 5_000;
 export const UNEXPECTED_ERROR_TEXT = 'The reply could not be completed because of an unexpected error.';
 
-/** The models module's provider layer. */
-const providerModels: ModelResolver = (ctx, row) => chatModelFor(ctx, row);
+const RESOLVED_MODELS_MAX = 500;
+
+/**
+ * The models module's provider layer, one client per installed model: building it (opening the sealed
+ * key, the SDK's provider and its stream schemas) cost more than the rest of a reply's own work. Keyed by
+ * everything the client is made of, so a changed row gets a new one.
+ */
+function providerModels(): ModelResolver {
+  const resolved = new LRUCache<string, ChatModel>({ max: RESOLVED_MODELS_MAX });
+  return (ctx, row) => {
+    const key = [row.id, row.modelKey, row.provider, row.secretEnc, JSON.stringify(row.parameters)].join(
+      '\n',
+    );
+    let model = resolved.get(key);
+    if (!model) {
+      model = chatModelFor(ctx, row);
+      resolved.set(key, model);
+    }
+    return model;
+  };
+}
 
 export interface CompletionInput {
   app: AppRow;
@@ -44,6 +64,8 @@ export interface CompletionInput {
   posterSocket?: string;
   /** Also hears the reply's room events (text chunks, tool calls, debug, end). */
   observe?: ReplyObserver;
+  /** The request this reply was counted as (`sendMessage`); its tokens count in the same period. */
+  reservation?: ReplyReservation;
 }
 
 interface Running {
@@ -64,7 +86,7 @@ const LEASE_MARGIN_MS = 30_000;
  * functions), `responders` (one strategy per app type; silicon plugs in here).
  */
 export class CompletionEngine implements EngineSeams {
-  resolveModel: ModelResolver = providerModels;
+  resolveModel: ModelResolver = providerModels();
   /** The app's installed functions, run in the Lua sandbox (tools.ts). */
   tools: ToolProvider = functionTools;
   /** The app's datastores (retrieval for chatbots, `datastore.search` in Lua); wired by the server. */
@@ -108,13 +130,17 @@ export class CompletionEngine implements EngineSeams {
     return this.timeoutMs ?? ctx.config.COMPLETION_TIMEOUT_MS ?? DEFAULT_COMPLETION_TIMEOUT_MS;
   }
 
-  /** The same rule across instances: the conversation's reply lease in the database (409 if held). */
+  /**
+   * The same rule across instances: the conversation's reply lease in the database (409 if held), taken
+   * in the statement that reads the messages before the new one (the context's history).
+   */
   private async leaseAndRun(ctx: AppContext, input: CompletionInput, signal: AbortSignal): Promise<void> {
     const { vendorId, id } = input.conversation;
     const leaseMs = this.replyTimeoutMs(ctx) + LEASE_MARGIN_MS;
-    if (!(await claimReplyLease(ctx.db, vendorId, id, leaseMs))) throw conflict(BUSY_TEXT);
+    const earlier = await claimReplyLease(ctx.db, vendorId, id, leaseMs, HISTORY_MAX_MESSAGES - 1);
+    if (!earlier) throw conflict(BUSY_TEXT);
     try {
-      await this.run(ctx, input, signal);
+      await this.run(ctx, input, earlier, signal);
     } finally {
       await releaseReplyLease(ctx.db, vendorId, id).catch((err: unknown) =>
         ctx.log.error({ err, conversation: id }, 'could not release the reply lease'),
@@ -133,7 +159,12 @@ export class CompletionEngine implements EngineSeams {
     ]);
   }
 
-  private async run(ctx: AppContext, input: CompletionInput, signal: AbortSignal): Promise<void> {
+  private async run(
+    ctx: AppContext,
+    input: CompletionInput,
+    earlier: MessageRow[],
+    signal: AbortSignal,
+  ): Promise<void> {
     const { app, conversation } = input;
     const { token } = conversation;
     const poster = input.posterSocket;
@@ -172,9 +203,7 @@ export class CompletionEngine implements EngineSeams {
       { except: poster },
     );
     try {
-      const history = contextWindow(
-        await recentMessages(ctx.db, conversation.vendorId, conversation.id, HISTORY_MAX_MESSAGES),
-      );
+      const history = contextWindow([...earlier, userMessage]);
       const turn: Turn = {
         ctx,
         engine: this,
@@ -182,6 +211,7 @@ export class CompletionEngine implements EngineSeams {
         conversation,
         history,
         userMessage,
+        reservation: input.reservation,
         signal: turnSignal,
         emit,
         debug: (data) => emit(RelayMessageType.debug, data),

@@ -10,7 +10,7 @@ import {
   makeVendor,
   type TestServer,
 } from '../../test/harness';
-import { claimReplyLease, listMessages, releaseReplyLease } from '../conversations/repo';
+import { claimReplyLease, insertMessage, listMessages, releaseReplyLease } from '../conversations/repo';
 import { finish, makeChatApp, makeConversation, makeVendorModel, ScriptedModel, text } from './testing';
 
 describe('reply lease', () => {
@@ -27,20 +27,44 @@ describe('reply lease', () => {
     const app = await makeChatApp(server.ctx, vendor, { model: await makeVendorModel(server.ctx, vendor) });
     const conversation = await makeConversation(server.ctx, app);
     const { db } = server.ctx;
-    expect(await claimReplyLease(db, vendor.id, conversation.id, 60_000)).toBe(true);
-    expect(await claimReplyLease(db, vendor.id, conversation.id, 60_000)).toBe(false);
+    const claim = (vendorId = vendor.id) => claimReplyLease(db, vendorId, conversation.id, 60_000, 10);
+    expect(await claim()).toEqual([]);
+    expect(await claim()).toBeNull();
     // Another vendor cannot take (or see) it.
     const other = await makeVendor(server.ctx);
     await releaseReplyLease(db, other.id, conversation.id);
-    expect(await claimReplyLease(db, vendor.id, conversation.id, 60_000)).toBe(false);
+    expect(await claim()).toBeNull();
+    expect(await claim(other.id)).toBeNull();
     await releaseReplyLease(db, vendor.id, conversation.id);
-    expect(await claimReplyLease(db, vendor.id, conversation.id, 60_000)).toBe(true);
+    expect(await claim()).toEqual([]);
     // A process killed mid-reply never releases: its lease runs out instead.
     await db
       .update(schema.conversations)
       .set({ replyLeaseUntil: sql`now() - interval '1 second'` })
       .where(eq(schema.conversations.id, conversation.id));
-    expect(await claimReplyLease(db, vendor.id, conversation.id, 60_000)).toBe(true);
+    expect(await claim()).toEqual([]);
+  });
+
+  it("reads the conversation's last messages, oldest first, with the lease", async () => {
+    const vendor = await makeVendor(server.ctx);
+    const app = await makeChatApp(server.ctx, vendor, { model: await makeVendorModel(server.ctx, vendor) });
+    const conversation = await makeConversation(server.ctx, app);
+    const elsewhere = await makeConversation(server.ctx, app);
+    const { db } = server.ctx;
+    for (let i = 1; i <= 5; i++) {
+      await insertMessage(db, vendor.id, conversation.id, {
+        role: 'user',
+        creator: 'user',
+        message: `m${i}`,
+      });
+      await insertMessage(db, vendor.id, elsewhere.id, { role: 'user', creator: 'user', message: `x${i}` });
+    }
+    const history = await claimReplyLease(db, vendor.id, conversation.id, 60_000, 3);
+    expect(history?.map((m) => m.message)).toEqual(['m3', 'm4', 'm5']);
+    expect(history?.[0]).toMatchObject({ role: 'user', creator: 'user', conversationId: conversation.id });
+    expect(history?.[0]?.createdAt).toBeInstanceOf(Date);
+    // Held: nothing is read.
+    expect(await claimReplyLease(db, vendor.id, conversation.id, 60_000, 3)).toBeNull();
   });
 });
 

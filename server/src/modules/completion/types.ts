@@ -1,5 +1,5 @@
 import type { AppContext } from '../../platform/context';
-import type { SpendingPort } from '../conversations/ports';
+import type { ReplyReservation, SpendingPort } from '../conversations/ports';
 import type { ConversationRow, MessageRow, NewMessage } from '../conversations/repo';
 import type { ChatModel, ToolCall, ToolSpec } from '../models/providers/types';
 import type { AppRow, VendorModelRow } from './repo';
@@ -92,6 +92,8 @@ export interface Turn {
   /** The newest stored messages within the context window (input.ts), oldest first, the new user message last. */
   history: MessageRow[];
   userMessage: MessageRow;
+  /** The request the reply was counted as, if it was sent through `sendMessage`. */
+  reservation?: ReplyReservation;
   signal: AbortSignal;
   /** Sends a relay `message` to everyone in the conversation's room. */
   emit(type: string, data: unknown): void;

@@ -31,6 +31,8 @@ export interface ConversationPorts {
         content: string;
         posterSocket?: string;
         observe?: ReplyObserver;
+        /** The request the reply was counted as; its tokens count in the same period. */
+        reservation?: ReplyReservation;
       },
     ): Promise<void>;
     /** Stops every running reply (server shutdown). */
@@ -46,9 +48,17 @@ export interface ConversationPorts {
  * `paymentRequired(…, 60)` past the requests or tokens limit, before any provider is called.
  */
 export interface SpendingPort {
-  reserveReply(vendorId: number): Promise<void>;
-  /** Adds a reply's tokens to the vendor's current period (the completion engine, after each model request). */
-  recordTokens(vendorId: number, tokens: number): Promise<void>;
+  reserveReply(vendorId: number): Promise<ReplyReservation>;
+  /**
+   * Adds a reply's tokens to the vendor's usage (the completion engine, after each model request): to the
+   * period of its reservation, else (a reply not sent through `sendMessage`) to the current one.
+   */
+  recordTokens(vendorId: number, tokens: number, reservation?: ReplyReservation): Promise<void>;
+}
+
+/** A request counted against the plan: the period it was counted in. */
+export interface ReplyReservation {
+  periodStart: Date;
 }
 
 export type ConversationContext = AppContext & ConversationPorts;

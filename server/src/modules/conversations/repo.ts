@@ -111,26 +111,45 @@ export async function listMessages(db: Db, vendorId: number, conversationId: num
 
 /**
  * Takes the conversation's reply lease for `leaseMs` if no live one is held — one atomic update, so of
- * two instances racing for it exactly one wins. A lease left by a killed process lapses on its own.
+ * two instances racing for it exactly one wins — and in the same statement reads the conversation's last
+ * `history` messages, oldest first (the reply's context). Null when the lease is held. A lease left by a
+ * killed process lapses on its own.
  */
 export async function claimReplyLease(
   db: Db,
   vendorId: number,
   conversationId: number,
   leaseMs: number,
-): Promise<boolean> {
+  history: number,
+): Promise<MessageRow[] | null> {
+  const lease = db.$with('lease').as(
+    db
+      .update(conversations)
+      .set({ replyLeaseUntil: sql`now() + make_interval(secs => ${leaseMs / 1000})` })
+      .where(
+        and(
+          eq(conversations.vendorId, vendorId),
+          eq(conversations.id, conversationId),
+          sql`(${conversations.replyLeaseUntil} is null or ${conversations.replyLeaseUntil} < now())`,
+        ),
+      )
+      .returning({ id: conversations.id }),
+  );
+  const recent = db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.vendorId, vendorId), eq(messages.conversationId, conversationId)))
+    .orderBy(desc(messages.id))
+    .limit(history)
+    .as('recent');
+  // One row per message, or one without a message when there are none; no row when the lease is held.
   const rows = await db
-    .update(conversations)
-    .set({ replyLeaseUntil: sql`now() + make_interval(secs => ${leaseMs / 1000})` })
-    .where(
-      and(
-        eq(conversations.vendorId, vendorId),
-        eq(conversations.id, conversationId),
-        sql`(${conversations.replyLeaseUntil} is null or ${conversations.replyLeaseUntil} < now())`,
-      ),
-    )
-    .returning({ id: conversations.id });
-  return rows.length === 1;
+    .with(lease)
+    .select({ leased: lease.id, message: recent._.selectedFields })
+    .from(lease)
+    .leftJoinLateral(recent, sql`true`);
+  if (rows.length === 0) return null;
+  return rows.flatMap((row) => (row.message ? [row.message] : [])).sort((a, b) => a.id - b.id);
 }
 
 export async function releaseReplyLease(db: Db, vendorId: number, conversationId: number): Promise<void> {
@@ -138,22 +157,6 @@ export async function releaseReplyLease(db: Db, vendorId: number, conversationId
     .update(conversations)
     .set({ replyLeaseUntil: null })
     .where(and(eq(conversations.vendorId, vendorId), eq(conversations.id, conversationId)));
-}
-
-/** The conversation's last `limit` messages, oldest first (one index range read, however long it is). */
-export async function recentMessages(
-  db: Db,
-  vendorId: number,
-  conversationId: number,
-  limit: number,
-): Promise<MessageRow[]> {
-  const rows = await db
-    .select()
-    .from(messages)
-    .where(and(eq(messages.vendorId, vendorId), eq(messages.conversationId, conversationId)))
-    .orderBy(desc(messages.id))
-    .limit(limit);
-  return rows.reverse();
 }
 
 export async function insertMessage(

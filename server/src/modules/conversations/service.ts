@@ -127,13 +127,14 @@ export async function sendMessage(
 ): Promise<ConversationWithMessages> {
   const app = await requireApp(ctx, caller, conversation.appId);
   // Every channel sends through here: past the plan's limits 402, before any provider is called.
-  await ctx.spending.reserveReply(caller.vendor.id);
+  const reservation = await ctx.spending.reserveReply(caller.vendor.id);
   const done = ctx.replies.start(ctx, {
     app,
     conversation,
     content,
     posterSocket: opts.posterSocket,
     observe: opts.observe,
+    reservation,
   });
   const windowMs = ctx.config.SYNC_REPLY_TIMEOUT_MS;
   let timer: NodeJS.Timeout | undefined;
