@@ -18,6 +18,16 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: false,
     chunkSizeWarningLimit: 1200,
+    rolldownOptions: {
+      // The contracts build their zod schemas at module level (`export const x = z.object(…)`); zod
+      // schemas have no side effects, so a schema nothing reads is dropped, and zod with it where no
+      // schema is read (the shell imports the contracts' constants and error names only).
+      treeshake: { manualPureFunctions: ['z'] },
+      // Rolldown moves modules shared by lazy chunks into the entry when it is safe (fewer requests);
+      // that puts inputs, popovers and the like on every first screen. Off: a shared module stays in a
+      // common chunk that only its users load.
+      experimental: { chunkOptimization: { mergeCommonChunks: false } },
+    },
   },
   server: {
     proxy: {

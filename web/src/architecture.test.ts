@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 // The console's boundaries (docs/ARCHITECTURE.md): a feature is reached only through its index, and no
@@ -51,5 +52,60 @@ describe('console module boundaries', () => {
       ({ from, to }) => /^(components|lib|i18n)\//.test(from) && featureOf(to) !== null,
     );
     expect(up).toEqual([]);
+  });
+});
+
+// web/package.json lists the modules with side effects; the build drops any other module none of whose
+// exports is used, so a barrel does not pull a feature's every page into the chunk of one (issue 14).
+// A module that runs code when it loads (a call, an `if` at the top level) must be listed, or it would
+// silently vanish from the build.
+describe('side effects declared for the build', () => {
+  const sideEffects: string[] = JSON.parse(readFileSync(join(root, '../package.json'), 'utf8')).sideEffects;
+  const globToRegExp = (glob: string) => {
+    const body = glob
+      .replace(/^\.\//, '')
+      .split('**/')
+      .map((part) =>
+        part
+          .split('*')
+          .map((text) => text.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+          .join('[^/]*'),
+      )
+      .join('(?:.*/)?');
+    return new RegExp(glob.includes('/') ? `^${body}$` : `(?:^|/)${body}$`);
+  };
+  const listed = sideEffects.map(globToRegExp);
+  const runsCode = (statement: ts.Statement) =>
+    !(
+      ts.isImportDeclaration(statement) ||
+      ts.isExportDeclaration(statement) ||
+      ts.isExportAssignment(statement) ||
+      ts.isFunctionDeclaration(statement) ||
+      ts.isClassDeclaration(statement) ||
+      ts.isInterfaceDeclaration(statement) ||
+      ts.isTypeAliasDeclaration(statement) ||
+      ts.isEnumDeclaration(statement) ||
+      ts.isModuleDeclaration(statement) ||
+      ts.isVariableStatement(statement) ||
+      ts.isEmptyStatement(statement)
+    );
+
+  it('lists every module that runs code at its top level', () => {
+    const unlisted = sourceFiles(root)
+      .filter((file) => !/\.(test|d)\.tsx?$/.test(file))
+      .map((file) => relative(join(root, '..'), file))
+      .filter((path) => {
+        const text = readFileSync(join(root, '..', path), 'utf8');
+        const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false);
+        return source.statements.some(runsCode) && !listed.some((glob) => glob.test(path));
+      });
+    expect(unlisted).toEqual([]);
+  });
+
+  it('sees the modules that do', () => {
+    for (const path of ['src/main.tsx', 'src/features/apps/i18n.ts', 'src/app/Toasts.tsx']) {
+      expect(listed.some((glob) => glob.test(path))).toBe(true);
+    }
+    expect(listed.some((glob) => glob.test('src/features/apps/index.ts'))).toBe(false);
   });
 });

@@ -1,9 +1,9 @@
 import { INVALID_SESSION_RELOAD_MS, type Locale, type SessionUser } from '@llmor/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { createSession, SessionCreationError, sessionUserQueryOptions, signout } from '../features/auth';
+import { createSession, SessionCreationError, sessionUserQueryOptions, signout } from '../features/session';
 import { vendorsQueryOptions } from '../features/vendors';
-import { i18n } from '../i18n';
+import { changeLanguage, i18n } from '../i18n';
 import { isInvalidSessionError } from '../lib/api/client';
 import { describeError } from '../lib/api/error';
 import { AppContext, type AppContextValue, type AppState } from '../lib/appState';
@@ -84,7 +84,7 @@ export function AppStateProvider({ children }: { children: ReactNode }) {
       // No stored choice yet: follow the app's default locale from the config.
       if (!loadLocale()) {
         const configured = pickLocale(me.app.default_locale);
-        if (configured !== i18n.language) await i18n.changeLanguage(configured);
+        if (configured !== i18n.language) await changeLanguage(configured);
         update({ locale: configured });
       }
 

@@ -1,19 +1,19 @@
-import { createTheme, MantineProvider, Tooltip } from '@mantine/core';
-import { ModalsProvider } from '@mantine/modals';
-import { Notifications } from '@mantine/notifications';
+import { createTheme, MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { i18n } from '../i18n';
 import { AppStateProvider } from './AppStateProvider';
+import { Toasts } from './Toasts';
 
 const theme = createTheme({
   primaryColor: 'blue',
   fontFamily:
     'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif, "Apple Color Emoji", "Segoe UI Emoji"',
   defaultRadius: 'md',
-  // Tooltip show delay 200 ms (spec 01 §9).
-  components: { Tooltip: Tooltip.extend({ defaultProps: { openDelay: 200 } }) },
+  // Tooltip show delay 200 ms (spec 01 §9). A plain theme entry, not `Tooltip.extend`, so the shell does
+  // not import Tooltip (and floating-ui's interaction hooks) before a page uses one.
+  components: { Tooltip: { defaultProps: { openDelay: 200 } } },
 });
 
 const queryClient = new QueryClient({
@@ -26,13 +26,10 @@ export function Providers({ children }: { children: ReactNode }) {
   return (
     <I18nextProvider i18n={i18n}>
       <MantineProvider theme={theme} defaultColorScheme="light">
-        {/* Toasts: top-right, 5000 ms, at most 20 (spec 01 §9). */}
-        <Notifications position="top-right" autoClose={5000} limit={20} />
-        <ModalsProvider>
-          <QueryClientProvider client={queryClient}>
-            <AppStateProvider>{children}</AppStateProvider>
-          </QueryClientProvider>
-        </ModalsProvider>
+        <Toasts />
+        <QueryClientProvider client={queryClient}>
+          <AppStateProvider>{children}</AppStateProvider>
+        </QueryClientProvider>
       </MantineProvider>
     </I18nextProvider>
   );

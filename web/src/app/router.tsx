@@ -2,9 +2,11 @@ import { lazy, type ReactNode, Suspense } from 'react';
 import { createBrowserRouter, Navigate, Outlet, useLocation } from 'react-router';
 import { RedirectIfAuthenticated, RequireAuth, RequireVendor } from './guards';
 import { InitGate } from './InitGate';
-import { AppLayout, PageLoader } from './shell/AppLayout';
+import { PageLoader } from './shell/PageLoader';
 
-// Each route module is its own chunk (React.lazy on a named export).
+// Each route module is its own chunk (React.lazy on a named export). So is the signed-in shell: the
+// sign-in page does not load the app shell, its menus and navigation.
+const AppLayout = lazy(() => import('./shell/AppLayout').then((m) => ({ default: m.AppLayout })));
 const LoginRoute = lazy(() => import('./routes/LoginRoute').then((m) => ({ default: m.LoginRoute })));
 const DashboardRoute = lazy(() =>
   import('./routes/DashboardRoute').then((m) => ({ default: m.DashboardRoute })),
@@ -90,7 +92,11 @@ export const router = createBrowserRouter([
         element: <RequireAuth />,
         children: [
           {
-            element: <AppLayout />,
+            element: (
+              <SuspenseShell>
+                <AppLayout />
+              </SuspenseShell>
+            ),
             children: [
               { index: true, element: <DashboardRoute /> },
               { path: 'docs/api', element: <ApiReferenceRoute /> },

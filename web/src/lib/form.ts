@@ -1,4 +1,4 @@
-import type { FormErrors } from '@mantine/form';
+import type { FormErrors, UseFormReturnType } from '@mantine/form';
 import type { TFunction } from 'i18next';
 import type { z } from 'zod';
 import { fieldError } from '../components/FieldError';
@@ -77,4 +77,18 @@ export function zodFormValidate<T>(schema: z.ZodType, t: TFunction) {
     }
     return toFormErrors(errors);
   };
+}
+
+/**
+ * `zodFormValidate` for a form of the first screen, whose schema (and zod) loads on its first submit
+ * rather than with the page (issue 14): sets the form's errors, true when there are none.
+ */
+export async function validateWithLazySchema<T extends object>(
+  form: UseFormReturnType<T>,
+  loadSchema: () => Promise<z.ZodType>,
+  t: TFunction,
+): Promise<boolean> {
+  const errors = zodFormValidate<T>(await loadSchema(), t)(form.getValues());
+  form.setErrors(errors);
+  return Object.keys(errors).length === 0;
 }

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { createI18n, messages } from '../i18n/resources';
+import { de_CH } from '../i18n/locales/de_CH';
+import { de_DE } from '../i18n/locales/de_DE';
+import { en_US } from '../i18n/locales/en_US';
+import { fr_FR } from '../i18n/locales/fr_FR';
+import { gsw_CH } from '../i18n/locales/gsw_CH';
+import { it_IT } from '../i18n/locales/it_IT';
+import { createI18n, loadCoreTexts } from '../i18n/resources';
 import { localeChain, pickLocale, toBcp47 } from './locale';
+
+const messages = { en_US, de_DE, de_CH, gsw_CH, fr_FR, it_IT };
 
 describe('locale fallbacks', () => {
   it('resolves the chains from the contracts', () => {
@@ -44,10 +52,26 @@ describe('locale fallbacks', () => {
       'Could not initialize the application. Please contact support. Error: boom',
     );
     expect(en.t('time.minutesAgo', { count: 5 })).toBe('5m ago');
-    const de = createI18n('de_CH');
+    const de = createI18n('de_CH', messages);
     expect(de.t('errors.dismiss')).toBe('Schliessen');
     expect(de.t('time.hoursAgo', { count: 2 })).toBe('vor 2 Std.');
-    expect(createI18n('gsw_CH').t('user.signOut')).toBe('Abmälde');
+    expect(createI18n('gsw_CH', messages).t('user.signOut')).toBe('Abmälde');
+  });
+
+  it('loads the texts of the active locale and its fallbacks only, keeping what features added', async () => {
+    const i18n = createI18n('gsw_CH');
+    // Before loading: en_US, the last fallback, answers.
+    expect(i18n.t('user.signOut')).toBe('Sign out');
+    i18n.addResourceBundle('de_CH', 'translation', { apps: { title: 'Apps CH' } }, true, true);
+    await loadCoreTexts(i18n, 'gsw_CH');
+    expect(i18n.t('user.signOut')).toBe('Abmälde');
+    expect(i18n.getResourceBundle('de_CH', 'translation')).toMatchObject({ apps: { title: 'Apps CH' } });
+    expect(i18n.getResourceBundle('de_CH', 'translation').errors.dismiss).toBe('Schliessen');
+    expect(i18n.hasResourceBundle('de_DE', 'translation')).toBe(true);
+    expect(i18n.hasResourceBundle('fr_FR', 'translation')).toBe(false);
+    await loadCoreTexts(i18n, 'fr_FR');
+    await i18n.changeLanguage('fr_FR');
+    expect(i18n.t('user.signOut')).toBe(fr_FR.user.signOut);
   });
 
   it('has no ß in Swiss locales and the same keys everywhere', () => {

@@ -1,21 +1,23 @@
-import { LOCALE_LABELS, LOCALES } from '@llmor/contracts';
-import { Group, Menu, Text, UnstyledButton } from '@mantine/core';
-import { IconApi, IconCheck, IconChevronUp, IconLanguage, IconLogout } from '@tabler/icons-react';
+import { Group, Text, UnstyledButton } from '@mantine/core';
+import { IconChevronUp } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
-import { UserAvatar } from '../../../components/UserAvatar';
-import { useAppState } from '../../../lib/appState';
+import { DeferredMenu } from '../../components/DeferredMenu';
+import { UserAvatar } from '../../components/UserAvatar';
+import { useAppState } from '../../lib/appState';
+
+const loadMenu = () => import('./UserMenuDropdown').then((m) => m.UserMenuDropdown);
 
 /** The user menu at the bottom of the sidebar: email, language list, sign out (spec 01 §2). */
 export function UserMenu() {
   const { t } = useTranslation();
-  const { user, locale, changeLocale, signOut } = useAppState();
+  const { user } = useAppState();
   if (!user) return null;
   const fullName = `${user.firstname} ${user.lastname}`.trim() || user.email;
 
   return (
-    <Menu position="top-start" width={260} withinPortal shadow="md">
-      <Menu.Target>
+    <DeferredMenu
+      load={loadMenu}
+      target={
         <UnstyledButton
           aria-label={t('user.menu')}
           data-testid="user-menu-button"
@@ -36,52 +38,7 @@ export function UserMenu() {
             <IconChevronUp size={16} />
           </Group>
         </UnstyledButton>
-      </Menu.Target>
-      <Menu.Dropdown data-testid="user-menu">
-        <Menu.Label>{t('user.signedInAs')}</Menu.Label>
-        <Text size="sm" px="sm" pb="xs" truncate data-testid="user-menu-signed-in-email">
-          {user.email}
-        </Text>
-        <Menu.Divider />
-        <Menu.Label>
-          <Group gap={6}>
-            <IconLanguage size={14} />
-            {t('user.language')}
-          </Group>
-        </Menu.Label>
-        {LOCALES.map((l) => (
-          <Menu.Item
-            key={l}
-            role="menuitemradio"
-            aria-checked={l === locale}
-            lang={l.replace('_', '-')}
-            data-testid={`language-item-${l}`}
-            rightSection={l === locale ? <IconCheck size={16} data-testid="language-current-check" /> : null}
-            onClick={() => {
-              if (l !== locale) changeLocale(l);
-            }}
-          >
-            {LOCALE_LABELS[l]}
-          </Menu.Item>
-        ))}
-        <Menu.Divider />
-        <Menu.Item
-          component={Link}
-          to="/docs/api"
-          leftSection={<IconApi size={16} />}
-          data-testid="api-reference-link"
-        >
-          {t('user.apiReference')}
-        </Menu.Item>
-        <Menu.Item
-          color="red"
-          leftSection={<IconLogout size={16} />}
-          onClick={() => void signOut()}
-          data-testid="sign-out"
-        >
-          {t('user.signOut')}
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
+      }
+    />
   );
 }

@@ -1,2 +1,1 @@
 export { vendorsQueryOptions } from './api/getVendors';
-export { VendorSwitcher } from './components/VendorSwitcher';

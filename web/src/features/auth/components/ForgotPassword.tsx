@@ -1,9 +1,9 @@
-import { type PasswordForgotBody, passwordForgotBody } from '@llmor/contracts';
+import type { PasswordForgotBody } from '@llmor/contracts';
 import { Alert, Anchor, Button, Collapse, Group, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { zodFormValidate } from '../../../lib/form';
+import { validateWithLazySchema } from '../../../lib/form';
 import { useForgotPassword } from '../api/links';
 
 /** "Forgot your password?" under the sign-in form: asks for the address and says a link is on its way. */
@@ -11,10 +11,12 @@ export function ForgotPassword() {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const forgot = useForgotPassword();
-  const form = useForm<PasswordForgotBody>({
-    initialValues: { email: '' },
-    validate: zodFormValidate(passwordForgotBody, t),
-  });
+  const form = useForm<PasswordForgotBody>({ initialValues: { email: '' } });
+  const submit = async (values: PasswordForgotBody) => {
+    if (await validateWithLazySchema(form, () => import('../schemas').then((m) => m.passwordForgotBody), t)) {
+      forgot.mutate(values);
+    }
+  };
   return (
     <Stack gap="xs">
       <Anchor
@@ -32,7 +34,7 @@ export function ForgotPassword() {
             {forgot.data.message}
           </Alert>
         ) : (
-          <form onSubmit={form.onSubmit((v) => forgot.mutate(v))} noValidate data-testid="forgot-form">
+          <form onSubmit={form.onSubmit((v) => void submit(v))} noValidate data-testid="forgot-form">
             <Group align="flex-end" wrap="nowrap">
               <TextInput
                 label={t('login.email')}

@@ -1,4 +1,4 @@
-import { LOADING_BUTTON_MIN_MS, type SigninBody, signinBody } from '@llmor/contracts';
+import { LOADING_BUTTON_MIN_MS, type SigninBody } from '@llmor/contracts';
 import { Alert, Button, Divider, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconAlertCircle } from '@tabler/icons-react';
@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../lib/api/error';
 import { events } from '../../../lib/events';
-import { zodFormValidate } from '../../../lib/form';
+import { validateWithLazySchema } from '../../../lib/form';
 import { withMinDuration } from '../../../lib/minDuration';
 import { useSignin } from '../api/signin';
 import { ForgotPassword } from './ForgotPassword';
@@ -14,10 +14,7 @@ import { ForgotPassword } from './ForgotPassword';
 /** Email + password sign-in (spec 01 §1). On success the app initialises again (user-did-sign-in). */
 export function LoginForm() {
   const { t } = useTranslation();
-  const form = useForm<SigninBody>({
-    initialValues: { identifier: '', secret: '' },
-    validate: zodFormValidate(signinBody, t),
-  });
+  const form = useForm<SigninBody>({ initialValues: { identifier: '', secret: '' } });
   const signin = useSignin();
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
@@ -26,6 +23,11 @@ export function LoginForm() {
     if (loading) return;
     setError(null);
     setLoading(true);
+    if (!(await validateWithLazySchema(form, () => import('../schemas').then((m) => m.signinBody), t))) {
+      setLoading(false);
+      setError(t('login.required'));
+      return;
+    }
     try {
       await withMinDuration(
         signin.mutateAsync({ identifier: values.identifier.trim(), secret: values.secret }),
@@ -45,10 +47,7 @@ export function LoginForm() {
   return (
     <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={420}>
       <form
-        onSubmit={form.onSubmit(
-          (values) => void onSubmit(values),
-          () => setError(t('login.required')),
-        )}
+        onSubmit={form.onSubmit((values) => void onSubmit(values))}
         noValidate
         data-testid="login-form"
         aria-labelledby="login-title"
