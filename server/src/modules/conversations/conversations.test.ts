@@ -218,6 +218,35 @@ describe('GET and POST /v1/conversations/{token}', () => {
     ]);
   });
 
+  it('answers the state as it is after the reply, and an empty conversation with its state', async () => {
+    const conversation = await makeConversation(server.ctx, app);
+    const setState = (state: Record<string, unknown>) =>
+      server.ctx.db
+        .update(schema.conversations)
+        .set({ state })
+        .where(eq(schema.conversations.id, conversation.id));
+    await setState({ step: 'empty' });
+    const empty = (await client.get(`/v1/conversations/${conversation.token}`)).json();
+    expect(empty).toMatchObject({ conversation: { state: { step: 'empty' } }, data: [] });
+
+    // A script (or relay client) changes the state while the reply runs.
+    server.ctx.completion.resolveModel = () => ({
+      async *stream() {
+        await setState({ step: 'changed mid-reply' });
+        yield { type: 'text' as const, text: 'Done.' };
+        yield {
+          type: 'finish' as const,
+          reason: 'stop' as const,
+          usage: { promptTokens: 1, completionTokens: 1 },
+        };
+      },
+    });
+    const res = await client.post(`/v1/conversations/${conversation.token}`, { content: 'Go' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().conversation.state).toEqual({ step: 'changed mid-reply' });
+    expect(res.json().data.map((m: { message: string }) => m.message)).toEqual(['Go', 'Done.']);
+  });
+
   it('rejects blank or missing content with 400 and stores nothing', async () => {
     const conversation = await makeConversation(server.ctx, app);
     for (const payload of [{ content: '   \n ' }, { content: '' }, {}, { content: 5 }]) {

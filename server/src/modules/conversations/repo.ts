@@ -1,7 +1,8 @@
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import { type Db, schema } from '../../platform/db';
 
-const { conversations, messages } = schema;
+const { apps, conversations, messages } = schema;
+type AppRow = typeof apps.$inferSelect;
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
 export type NewMessage = Pick<typeof messages.$inferInsert, 'role' | 'creator' | 'message'> &
@@ -31,6 +32,21 @@ export async function findConversation(
   const rows = await db
     .select()
     .from(conversations)
+    .where(and(eq(conversations.vendorId, vendorId), eq(conversations.token, token)))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** A conversation with its app, in one statement (a send needs both). */
+export async function findConversationWithApp(
+  db: Db,
+  vendorId: number,
+  token: string,
+): Promise<{ conversation: ConversationRow; app: AppRow } | null> {
+  const rows = await db
+    .select({ conversation: conversations, app: apps })
+    .from(conversations)
+    .innerJoin(apps, and(eq(apps.vendorId, conversations.vendorId), eq(apps.id, conversations.appId)))
     .where(and(eq(conversations.vendorId, vendorId), eq(conversations.token, token)))
     .limit(1);
   return rows[0] ?? null;
@@ -107,6 +123,32 @@ export async function listMessages(db: Db, vendorId: number, conversationId: num
     .from(messages)
     .where(and(eq(messages.vendorId, vendorId), eq(messages.conversationId, conversationId)))
     .orderBy(asc(messages.id));
+}
+
+/**
+ * A conversation's messages and its current state in one statement (the state may have changed since
+ * the row was read: relay, Lua). The state rides on the first row only, as it may be large. Null when the
+ * conversation is gone.
+ */
+export async function messagesWithState(
+  db: Db,
+  vendorId: number,
+  conversationId: number,
+): Promise<{ messages: MessageRow[]; state: unknown } | null> {
+  const rows = await db
+    .select({
+      state:
+        sql<unknown>`case when row_number() over (order by ${messages.id}) = 1 then ${conversations.state} end`.mapWith(
+          conversations.state,
+        ),
+      message: messages,
+    })
+    .from(conversations)
+    .leftJoin(messages, and(eq(messages.vendorId, vendorId), eq(messages.conversationId, conversations.id)))
+    .where(and(eq(conversations.vendorId, vendorId), eq(conversations.id, conversationId)))
+    .orderBy(asc(messages.id));
+  if (rows.length === 0) return null;
+  return { messages: rows.flatMap((row) => (row.message ? [row.message] : [])), state: rows[0]!.state };
 }
 
 /**

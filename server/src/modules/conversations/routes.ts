@@ -21,6 +21,7 @@ import {
   listConversationsOf,
   relayUrl,
   requireConversation,
+  requireConversationWithApp,
   sendMessage,
 } from './service';
 
@@ -101,8 +102,9 @@ export const conversationRoutes = (ctx: ConversationContext) => [
     errors: ['Conflict', 'GatewayTimeout'],
     handler: async ({ vendor, identity, outsider, params, body, request }) => {
       const caller = callerOf({ vendor, identity, outsider });
-      const conversation = await requireConversation(ctx, caller, params.token);
+      const { conversation, app } = await requireConversationWithApp(ctx, caller, params.token);
       return sendMessage(ctx, caller, conversation, body.content, {
+        app,
         posterSocket: posterSocket(request),
         relayUrl: relayUrl(ctx, requestOrigin(request)),
       });

@@ -17,10 +17,11 @@ import { presentConversation, presentListItem, presentMessage } from './present'
 import {
   type ConversationRow,
   findConversation,
+  findConversationWithApp,
   insertConversation,
   insertMessage,
   listConversations,
-  listMessages,
+  messagesWithState,
 } from './repo';
 
 /** 24 random bytes: 192 bits, 32 URL-safe characters. */
@@ -45,6 +46,18 @@ export async function requireConversation(
   const conversation = await findConversation(ctx.db, caller.vendor.id, token);
   if (!conversation || !mayOpenConversation(caller, conversation)) throw notFound('Conversation');
   return conversation;
+}
+
+/** The conversation to send in, with its app (one statement). */
+export async function requireConversationWithApp(
+  ctx: AppContext,
+  caller: Caller,
+  token: string,
+): Promise<{ conversation: ConversationRow; app: AppRow }> {
+  const found = await findConversationWithApp(ctx.db, caller.vendor.id, token);
+  if (!found || !mayOpenConversation(caller, found.conversation)) throw notFound('Conversation');
+  if (!mayUseApp(caller, found.app)) throw notFound('App');
+  return found;
 }
 
 export async function createConversation(
@@ -87,10 +100,13 @@ export async function conversationWithMessages(
   conversation: ConversationRow,
   url: string,
 ): Promise<ConversationWithMessages> {
-  const rows = await listMessages(ctx.db, conversation.vendorId, conversation.id);
+  const current = await messagesWithState(ctx.db, conversation.vendorId, conversation.id);
   // The state may have changed since the row was read (relay, Lua): answer the current one.
-  const fresh = (await findConversation(ctx.db, conversation.vendorId, conversation.token)) ?? conversation;
-  return { conversation: presentConversation(fresh, url), data: rows.map(presentMessage) };
+  const fresh = current ? { ...conversation, state: current.state } : conversation;
+  return {
+    conversation: presentConversation(fresh, url),
+    data: (current?.messages ?? []).map(presentMessage),
+  };
 }
 
 export async function listConversationsOf(
@@ -123,9 +139,18 @@ export async function sendMessage(
   caller: Caller,
   conversation: ConversationRow,
   content: string,
-  opts: { posterSocket?: string; relayUrl: string; observe?: ReplyObserver },
+  opts: {
+    posterSocket?: string;
+    relayUrl: string;
+    observe?: ReplyObserver;
+    /** The conversation's app, when the caller has already read it (`requireConversationWithApp`). */
+    app?: AppRow;
+  },
 ): Promise<ConversationWithMessages> {
-  const app = await requireApp(ctx, caller, conversation.appId);
+  const app =
+    opts.app && opts.app.id === conversation.appId && mayUseApp(caller, opts.app)
+      ? opts.app
+      : await requireApp(ctx, caller, conversation.appId);
   // Every channel sends through here: past the plan's limits 402, before any provider is called.
   const reservation = await ctx.spending.reserveReply(caller.vendor.id);
   const done = ctx.replies.start(ctx, {
