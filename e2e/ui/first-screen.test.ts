@@ -1,0 +1,104 @@
+/**
+ * What the console's first screens download (issue 14, docs/adr/0017-first-screen-budget.md): the scripts
+ * a browser actually loads for the sign-in page and, signed in, for the dashboard, each gzip-compressed at
+ * level 9 as the build precompresses them. Byte counts, not timings: the test fails when a change puts
+ * more on a first screen.
+ */
+import { gzipSync } from 'node:zlib';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Console, launchBrowser, newPage, signIn, startConsole } from '../harness';
+
+const KB = 1024;
+/** Issue 14's goal: the entry script and the modules index.html preloads. */
+const INITIAL_BUDGET = 150 * KB;
+/**
+ * Each first screen in full (entry, preloads and the lazy chunks it renders). The goal, 150 KB, is not met
+ * (React DOM, the data router, i18next, TanStack Query and Mantine's provider alone are ~130 KB, ADR 0017):
+ * this ceiling keeps today's ~173 KB from growing.
+ */
+const SCREEN_CEILING = 180 * KB;
+
+let app: Console;
+let browser: Browser;
+
+beforeAll(async () => {
+  app = await startConsole();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+const gzipped = (bytes: Uint8Array) => gzipSync(bytes, { level: 9 }).length;
+
+/** Records the gzip size of every same-origin script the page loads, by path. */
+function recordScripts(page: Page): Map<string, Promise<number>> {
+  const scripts = new Map<string, Promise<number>>();
+  page.on('response', (response) => {
+    const url = new URL(response.url());
+    if (url.origin !== new URL(app.url).origin || !url.pathname.endsWith('.js')) return;
+    scripts.set(url.pathname, response.body().then(gzipped));
+  });
+  return scripts;
+}
+
+const total = async (scripts: Map<string, Promise<number>>) =>
+  (await Promise.all(scripts.values())).reduce((sum, n) => sum + n, 0);
+const loaded = (scripts: Map<string, Promise<number>>, chunk: string) =>
+  [...scripts.keys()].some((path) => path.startsWith(`/assets/${chunk}-`));
+
+/** Loads `path`, waits for `testId` and for the network to settle (lazy chunks the screen renders). */
+async function load(page: Page, path: string, testId: string): Promise<void> {
+  await page.goto(path);
+  await page.getByTestId(testId).waitFor();
+  await page.waitForLoadState('networkidle');
+}
+
+describe('the console first screens', () => {
+  it('loads at most 150 KB of scripts before rendering (entry and preloads)', async () => {
+    const html = await (await fetch(`${app.url}/login`)).text();
+    const initial = [
+      ...html.matchAll(/<(?:script[^>]*src|link[^>]*rel="modulepreload"[^>]*href)="(\/[^"]+\.js)"/g),
+    ].map((m) => m[1]!);
+    expect(initial.length).toBeGreaterThan(1);
+    let size = 0;
+    for (const path of initial) {
+      size += gzipped(new Uint8Array(await (await fetch(`${app.url}${path}`)).arrayBuffer()));
+    }
+    expect(size).toBeLessThanOrEqual(INITIAL_BUDGET);
+  });
+
+  it('keeps the sign-in page and the dashboard within their ceiling; schemas and menus load when used', async () => {
+    let context: BrowserContext;
+    let page: Page;
+
+    ({ context, page } = await newPage(browser, app.url));
+    const signInScripts = recordScripts(page);
+    await load(page, '/', 'login-form');
+    expect(await total(signInScripts)).toBeLessThanOrEqual(SCREEN_CEILING);
+    // The sign-in form's schemas (and zod) come with its first submit.
+    expect(loaded(signInScripts, 'schemas')).toBe(false);
+    await signIn(page);
+    expect(loaded(signInScripts, 'schemas')).toBe(true);
+    const session = await context.storageState();
+    await context.close();
+
+    context = await browser.newContext({
+      baseURL: app.url,
+      viewport: { width: 1280, height: 800 },
+      storageState: session,
+    });
+    page = await context.newPage();
+    const dashboardScripts = recordScripts(page);
+    await load(page, '/', 'dashboard-heading');
+    expect(await total(dashboardScripts)).toBeLessThanOrEqual(SCREEN_CEILING);
+    // The user menu's code comes when it is wanted.
+    expect(loaded(dashboardScripts, 'UserMenuDropdown')).toBe(false);
+    await page.getByTestId('user-menu-button').click();
+    await page.getByTestId('user-menu').waitFor();
+    expect(loaded(dashboardScripts, 'UserMenuDropdown')).toBe(true);
+    await context.close();
+  });
+});
