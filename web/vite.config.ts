@@ -23,10 +23,6 @@ export default defineConfig({
       // schemas have no side effects, so a schema nothing reads is dropped, and zod with it where no
       // schema is read (the shell imports the contracts' constants and error names only).
       treeshake: { manualPureFunctions: ['z'] },
-      // Rolldown moves modules shared by lazy chunks into the entry when it is safe (fewer requests);
-      // that puts inputs, popovers and the like on every first screen. Off: a shared module stays in a
-      // common chunk that only its users load.
-      experimental: { chunkOptimization: { mergeCommonChunks: false } },
     },
   },
   server: {

@@ -1,12 +1,14 @@
-import { lazy, type ReactNode, Suspense } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect } from 'react';
 import { createBrowserRouter, Navigate, Outlet, useLocation } from 'react-router';
+import { useAppState } from '../lib/appState';
 import { RedirectIfAuthenticated, RequireAuth, RequireVendor } from './guards';
 import { InitGate } from './InitGate';
 import { PageLoader } from './shell/PageLoader';
 
 // Each route module is its own chunk (React.lazy on a named export). So is the signed-in shell: the
-// sign-in page does not load the app shell, its menus and navigation.
-const AppLayout = lazy(() => import('./shell/AppLayout').then((m) => ({ default: m.AppLayout })));
+// sign-in page does not load the app shell and its navigation.
+const loadAppLayout = () => import('./shell/AppLayout');
+const AppLayout = lazy(() => loadAppLayout().then((m) => ({ default: m.AppLayout })));
 const LoginRoute = lazy(() => import('./routes/LoginRoute').then((m) => ({ default: m.LoginRoute })));
 const DashboardRoute = lazy(() =>
   import('./routes/DashboardRoute').then((m) => ({ default: m.DashboardRoute })),
@@ -36,6 +38,12 @@ const AdminQueueRoute = lazy(() => admin().then((m) => ({ default: m.AdminQueueR
 const AdminPlansRoute = lazy(() => admin().then((m) => ({ default: m.AdminPlansRoute })));
 
 function Root() {
+  // The shell starts loading once the session is known to be signed in, alongside the vendors' request.
+  const { authenticated } = useAppState();
+  useEffect(() => {
+    // A failure here is the lazy route's to report when it renders.
+    if (authenticated) loadAppLayout().catch(() => undefined);
+  }, [authenticated]);
   return (
     <InitGate>
       <Outlet />
