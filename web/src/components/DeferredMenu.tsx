@@ -17,7 +17,7 @@ export interface LoadedMenuProps {
 }
 
 /**
- * A menu button whose menu code (Mantine's Menu, Popover and floating-ui: ~25 KB gzip) loads on the first
+ * A menu button whose menu code (Mantine's Menu, Popover and floating-ui: 36 KB gzip) loads on the first
  * sign of intent — the pointer over it, focus, a touch or a click — instead of with the screen (issue 14:
  * the shell's two menus). Until then `target` renders alone, announced as a menu button; a click before
  * the code has arrived opens the menu when it does, and focus stays on the button across the swap.
