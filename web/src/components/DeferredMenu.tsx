@@ -1,7 +1,6 @@
 import {
   type ComponentType,
   cloneElement,
-  type FocusEvent,
   type ReactElement,
   type Ref,
   useCallback,
@@ -57,11 +56,12 @@ export function DeferredMenu({
   if (LoadedMenu) {
     return <LoadedMenu target={cloneElement(target, { ref: refocus })} defaultOpened={openOnLoad} />;
   }
+  // Props any clickable element takes; the target's own type does not list them.
   return cloneElement(target, {
     'aria-haspopup': 'menu',
     'aria-expanded': false,
     onPointerEnter: prefetch,
-    onFocus: (_event: FocusEvent) => {
+    onFocus: () => {
       focused.current = true;
       prefetch();
     },
