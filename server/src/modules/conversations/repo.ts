@@ -201,6 +201,17 @@ export async function releaseReplyLease(db: Db, vendorId: number, conversationId
     .where(and(eq(conversations.vendorId, vendorId), eq(conversations.id, conversationId)));
 }
 
+/** Several messages in one statement, in order (a caller's history). */
+export async function insertMessages(
+  db: Db,
+  vendorId: number,
+  conversationId: number,
+  values: NewMessage[],
+): Promise<void> {
+  if (values.length === 0) return;
+  await db.insert(messages).values(values.map((value) => ({ ...value, vendorId, conversationId })));
+}
+
 export async function insertMessage(
   db: Db,
   vendorId: number,

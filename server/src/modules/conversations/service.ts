@@ -21,6 +21,7 @@ import {
   insertConversation,
   insertMessage,
   listConversations,
+  type MessageRow,
   messagesWithState,
 } from './repo';
 
@@ -60,13 +61,14 @@ export async function requireConversationWithApp(
   return found;
 }
 
-export async function createConversation(
+/** Opens a conversation with an app: the stored row, its app and its first messages (the greeting). */
+export async function openConversation(
   ctx: ConversationContext,
   caller: Caller,
   body: CreateConversationBody,
   /** `greet: false`: no greeting (the caller brings its own history). */
-  opts: { locale?: string; relayUrl: string; greet?: boolean },
-): Promise<ConversationCreated> {
+  opts: { locale?: string; greet?: boolean },
+): Promise<{ conversation: ConversationRow; app: AppRow; messages: MessageRow[] }> {
   if (!channelsOf(caller).includes(body.vendor_channel)) {
     throw validationError({
       vendor_channel: `This caller may only open conversations on: ${channelsOf(caller).join(', ')}.`,
@@ -92,6 +94,16 @@ export async function createConversation(
         }),
       ]
     : [];
+  return { conversation, app, messages };
+}
+
+export async function createConversation(
+  ctx: ConversationContext,
+  caller: Caller,
+  body: CreateConversationBody,
+  opts: { locale?: string; relayUrl: string },
+): Promise<ConversationCreated> {
+  const { conversation, messages } = await openConversation(ctx, caller, body, opts);
   return { ...presentConversation(conversation, opts.relayUrl), messages: messages.map(presentMessage) };
 }
 

@@ -21,11 +21,11 @@ import { AppError, notFound, validationError } from '../../platform/errors';
 import { errorStatus } from '../../platform/http/errors';
 import type { ClientCaller } from '../conversations/access';
 import type { AppRow, ConversationContext, ReplyObserver } from '../conversations/ports';
-import { type ConversationRow, insertMessage, type NewMessage } from '../conversations/repo';
+import { type ConversationRow, insertMessages, type NewMessage } from '../conversations/repo';
 import {
   conversationWithMessages,
-  createConversation,
-  requireConversation,
+  openConversation,
+  requireConversationWithApp,
   sendMessage,
 } from '../conversations/service';
 import { openAiError } from './present';
@@ -99,11 +99,11 @@ function storedForm(message: OpenAiMessage): NewMessage | null {
   }
 }
 
-/** The conversation to answer in and the user's new message. */
+/** The conversation to answer in, its app and the user's new message. */
 async function prepare(
   ctx: ConversationContext,
   request: CompletionRequest,
-): Promise<{ conversation: ConversationRow; content: string }> {
+): Promise<{ conversation: ConversationRow; app: AppRow; content: string }> {
   const { caller, body } = request;
   const last = body.messages.at(-1)!;
   const content = textOf(last);
@@ -114,20 +114,17 @@ async function prepare(
     );
   }
   if (request.conversationToken !== undefined) {
-    return { conversation: await requireConversation(ctx, caller, request.conversationToken), content };
+    return { ...(await requireConversationWithApp(ctx, caller, request.conversationToken)), content };
   }
-  const created = await createConversation(
+  const { conversation, app } = await openConversation(
     ctx,
     caller,
     { vendor_app_id: caller.appId, vendor_channel: 'api', parameters: {} },
-    { relayUrl: request.relayUrl, greet: false },
+    { greet: false },
   );
-  const conversation = await requireConversation(ctx, caller, created.token);
-  for (const message of body.messages.slice(0, -1)) {
-    const stored = storedForm(message);
-    if (stored) await insertMessage(ctx.db, caller.vendor.id, conversation.id, stored);
-  }
-  return { conversation, content };
+  const history = body.messages.slice(0, -1).flatMap((message) => storedForm(message) ?? []);
+  await insertMessages(ctx.db, caller.vendor.id, conversation.id, history);
+  return { conversation, app, content };
 }
 
 /** Collects what a reply publishes: its text as it streams, its usage, its end. */
@@ -167,13 +164,13 @@ class ReplyTap {
 async function runReply(
   ctx: ConversationContext,
   request: CompletionRequest,
-  conversation: ConversationRow,
-  content: string,
+  { conversation, app, content }: Awaited<ReturnType<typeof prepare>>,
   tap: ReplyTap,
 ): Promise<string> {
   let answer: Awaited<ReturnType<typeof sendMessage>>;
   try {
     answer = await sendMessage(ctx, request.caller, conversation, content, {
+      app,
       relayUrl: request.relayUrl,
       observe: tap.observe,
     });
@@ -194,9 +191,10 @@ export async function chatCompletion(
   request: CompletionRequest,
 ): Promise<{ completion: ChatCompletion; conversation: string }> {
   const model = await echoedModel(ctx, request);
-  const { conversation, content } = await prepare(ctx, request);
+  const prepared = await prepare(ctx, request);
+  const { conversation } = prepared;
   const tap = new ReplyTap();
-  const text = await runReply(ctx, request, conversation, content, tap);
+  const text = await runReply(ctx, request, prepared, tap);
   return {
     conversation: conversation.token,
     completion: {
@@ -228,7 +226,8 @@ export async function streamCompletion(
   reply: FastifyReply,
 ): Promise<void> {
   const model = await echoedModel(ctx, request);
-  const { conversation, content } = await prepare(ctx, request);
+  const prepared = await prepare(ctx, request);
+  const { conversation } = prepared;
   const includeUsage = request.body.stream_options?.include_usage === true;
   const base = {
     id: `chatcmpl-${randomToken(18)}`,
@@ -253,7 +252,7 @@ export async function streamCompletion(
   };
   const tap = new ReplyTap((text) => opened().data(chunk({ content: text }, null)));
   try {
-    await runReply(ctx, request, conversation, content, tap);
+    await runReply(ctx, request, prepared, tap);
   } catch (err) {
     if (!sse) throw err;
     if (!(err instanceof AppError)) ctx.log.error({ err }, 'streamed reply failed');
