@@ -60,13 +60,14 @@ export async function syncDatastore(ctx: KnowledgeContext, data: SyncData): Prom
       }
     } catch (err) {
       const text = failureText(err);
+      // The reason first: a status read between the two never shows failed documents without it.
+      await repo.updateDatastore(ctx.db, vendorId, ds.id, { lastError: text });
       await repo.releaseFailed(
         ctx.db,
         vendorId,
         batch.map((d) => d.id),
         text,
       );
-      await repo.updateDatastore(ctx.db, vendorId, ds.id, { lastError: text });
       throw err;
     }
     await writeVectors(
