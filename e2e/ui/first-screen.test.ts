@@ -33,21 +33,28 @@ afterAll(async () => {
 
 const gzipped = (bytes: Uint8Array) => gzipSync(bytes, { level: 9 }).length;
 
-/** Records the gzip size of every same-origin script the page loads, by path. */
-function recordScripts(page: Page): Map<string, Promise<number>> {
-  const scripts = new Map<string, Promise<number>>();
+/**
+ * Records the same-origin scripts the page loads: their paths, and the gzip size of those loaded until
+ * `total()` (read at once, before a later navigation discards the bodies).
+ */
+function recordScripts(page: Page) {
+  const paths = new Set<string>();
+  const sizes: Promise<number>[] = [];
+  let measuring = true;
   page.on('response', (response) => {
     const url = new URL(response.url());
     if (url.origin !== new URL(app.url).origin || !url.pathname.endsWith('.js')) return;
-    scripts.set(url.pathname, response.body().then(gzipped));
+    paths.add(url.pathname);
+    if (measuring) sizes.push(response.body().then(gzipped));
   });
-  return scripts;
+  return {
+    loaded: (chunk: string) => [...paths].some((path) => path.startsWith(`/assets/${chunk}-`)),
+    total: async () => {
+      measuring = false;
+      return (await Promise.all(sizes)).reduce((sum, n) => sum + n, 0);
+    },
+  };
 }
-
-const total = async (scripts: Map<string, Promise<number>>) =>
-  (await Promise.all(scripts.values())).reduce((sum, n) => sum + n, 0);
-const loaded = (scripts: Map<string, Promise<number>>, chunk: string) =>
-  [...scripts.keys()].some((path) => path.startsWith(`/assets/${chunk}-`));
 
 /** Loads `path`, waits for `testId` and for the network to settle (lazy chunks the screen renders). */
 async function load(page: Page, path: string, testId: string): Promise<void> {
@@ -77,11 +84,11 @@ describe('the console first screens', () => {
     ({ context, page } = await newPage(browser, app.url));
     const signInScripts = recordScripts(page);
     await load(page, '/', 'login-form');
-    expect(await total(signInScripts)).toBeLessThanOrEqual(SCREEN_CEILING);
+    expect(await signInScripts.total()).toBeLessThanOrEqual(SCREEN_CEILING);
     // The sign-in form's schemas (and zod) come with its first submit.
-    expect(loaded(signInScripts, 'schemas')).toBe(false);
+    expect(signInScripts.loaded('schemas')).toBe(false);
     await signIn(page);
-    expect(loaded(signInScripts, 'schemas')).toBe(true);
+    expect(signInScripts.loaded('schemas')).toBe(true);
     const session = await context.storageState();
     await context.close();
 
@@ -93,12 +100,12 @@ describe('the console first screens', () => {
     page = await context.newPage();
     const dashboardScripts = recordScripts(page);
     await load(page, '/', 'dashboard-heading');
-    expect(await total(dashboardScripts)).toBeLessThanOrEqual(SCREEN_CEILING);
+    expect(await dashboardScripts.total()).toBeLessThanOrEqual(SCREEN_CEILING);
     // The user menu's code comes when it is wanted.
-    expect(loaded(dashboardScripts, 'UserMenuDropdown')).toBe(false);
+    expect(dashboardScripts.loaded('UserMenuDropdown')).toBe(false);
     await page.getByTestId('user-menu-button').click();
     await page.getByTestId('user-menu').waitFor();
-    expect(loaded(dashboardScripts, 'UserMenuDropdown')).toBe(true);
+    expect(dashboardScripts.loaded('UserMenuDropdown')).toBe(true);
     await context.close();
   });
 });
