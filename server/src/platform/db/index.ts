@@ -62,6 +62,7 @@ async function openPglite(dataDir: string): Promise<Database> {
     else if (!existsSync(join(pgDir, 'PG_VERSION'))) await createFromTemplate(pgDir);
     else tunePgliteSettings(pgDir);
     const client = await PGlite.create(pgDir, { extensions: { vector }, loadDataDir });
+    yieldBeforeStatements(client);
     const db = drizzlePglite(client, { schema }) as unknown as Db;
     await migratePglite(db as never, { migrationsFolder });
     return {
@@ -88,6 +89,25 @@ async function openPglite(dataDir: string): Promise<Database> {
     release();
     throw err;
   }
+}
+
+/**
+ * PGlite runs in this thread and settles each result as microtasks, so a chain of statements (a reply, a
+ * sync batch) would run back to back while sockets wait: the first streamed chunk of one reply queued behind
+ * the statements of seven others. One event-loop turn before each statement lets HTTP and the relay in
+ * between (ADR 0018). Transactions keep their statements together: PGlite holds its lock through them.
+ */
+function yieldBeforeStatements(client: PGlite): void {
+  const query = client.query.bind(client);
+  const exec = client.exec.bind(client);
+  client.query = (async (...args: Parameters<typeof query>) => {
+    await yieldToEventLoop();
+    return query(...args);
+  }) as typeof client.query;
+  client.exec = async (...args: Parameters<typeof exec>) => {
+    await yieldToEventLoop();
+    return exec(...args);
+  };
 }
 
 async function openPostgres(url: string): Promise<Database> {
