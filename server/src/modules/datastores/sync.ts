@@ -9,7 +9,6 @@
  * free waiting documents, which resumes work whose process died (its leases expire after LEASE_SECONDS).
  */
 import { EMBEDDING_MODEL_REQUIRED } from '@llmor/contracts';
-import { yieldToEventLoop } from '../../platform/db';
 import { job } from '../../platform/queue';
 import { ProviderError } from '../models/providers/types';
 import { documentText } from './parse';
@@ -77,7 +76,6 @@ export async function syncDatastore(ctx: KnowledgeContext, data: SyncData): Prom
     );
     await repo.finishSynced(ctx.db, vendorId, batch);
     embedded += batch.length;
-    await yieldToEventLoop();
   }
   if (await repo.hasClaimable(ctx.db, vendorId, ds.id)) await requestSync(ctx, vendorId, ds.id);
   else if (ds.lastError) await repo.updateDatastore(ctx.db, vendorId, ds.id, { lastError: null });

@@ -10,7 +10,7 @@
  * GIN) are fused by reciprocal rank (RRF, k = 60).
  */
 import { sql } from 'drizzle-orm';
-import { type Database, type Db, yieldToEventLoop } from '../../platform/db';
+import type { Database, Db } from '../../platform/db';
 
 /** pgvector's HNSW indexes `vector` up to 2,000 dimensions and `halfvec` up to 4,000. */
 const VECTOR_MAX_INDEXED = 2000;
@@ -132,7 +132,6 @@ export async function writeVectors(
       from jsonb_array_elements(${payload}::jsonb) x
       on conflict (document_id) do update
         set embedding = excluded.embedding, dims = excluded.dims, datastore_id = excluded.datastore_id`);
-    await yieldToEventLoop();
   }
 }
 

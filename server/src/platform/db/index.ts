@@ -153,8 +153,7 @@ async function enableVector(db: Db): Promise<boolean> {
 }
 
 /**
- * Gives the event loop a turn. PGlite runs queries in this thread and settles them as microtasks, so a
- * loop of queries (an import, a sync batch after batch) would otherwise starve every socket and timer
- * until it ends; long loops call this between iterations.
+ * Gives the event loop a turn. Every PGlite statement already takes one (`yieldBeforeStatements`), but not
+ * the statements of a transaction: a long loop inside one calls this between iterations.
  */
 export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
