@@ -88,7 +88,12 @@ export async function buildApp(
   const app = Fastify({
     logger: {
       level: opts.config.LOG_LEVEL,
-      redact: ['req.headers["x-accesstoken"]', 'req.headers.authorization'],
+      redact: [
+        'req.headers["x-accesstoken"]',
+        'req.headers.authorization',
+        'req.headers["x-vendortoken"]',
+        'req.headers["x-embedtoken"]',
+      ],
     },
     bodyLimit: BODY_LIMIT,
     trustProxy: true,
