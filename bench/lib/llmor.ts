@@ -4,7 +4,6 @@
  * pointing at a fake provider. Plus what those benchmarks measure through: a console session signing its
  * requests like the web console, a socket.io client on the relay, and a count of the SQL statements run.
  */
-import type { PGlite } from '@electric-sql/pglite';
 import { encodeAccessToken, RELAY_PATH, signingMessage } from '@llmor/contracts';
 import { findVendorModel } from '@llmor/server/modules/completion/repo';
 import { makeChatApp } from '@llmor/server/modules/completion/testing';
@@ -13,6 +12,7 @@ import { loadConfig } from '@llmor/server/platform/config';
 import { hmacSha256Hex } from '@llmor/server/platform/crypto';
 import type { Db } from '@llmor/server/platform/db/index';
 import { schema } from '@llmor/server/platform/db/index';
+import type { PgliteThread } from '@llmor/server/platform/db/pglite-thread';
 import { type RunningServer, startServer } from '@llmor/server/server';
 import { io, type Socket } from 'socket.io-client';
 
@@ -74,8 +74,9 @@ export async function relayClient(baseUrl: string, conversationToken: string): P
 
 /**
  * Counts the SQL statements drizzle runs (its logger hook, also used by transactions) and the time PGlite
- * takes to answer them, optionally by statement (its `query`, which runs on this thread: at one
- * caller that is the database's share of a reply). Benchmarks only: the server never logs queries.
+ * takes to answer them, optionally by statement (its `query` as the server sees it: the round trip to the
+ * database's thread; at one caller that is the database's share of a reply). Benchmarks only: the server
+ * never logs queries.
  */
 export function countQueries(db: Db) {
   const counter = { n: 0, ms: 0, trace: null as Map<string, { n: number; ms: number }> | null };
@@ -85,13 +86,13 @@ export function countQueries(db: Db) {
     },
   };
   const session = (
-    db as unknown as { session: { logger: unknown; options: { logger?: unknown }; client: PGlite } }
+    db as unknown as { session: { logger: unknown; options: { logger?: unknown }; client: PgliteThread } }
   ).session;
   session.logger = logger;
   session.options.logger = logger;
   const client = session.client;
   const query = client.query.bind(client);
-  client.query = (async (...args: Parameters<PGlite['query']>) => {
+  client.query = (async (...args: Parameters<PgliteThread['query']>) => {
     const t0 = performance.now();
     try {
       return await query(...args);
@@ -103,6 +104,6 @@ export function countQueries(db: Db) {
         counter.trace.set(args[0], { n: seen.n + 1, ms: seen.ms + ms });
       }
     }
-  }) as PGlite['query'];
+  }) as PgliteThread['query'];
   return counter;
 }

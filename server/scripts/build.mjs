@@ -11,7 +11,12 @@ const external = Object.keys(manifest.dependencies).filter((name) => !name.start
 
 await build({
   absWorkingDir: new URL('.', root).pathname,
-  entryPoints: { main: 'src/main.ts', 'prepare-db': 'src/platform/db/prepare.ts' },
+  entryPoints: {
+    main: 'src/main.ts',
+    'prepare-db': 'src/platform/db/prepare.ts',
+    // The embedded database's thread (ADR 0019), loaded by main.js from beside it.
+    'pglite-worker': 'src/platform/db/pglite-worker.ts',
+  },
   outdir: 'dist',
   bundle: true,
   platform: 'node',

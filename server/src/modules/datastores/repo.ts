@@ -1,6 +1,6 @@
 /** Data access for datastores and their documents. Every function takes the vendor id and filters by it. */
 import { and, asc, count, desc, eq, ilike, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
-import { type Db, schema, yieldToEventLoop } from '../../platform/db';
+import { type Db, schema } from '../../platform/db';
 import { likePattern } from '../../platform/db/search';
 import { rowsOf } from './vectors';
 
@@ -165,7 +165,7 @@ export async function insertDocuments(
   datastoreId: number,
   docs: { hash: string; document: unknown }[],
 ): Promise<DocumentRow[]> {
-  // Small chunks with a yield between them: PGlite holds the event loop while a statement runs.
+  // Chunks keep each statement's parameters within bounds.
   const CHUNK = 250;
   return db.transaction(async (tx) => {
     const out: DocumentRow[] = [];
@@ -180,7 +180,6 @@ export async function insertDocuments(
         .onConflictDoNothing()
         .returning(documentColumns);
       out.push(...rows);
-      await yieldToEventLoop();
     }
     return out.sort((a, b) => a.id - b.id);
   });

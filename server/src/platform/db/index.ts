@@ -1,7 +1,5 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { vector } from '@electric-sql/pglite-pgvector';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
@@ -12,8 +10,9 @@ import pg from 'pg';
 import { isInMemoryDataDir } from '../config';
 import { SERVER_ROOT } from '../paths';
 import { lockDataDir } from './lock';
+import { PgliteThread } from './pglite-thread';
 import * as schema from './schema';
-import { createFromTemplate, templateTarball, tunePgliteSettings } from './template';
+import { createFromTemplate, ensurePgliteTemplate, tunePgliteSettings } from './template';
 
 export { schema };
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -57,13 +56,12 @@ async function openPglite(dataDir: string): Promise<Database> {
   const release = inMemory ? () => {} : lockDataDir(dataDir);
   try {
     const pgDir = inMemory ? undefined : join(resolve(dataDir), 'pg');
-    let loadDataDir: Blob | undefined;
-    if (!pgDir) loadDataDir = await templateTarball();
+    let tarball: string | undefined;
+    if (!pgDir) tarball = (await ensurePgliteTemplate()).tarball;
     else if (!existsSync(join(pgDir, 'PG_VERSION'))) await createFromTemplate(pgDir);
     else tunePgliteSettings(pgDir);
-    const client = await PGlite.create(pgDir, { extensions: { vector }, loadDataDir });
-    yieldBeforeStatements(client);
-    const db = drizzlePglite(client, { schema }) as unknown as Db;
+    const client = await PgliteThread.open({ pgDir, tarball });
+    const db = drizzlePglite(client as never, { schema }) as unknown as Db;
     await migratePglite(db as never, { migrationsFolder });
     return {
       db,
@@ -72,7 +70,7 @@ async function openPglite(dataDir: string): Promise<Database> {
       executeSql: async (text, values) => {
         if (values?.length) return client.query<Record<string, unknown>>(text, values);
         const results = await client.exec(text);
-        return { rows: results.at(-1)?.rows ?? [] };
+        return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] };
       },
       ping: async () => {
         await client.query('select 1');
@@ -89,25 +87,6 @@ async function openPglite(dataDir: string): Promise<Database> {
     release();
     throw err;
   }
-}
-
-/**
- * PGlite runs in this thread and settles each result as microtasks, so a chain of statements (a reply, a
- * sync batch) would run back to back while sockets wait: the first streamed chunk of one reply queued behind
- * the statements of seven others. One event-loop turn before each statement lets HTTP and the relay in
- * between (ADR 0018). Transactions keep their statements together: PGlite holds its lock through them.
- */
-function yieldBeforeStatements(client: PGlite): void {
-  const query = client.query.bind(client);
-  const exec = client.exec.bind(client);
-  client.query = (async (...args: Parameters<typeof query>) => {
-    await yieldToEventLoop();
-    return query(...args);
-  }) as typeof client.query;
-  client.exec = async (...args: Parameters<typeof exec>) => {
-    await yieldToEventLoop();
-    return exec(...args);
-  };
 }
 
 async function openPostgres(url: string): Promise<Database> {
@@ -151,9 +130,3 @@ async function enableVector(db: Db): Promise<boolean> {
   await db.execute(sql`create extension if not exists vector`);
   return true;
 }
-
-/**
- * Gives the event loop a turn. Every PGlite statement already takes one (`yieldBeforeStatements`), but not
- * the statements of a transaction: a long loop inside one calls this between iterations.
- */
-export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

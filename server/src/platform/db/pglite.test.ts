@@ -1,19 +1,78 @@
 import { sql } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
-import { openDatabase } from '.';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Database, openDatabase } from '.';
 
-describe('embedded database on the server thread', () => {
-  it('lets timers (and so sockets) run between the statements of a long chain', async () => {
-    const database = await openDatabase({ dataDir: 'memory://' });
-    try {
-      let ticks = 0;
-      const timer = setInterval(() => ticks++, 0);
-      for (let i = 0; i < 300; i++) await database.db.execute(sql`select ${i}::int as n`);
-      clearInterval(timer);
-      // Without a turn of the event loop per statement the chain settles as microtasks: no tick at all.
-      expect(ticks).toBeGreaterThan(5);
-    } finally {
-      await database.close();
-    }
+describe('embedded database on its own thread', () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await openDatabase({ dataDir: 'memory://' });
+    await database.db.execute(sql`create table thread_probe (id int primary key, at timestamptz)`);
+  });
+  afterAll(() => database.close());
+
+  it('keeps the event loop free while a long statement runs', async () => {
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    const started = performance.now();
+    await database.db.execute(sql`select count(*) from generate_series(1, 2000000)`);
+    const elapsed = performance.now() - started;
+    clearInterval(timer);
+    // On the server's thread the statement would hold the loop throughout: no tick at all.
+    expect(elapsed).toBeGreaterThan(50);
+    expect(ticks).toBeGreaterThan(elapsed / 20);
+  });
+
+  it("carries the database error's fields across (code, constraint)", async () => {
+    await database.db.execute(sql`insert into thread_probe (id) values (1)`);
+    const err = await database.db.execute(sql`insert into thread_probe (id) values (1)`).catch((e) => e);
+    const cause = (err as { cause?: unknown }).cause ?? err;
+    expect(cause).toBeInstanceOf(Error);
+    expect(cause).toMatchObject({ code: '23505', constraint: 'thread_probe_pkey' });
+  });
+
+  it('rolls a failed transaction back and commits a good one', async () => {
+    await expect(
+      database.db.transaction(async (tx) => {
+        await tx.execute(sql`insert into thread_probe (id) values (2)`);
+        throw new Error('no');
+      }),
+    ).rejects.toThrow('no');
+    await database.db.transaction(async (tx) => {
+      await tx.execute(sql`insert into thread_probe (id) values (3)`);
+    });
+    const { rows } = await database.executeSql('select id from thread_probe order by id');
+    expect(rows.map((r) => r.id)).toEqual([1, 3]);
+  });
+
+  it('holds other statements until an open transaction ends', async () => {
+    const order: string[] = [];
+    let outside: Promise<unknown> | undefined;
+    await database.db.transaction(async (tx) => {
+      await tx.execute(sql`insert into thread_probe (id) values (4)`);
+      outside = database.executeSql('select count(*)::int as n from thread_probe').then((r) => {
+        order.push(`outside saw ${r.rows[0]?.n}`);
+      });
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      await tx.execute(sql`insert into thread_probe (id) values (5)`);
+      order.push('transaction done');
+    });
+    await outside;
+    expect(order).toEqual(['transaction done', 'outside saw 4']);
+  });
+
+  it('answers dates as text to drizzle and as Date to raw SQL (pg-boss)', async () => {
+    await database.executeSql("insert into thread_probe (id, at) values (10, '2026-01-02T03:04:05Z')");
+    const viaDrizzle = (await database.db.execute(sql`select at from thread_probe where id = 10`)) as {
+      rows: { at: unknown }[];
+    };
+    expect(typeof viaDrizzle.rows[0]?.at).toBe('string');
+    const raw = await database.executeSql('select at from thread_probe where id = $1', [10]);
+    expect(raw.rows[0]?.at).toEqual(new Date('2026-01-02T03:04:05Z'));
+  });
+
+  it('refuses statements once closed', async () => {
+    const other = await openDatabase({ dataDir: 'memory://' });
+    await other.close();
+    await expect(other.ping()).rejects.toThrow('closed');
   });
 });

@@ -10,8 +10,6 @@ import {
 } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { vector } from '@electric-sql/pglite-pgvector';
 import { SERVER_ROOT } from '../paths';
 
 /**
@@ -65,6 +63,9 @@ export async function ensurePgliteTemplate(): Promise<PgliteTemplate> {
   const dir = join(building, 'pgdata');
   mkdirSync(building, { recursive: true });
   try {
+    // Loaded only to build: the server's own PGlite runs on the database's thread (ADR 0019).
+    const { PGlite } = await import('@electric-sql/pglite');
+    const { vector } = await import('@electric-sql/pglite-pgvector');
     const initial = await PGlite.create(dir, { extensions: { vector } });
     await initial.exec('create extension if not exists vector');
     await initial.close();
@@ -90,12 +91,6 @@ export async function ensurePgliteTemplate(): Promise<PgliteTemplate> {
 export async function createFromTemplate(pgDir: string): Promise<void> {
   const template = await ensurePgliteTemplate();
   cpSync(template.dir, pgDir, { recursive: true });
-}
-
-/** The template as a tarball for an in-memory database. */
-export async function templateTarball(): Promise<Blob> {
-  const template = await ensurePgliteTemplate();
-  return new Blob([readFileSync(template.tarball)]);
 }
 
 /** Applies our settings to a data directory made before they existed (takes effect on this open). */
