@@ -14,6 +14,10 @@ import { join, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const PORT = 3917;
+/** Node's flags as `npm start` passes them (the root package.json), so this is the start a user gets. */
+const START_FLAGS = /node (.*) server\/dist\/main\.js/
+  .exec(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start)![1]!
+  .split(' ');
 const dataDir = mkdtempSync(join(tmpdir(), 'llmor-bench-start-'));
 
 const rssMb = (pid: number) =>
@@ -21,7 +25,7 @@ const rssMb = (pid: number) =>
 
 async function startOnce(): Promise<{ seconds: number; rss: number }> {
   const t0 = performance.now();
-  const child: ChildProcess = spawn(process.execPath, ['--enable-source-maps', 'server/dist/main.js'], {
+  const child: ChildProcess = spawn(process.execPath, [...START_FLAGS, 'server/dist/main.js'], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -19,6 +19,9 @@ await build({
   },
   outdir: 'dist',
   bundle: true,
+  // Modules the server imports lazily (the AI SDK layer) stay out of main.js until first used.
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   platform: 'node',
   format: 'esm',
   target: 'node20',

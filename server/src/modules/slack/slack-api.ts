@@ -8,13 +8,7 @@ import {
   SLACK_EVENTS_PATH,
   SLACK_OAUTH_CALLBACK_PATH,
 } from '@llmor/contracts';
-import {
-  type AppsManifestCreateArguments,
-  type Logger,
-  LogLevel,
-  WebAPIPlatformError,
-  WebClient,
-} from '@slack/web-api';
+import type { AppsManifestCreateArguments, Logger, LogLevel, WebClient } from '@slack/web-api';
 import type { AppContext } from '../../platform/context';
 
 type Manifest = AppsManifestCreateArguments['manifest'];
@@ -33,9 +27,12 @@ export class SlackCallError extends Error {
   }
 }
 
+/** Loaded on first use: the SDK and its HTTP stack cost ~11 MB and ~50 ms of every start otherwise. */
+const slackSdk = () => import('@slack/web-api');
+
 /** The SDK's log lines go to the server's log (it never logs request bodies above debug). */
-function slackLogger(ctx: AppContext): Logger {
-  let level = LogLevel.WARN;
+function slackLogger(ctx: AppContext, initial: LogLevel): Logger {
+  let level = initial;
   return {
     debug: () => {},
     info: () => {},
@@ -49,10 +46,11 @@ function slackLogger(ctx: AppContext): Logger {
   };
 }
 
-function client(ctx: AppContext, token?: string): WebClient {
+async function client(ctx: AppContext, token?: string): Promise<WebClient> {
+  const { WebClient, LogLevel } = await slackSdk();
   return new WebClient(token, {
     slackApiUrl: ctx.config.SLACK_API_URL,
-    logger: slackLogger(ctx),
+    logger: slackLogger(ctx, LogLevel.WARN),
     // One attempt: the console shows a failure at once, and a reply job fails instead of repeating itself.
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
@@ -68,6 +66,7 @@ async function call<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (err) {
+    const { WebAPIPlatformError } = await slackSdk();
     if (err instanceof WebAPIPlatformError) {
       const problems = (err.data as PlatformProblems).errors ?? [];
       throw new SlackCallError(
@@ -133,7 +132,7 @@ export async function createSlackApp(
   configToken: string,
   manifest: Manifest,
 ): Promise<CreatedSlackApp> {
-  const res = await call(() => client(ctx, configToken).apps.manifest.create({ manifest }));
+  const res = await call(async () => (await client(ctx, configToken)).apps.manifest.create({ manifest }));
   const c = res.credentials;
   if (!res.app_id || !c?.client_id || !c.client_secret || !c.signing_secret || !c.verification_token)
     throw new SlackCallError('incomplete_answer', ['apps.manifest.create answered without credentials']);
@@ -153,7 +152,9 @@ export async function updateSlackApp(
   slackAppId: string,
   manifest: Manifest,
 ): Promise<void> {
-  await call(() => client(ctx, configToken).apps.manifest.update({ app_id: slackAppId, manifest }));
+  await call(async () =>
+    (await client(ctx, configToken)).apps.manifest.update({ app_id: slackAppId, manifest }),
+  );
 }
 
 export interface Installation {
@@ -170,8 +171,8 @@ export async function exchangeCode(
   ctx: AppContext,
   input: { clientId: string; clientSecret: string; code: string; redirectUri: string },
 ): Promise<Installation> {
-  const access = await call(() =>
-    client(ctx).oauth.v2.access({
+  const access = await call(async () =>
+    (await client(ctx)).oauth.v2.access({
       client_id: input.clientId,
       client_secret: input.clientSecret,
       code: input.code,
@@ -181,7 +182,7 @@ export async function exchangeCode(
   if (!access.access_token || !access.bot_user_id || !access.team?.id || !access.app_id)
     throw new SlackCallError('incomplete_answer', ['oauth.v2.access answered without a bot token']);
   const botToken = access.access_token;
-  const identity = await call(() => client(ctx, botToken).auth.test());
+  const identity = await call(async () => (await client(ctx, botToken)).auth.test());
   const domain = identity.url ? new URL(identity.url).hostname.split('.')[0] : undefined;
   return {
     slackAppId: access.app_id,
@@ -198,8 +199,8 @@ export async function postInThread(
   botToken: string,
   message: { channel: string; threadTs: string; markdown: string },
 ): Promise<string | undefined> {
-  const res = await call(() =>
-    client(ctx, botToken).chat.postMessage({
+  const res = await call(async () =>
+    (await client(ctx, botToken)).chat.postMessage({
       channel: message.channel,
       thread_ts: message.threadTs,
       markdown_text: message.markdown,

@@ -16,12 +16,12 @@ import type { PgliteRequest, PgliteResponse, PgliteWorkerData, SerializedError }
 type RequestBody = PgliteRequest extends infer R ? (R extends PgliteRequest ? Omit<R, 'id'> : never) : never;
 
 /**
- * The worker's script. Built, it sits beside main.js. Run from sources (tests, dev, benchmarks) it is
+ * The worker's script. Built, it is `dist/pglite-worker.js`. Run from sources (tests, dev, benchmarks) it is
  * TypeScript, which a worker thread cannot load on Node 20 (tsx's hooks do not reach it): it is compiled
  * with esbuild into the cache, once per version of the file.
  */
 function workerEntry(): URL {
-  if (!import.meta.url.endsWith('.ts')) return new URL('./pglite-worker.js', import.meta.url);
+  if (!import.meta.url.endsWith('.ts')) return pathToFileURL(join(SERVER_ROOT, 'dist', 'pglite-worker.js'));
   const source = readFileSync(new URL('./pglite-worker.ts', import.meta.url), 'utf8');
   const key = createHash('sha256').update(source).digest('hex').slice(0, 16);
   const compiled = join(SERVER_ROOT, '.cache', `pglite-worker-${key}.mjs`);
