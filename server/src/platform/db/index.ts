@@ -60,7 +60,12 @@ async function openPglite(dataDir: string): Promise<Database> {
     if (!pgDir) tarball = (await ensurePgliteTemplate()).tarball;
     else if (!existsSync(join(pgDir, 'PG_VERSION'))) await createFromTemplate(pgDir);
     else tunePgliteSettings(pgDir);
-    const client = await PgliteThread.open({ pgDir, tarball });
+    const client = await PgliteThread.open({ pgDir, tarball }, (reason) => {
+      // Nothing works without the database, and no other process may open its directory while this one
+      // lives: end, saying why in one line, so a supervisor can start it again.
+      process.stderr.write(`${reason.message}\n`);
+      process.exit(70);
+    });
     const db = drizzlePglite(client as never, { schema }) as unknown as Db;
     await migratePglite(db as never, { migrationsFolder });
     return {

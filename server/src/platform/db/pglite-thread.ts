@@ -53,8 +53,13 @@ export class PgliteThread {
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private nextId = 1;
   private stopped: Error | undefined;
+  /** Set once the database is open: a failed open is the opener's error, not a crash. */
+  private opened = false;
 
-  private constructor(private readonly worker: Worker) {
+  private constructor(
+    private readonly worker: Worker,
+    private readonly onStop: (reason: Error) => void,
+  ) {
     worker.on('message', (message: PgliteResponse) => {
       const waiting = this.pending.get(message.id);
       if (!waiting) return;
@@ -64,18 +69,23 @@ export class PgliteThread {
       else waiting.reject(toError(message.error));
     });
     const stop = (reason: Error) => {
+      const unexpected = this.opened && this.stopped === undefined;
       this.stopped ??= reason;
       for (const waiting of this.pending.values()) waiting.reject(this.stopped);
       this.pending.clear();
+      if (unexpected) this.onStop(reason);
     };
     worker.on('error', (err) => stop(new Error(`the embedded database stopped: ${err.message}`)));
     worker.on('exit', (code) => stop(new Error(`the embedded database stopped (exit ${code})`)));
   }
 
-  /** Starts the thread and opens the database in it; rejects with the database's own error. */
-  static async open(data: PgliteWorkerData): Promise<PgliteThread> {
+  /**
+   * Starts the thread and opens the database in it; rejects with the database's own error. `onStop` hears
+   * of a thread that ends without `close` (a crash): every statement fails from then on.
+   */
+  static async open(data: PgliteWorkerData, onStop: (reason: Error) => void): Promise<PgliteThread> {
     const worker = new Worker(workerEntry(), { workerData: data, execArgv: [] });
-    const thread = new PgliteThread(worker);
+    const thread = new PgliteThread(worker, onStop);
     // The worker answers request 0 once PGlite is open.
     const opened = new Promise((resolve, reject) => thread.pending.set(0, { resolve, reject }));
     try {
@@ -85,6 +95,7 @@ export class PgliteThread {
       throw err;
     }
     worker.unref();
+    thread.opened = true;
     return thread;
   }
 

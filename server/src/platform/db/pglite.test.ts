@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '.';
+import { PgliteThread } from './pglite-thread';
+import { ensurePgliteTemplate } from './template';
 
 describe('embedded database on its own thread', () => {
   let database: Database;
@@ -74,5 +76,21 @@ describe('embedded database on its own thread', () => {
     const other = await openDatabase({ dataDir: 'memory://' });
     await other.close();
     await expect(other.ping()).rejects.toThrow('closed');
+  });
+});
+
+describe('the database thread ending without close', () => {
+  it('fails every statement from then on and says so once', async () => {
+    const stops: string[] = [];
+    const thread = await PgliteThread.open({ tarball: (await ensurePgliteTemplate()).tarball }, (reason) =>
+      stops.push(reason.message),
+    );
+    await expect(thread.query('select 1 as one')).resolves.toMatchObject({ rows: [{ one: 1 }] });
+    // A crash of the thread, as an out-of-memory abort would end it.
+    await (thread as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+    await expect(thread.query('select 1')).rejects.toThrow('the embedded database stopped');
+    expect(stops).toEqual([expect.stringContaining('the embedded database stopped')]);
+    await thread.close();
+    expect(stops).toHaveLength(1);
   });
 });
