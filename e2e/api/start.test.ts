@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { startFakeOpenAI } from '@llmor/server/test/fakes/index';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ADMIN, signedClient } from '../harness';
 
@@ -72,12 +73,52 @@ async function runsLua(url: string) {
   expect(build.data).toMatchObject({ status: 1, result: { sum: 5 } });
 }
 
+/**
+ * The built server loads the AI SDK layer on first use, from a chunk beside main.js: a datastore embeds its
+ * documents through an OpenAI-compatible model (a fake provider), in the worker, on the database's thread.
+ */
+async function embedsThroughAProvider(url: string) {
+  const fake = await startFakeOpenAI();
+  try {
+    fake.embeddings({ kind: 'embeddings', dimensions: 8 });
+    const api = await signedClient(url, 'demo', { email: ADMIN.email, password: PASSWORD });
+    const vendors: { id: number; key: string }[] = (await api('GET', '/v1/vendors')).data;
+    const vendorId = vendors.find((v) => v.key === 'demo')!.id;
+    const model: { id: number } = (
+      await api('POST', `/v1/vendors/${vendorId}/avamodels/openai-compatible-embedding/install`, {
+        parameters: { base_url: fake.baseUrl, model: 'fake-embed', dimensions: 8 },
+      })
+    ).data;
+    const app: { id: number } = (await api('POST', `/v1/vendors/${vendorId}/apps`, { app_key: 'chatbot' }))
+      .data;
+    const ds: { id: number } = (
+      await api('POST', `/v1/vendors/${vendorId}/apps/${app.id}/datastores`, {
+        name: 'start_check',
+        embedding_vendor_model_id: model.id,
+      })
+    ).data;
+    await api('POST', `/v1/datastores/${ds.id}/docs/import`, {
+      mode: 'qa',
+      data: [{ Q: 'Open?', A: 'Yes.' }],
+    });
+    const status = async () =>
+      (await api('GET', `/v1/datastores/${ds.id}/status`)).data as { pending: number; failed: number };
+    await expect.poll(async () => (await status()).pending, { timeout: 20_000 }).toBe(0);
+    expect(await status()).toMatchObject({ failed: 0 });
+    expect(fake.requests).toHaveLength(1);
+    fake.expectNoFailures();
+  } finally {
+    await fake.close();
+  }
+}
+
 describe('npm start', () => {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     it(`serves, then stops and frees the port on ${signal} to the npm process`, async () => {
       const { url, exited } = await start();
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
       if (signal === 'SIGINT') await runsLua(url);
+      else await embedsThroughAProvider(url);
       process.kill(child!.pid!, signal);
       const outcome = await Promise.race([
         exited.then(() => 'exited'),
