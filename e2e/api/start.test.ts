@@ -21,6 +21,11 @@ afterEach(() => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
+function withoutTestEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { NODE_ENV: _testRunner, ...rest } = env;
+  return rest;
+}
+
 async function start(): Promise<{ url: string; exited: Promise<number | null> }> {
   dataDir = mkdtempSync(join(tmpdir(), 'llmor-start-'));
   // detached: its own process group, so only the signal we send reaches it.
@@ -28,7 +33,9 @@ async function start(): Promise<{ url: string; exited: Promise<number | null> }>
     cwd: ROOT,
     detached: true,
     env: {
-      ...process.env,
+      // As a user's shell has it: without vitest's NODE_ENV=test, which would make the build it runs a
+      // development build of the console (and the journeys after this one would be served that).
+      ...withoutTestEnv(process.env),
       PORT: '0',
       DATA_DIR: dataDir,
       SEED_ADMIN_PASSWORD: PASSWORD,
