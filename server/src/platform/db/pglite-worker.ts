@@ -85,8 +85,13 @@ class Statements {
     } catch (err) {
       // A table changed under a prepared statement (a migration, an index): prepare it again, once.
       if ((err as { code?: string }).code !== CACHED_PLAN_CHANGED) throw err;
-      this.forget(text);
-      if (inTransaction) throw err;
+      if (inTransaction) {
+        // The error aborted the transaction, where Postgres takes no Close: prepare afresh next time and
+        // leave the old statement (one name) behind.
+        this.prepared.delete(text);
+        throw err;
+      }
+      await this.forget(text);
       return this.run(text, params, options);
     }
   }

@@ -72,6 +72,27 @@ describe('embedded database on its own thread', () => {
     expect(raw.rows[0]?.at).toEqual(new Date('2026-01-02T03:04:05Z'));
   });
 
+  it('prepares a statement again when its table changed under it', async () => {
+    await database.db.execute(sql`create table plan_probe (a int)`);
+    await database.db.execute(sql`insert into plan_probe values (1)`);
+    const read = () =>
+      database.db.execute(sql`select * from plan_probe where a > ${0}`) as Promise<{ rows: unknown[] }>;
+    expect((await read()).rows).toEqual([{ a: 1 }]);
+    await database.db.execute(sql`alter table plan_probe add column b text default 'x'`);
+    // The prepared plan's result type changed (Postgres' 0A000): prepared afresh, the new column answered.
+    expect((await read()).rows).toEqual([{ a: 1, b: 'x' }]);
+    await database.db.transaction(async (tx) => {
+      await tx.execute(sql`alter table plan_probe add column c int default 2`);
+    });
+    await expect(
+      database.db.transaction(async (tx) => {
+        await tx.execute(sql`select * from plan_probe where a > ${0}`);
+      }),
+    ).rejects.toThrow();
+    // Inside a transaction the changed plan fails it; the next use outside prepares afresh.
+    expect((await read()).rows).toEqual([{ a: 1, b: 'x', c: 2 }]);
+  });
+
   it('refuses statements once closed', async () => {
     const other = await openDatabase({ dataDir: 'memory://' });
     await other.close();
