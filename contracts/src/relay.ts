@@ -2,9 +2,12 @@
  * The realtime relay (CONTRACTS.md "Relay"): socket.io 4 at path `/stream` (RELAY_PATH), websocket
  * transport only.
  *
- * Authorization: a socket joins a conversation's room with the conversation token alone. The token is
- * an unguessable capability (≥ 128-bit random, only handed to whoever may see the conversation), so
- * knowing it is enough to listen, read and change that conversation's state.
+ * Authorization (docs/adr/0023-identity-across-tenants.md): the socket says who it is in the handshake's
+ * `auth` (RelayAuth) — the console its session (`access_token`: an `X-AccessToken` signed for
+ * `GET /stream`), an API client its token and vendor, a web embed its token (with the page's Origin). Each
+ * `join(token)` checks that caller as the HTTP call would: a signed-in member of the conversation's vendor,
+ * the API client or embed that opened it. Anything else answers `Unknown conversation`. Revoking a caller
+ * (sign-out, deactivation, a client turned off, an embed removed) disconnects its sockets on every instance.
  *
  * Client → server (each handler also accepts an optional socket.io acknowledgement callback, called with
  * `{ok: true}` or `{ok: false, error}` once handled; the console does not need it):
@@ -28,6 +31,19 @@ import { z } from 'zod';
 import type { Message } from './http/conversations';
 
 export const RELAY_SOCKET_HEADER = 'x-relay-socket';
+
+/** The handshake's `auth` object: one of the three credentials. */
+export interface RelayAuth {
+  /** The console: an `X-AccessToken` value signed for `GET` `RELAY_PATH` (fresh at each connect). */
+  access_token?: string;
+  /** An API client: its full token and its vendor's key. */
+  vendor_token?: string;
+  vendor?: string;
+  /** A web embed's widget: the embed token (the page's Origin is checked as on HTTP). */
+  embed_token?: string;
+}
+export const RELAY_AUTH_REQUIRED =
+  'Say who you are when connecting: auth.access_token, auth.vendor_token with auth.vendor, or auth.embed_token.';
 /** Largest state object, as UTF-8 JSON. */
 export const RELAY_STATE_MAX_BYTES = 256 * 1024;
 

@@ -6,15 +6,16 @@ import { adminJobs, queueRoutes } from './modules/admin/queue';
 import { adminRoutes } from './modules/admin/routes';
 import { appRoutes } from './modules/apps/routes';
 import { authRoutes } from './modules/auth/routes';
+import { sessionJobs } from './modules/auth/service';
 import { SessionVerifier } from './modules/auth/sessions';
 import { billingRoutes } from './modules/billing/routes';
 import * as billing from './modules/billing/service';
-import { outsideCallers } from './modules/clients/callers';
+import { outsideCallers, relayCallers } from './modules/clients/callers';
 import { clientRoutes } from './modules/clients/routes';
 import { CompletionEngine } from './modules/completion/engine';
 import { greetingFor } from './modules/completion/input';
 import { findApp } from './modules/completion/repo';
-import type { ConversationPorts } from './modules/conversations/ports';
+import type { ConversationPorts, RelayCallerPort } from './modules/conversations/ports';
 import { handleRelayConnection } from './modules/conversations/relay';
 import { conversationRoutes } from './modules/conversations/routes';
 import { datastoreRoutes } from './modules/datastores/routes';
@@ -36,10 +37,11 @@ import { usageRoutes } from './modules/usage/routes';
 import { findVendorById, findVendorByKey } from './modules/vendors/repo';
 import { vendorRoutes } from './modules/vendors/routes';
 import { type Broadcast, LocalBroadcast, RedisBroadcast } from './platform/broadcast';
-import type { Config } from './platform/config';
+import { type Config, linkBaseUrl } from './platform/config';
 import type { AppContext } from './platform/context';
 import type { SecretBox } from './platform/crypto';
 import type { Database } from './platform/db';
+import { proxyTrust } from './platform/http/client-address';
 import { openApiRoutes, registerOpenApi } from './platform/http/openapi';
 import { Pipeline } from './platform/http/pipeline';
 import type { RouteSpec } from './platform/http/route';
@@ -96,7 +98,8 @@ export async function buildApp(
       ],
     },
     bodyLimit: BODY_LIMIT,
-    trustProxy: true,
+    // Client addresses come from the socket unless the operator names the proxies (TRUST_PROXY).
+    trustProxy: opts.config.TRUST_PROXY === false ? false : proxyTrust(opts.config.TRUST_PROXY),
     // Per-request log lines only when debugging: they cost CPU on every call.
     logController: new LogController({
       disableRequestLogging: opts.config.LOG_LEVEL !== 'debug' && opts.config.LOG_LEVEL !== 'trace',
@@ -112,6 +115,8 @@ export async function buildApp(
   app.addHook('onClose', () => broadcast.close());
   const worker = opts.config.ROLES.includes('worker');
   const queue = new JobQueue(opts.database, app.log, { worker });
+  const relay = new RelayHub();
+  let relayCallerPort: RelayCallerPort | undefined;
   const ctx: ServerContext = {
     config: opts.config,
     database: opts.database,
@@ -122,14 +127,29 @@ export async function buildApp(
     version: VERSION,
     broadcast,
     queue,
-    relay: new RelayHub(),
-    sessions: new SessionVerifier(db, broadcast, opts.now),
+    relay,
+    publicUrl: linkBaseUrl(opts.config),
+    sessions: new SessionVerifier(
+      db,
+      broadcast,
+      {
+        idleMs: opts.config.SESSION_IDLE_MINUTES * 60_000,
+        maxMs: opts.config.SESSION_MAX_DAYS * 86_400_000,
+      },
+      relay,
+      opts.now,
+    ),
     completion,
     apps: {
       find: (vendorId, appId) => findApp(db, vendorId, appId),
       greeting: (app, locale) => (app.type === 'silicon' ? null : greetingFor(app.parameters, locale)),
     },
     replies: completion,
+    // Built on first use: its checks need the finished context.
+    get relayCallers() {
+      relayCallerPort ??= relayCallers(ctx);
+      return relayCallerPort;
+    },
     spending: {
       reserveReply: (vendorId) => billing.reserveReply(ctx, vendorId),
       recordTokens: (vendorId, tokens, reservation) =>
@@ -199,7 +219,7 @@ export async function buildApp(
 
   // Background work: every process can queue jobs; a worker also runs them, and at start resumes what a
   // stopped or killed process left (on the embedded database it is the only process, so every lease is stale).
-  queue.define([...adminJobs(), ...datastoreJobs(ctx), ...slackJobs(ctx)]);
+  queue.define([...adminJobs(), ...sessionJobs(ctx), ...datastoreJobs(ctx), ...slackJobs(ctx)]);
   app.addHook('onClose', () => queue.stop());
   if (worker) {
     await queue.start();

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { RedisClientType } from 'redis';
 import { buildApp, type ServerContext } from './app';
 import { closeSiliconPools } from './modules/functions/sandbox';
-import type { Config } from './platform/config';
+import { type Config, linkBaseUrl } from './platform/config';
 import { SecretBox } from './platform/crypto';
 import { openDatabase } from './platform/db';
 import { loadEncryptionKey } from './platform/keys';
@@ -47,8 +47,8 @@ export async function startServer(
     await app.listen({ port: config.PORT, host: config.HOST });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
-    const url =
-      config.PUBLIC_URL ?? `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
+    ctx.publicUrl = linkBaseUrl(config, port);
+    const url = ctx.publicUrl;
     return {
       app,
       ctx,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { newPassword, personName } from './organisations';
 
 /** `POST /v1/auth/session` → 201. */
 export const sessionCreatedSchema = z.object({ token: z.string(), secret: z.string() });
@@ -60,3 +61,36 @@ export const sessionUserSchema = z.object({
   authenticated: z.boolean(),
 });
 export type SessionUser = z.infer<typeof sessionUserSchema>;
+
+// ---------------------------------------------------------------------------------------------------
+// The signed-in person's own account: names, password, sessions (GET/PUT /v1/account,
+// POST /v1/account/password, GET /v1/account/sessions, POST /v1/account/sessions/signout-others).
+// ---------------------------------------------------------------------------------------------------
+
+export const CURRENT_PASSWORD_WRONG = 'The current password is not right.';
+
+export const accountUpdateBody = z.strictObject({
+  firstname: personName.optional(),
+  lastname: personName.optional(),
+});
+export type AccountUpdateBody = z.infer<typeof accountUpdateBody>;
+
+/** A password change signs every other session of the person out. */
+export const passwordChangeBody = z.object({
+  current_password: z.string().min(1, 'Required').max(1024),
+  password: newPassword,
+});
+export type PasswordChangeBody = z.infer<typeof passwordChangeBody>;
+
+export const accountSessionSchema = z.object({
+  id: z.number().int(),
+  created_at: z.string(),
+  last_seen_at: z.string(),
+  /** The session this request was signed with. */
+  current: z.boolean(),
+});
+export type AccountSession = z.infer<typeof accountSessionSchema>;
+
+/** How many other sessions were signed out. */
+export const sessionsEndedSchema = z.object({ ended: z.number().int() });
+export type SessionsEnded = z.infer<typeof sessionsEndedSchema>;

@@ -13,12 +13,19 @@
  * | POST /v1/vendors/{vendorId}/users | owner | `memberInviteBody` | 201 `MemberInvited` |
  * | GET/PUT/DELETE /v1/vendors/{vendorId}/users/{userId} | owner | – / `memberUpdateBody` | `{data: Member}` / 204 |
  * | POST /v1/vendors/{vendorId}/users/{userId}/invitation | owner | – | `MemberInvited` (a new link) |
+ * | GET /v1/account/invitations | user | – | `{data: PendingInvitation[]}` (the person's own) |
+ * | POST /v1/account/invitations/{vendorId}/accept | user | – | `{data: PendingInvitation}`, joined |
+ * | DELETE /v1/account/invitations/{vendorId} | user | – | 204, declined |
  * | GET/PUT /v1/vendors/{vendorId}/settings | owner | – / `vendorSettingsBody` | `{data: VendorSettings}` |
  * | POST /v1/vendors/{vendorId}/settings/smtp/test | owner | `smtpTestBody` | `{message}` or 400 with the server's error |
  * | GET /v1/auth/links/{token} | session | – | `{data: LinkInfo}` (what the link is for) |
- * | POST /v1/auth/invitations/accept | session | `invitationAcceptBody` | `{data: User}`, the session signed in |
+ * | POST /v1/auth/invitations/accept | session | `invitationAcceptBody` | `{data: User}`: joined, the session signed in |
  * | POST /v1/auth/password/forgot | session | `passwordForgotBody` | 202 `{message}` (the same whether or not the address exists) |
  * | POST /v1/auth/password/reset | session | `passwordResetBody` | `{data: User}`, the session signed in |
+ *
+ * Membership needs consent: an invitation stays pending until the person accepts it — with a link that may
+ * set their first password (`action: 'set_password'`), or signed in as that person. A vendor edits only the
+ * membership (role, active); a person's names and password are their own (`/v1/account`, auth.ts).
  *
  * A member calling an owner route, or anyone but a superuser calling an admin route, gets 404. The last
  * owner of a vendor cannot be demoted, deactivated or removed (409). Unknown, used, expired or tampered
@@ -37,18 +44,21 @@ export const PASSWORD_RESET_TTL_MINUTES = 60;
 export const PASSWORD_MIN_LENGTH = 8;
 export const LINK_INVALID = 'This link is invalid or has expired.';
 export const LAST_OWNER = 'A vendor needs at least one active owner.';
+export const ALREADY_MEMBER = 'This person is already a member or invited.';
+/** A link that may not set a password, used by someone not signed in as the person it invites. */
+export const INVITATION_SIGN_IN = 'Sign in as the invited person to accept this invitation.';
 /** Answered to every forgot-password request, so it does not tell which addresses exist. */
 export const PASSWORD_FORGOT_ANSWER =
   'If this address belongs to an account, a link to reset the password is on its way.';
 
 const email = z.email('Enter a valid email address').max(320);
-const personName = z.string().trim().max(100, 'At most 100 characters');
+export const personName = z.string().trim().max(100, 'At most 100 characters');
 const currency = z
   .string()
   .trim()
   .regex(/^[A-Z]{3}$/, 'Use a three-letter ISO currency code, e.g. CHF');
 const vendorName = z.string().trim().min(1, 'Required').max(200, 'At most 200 characters');
-const password = z
+export const newPassword = z
   .string()
   .min(PASSWORD_MIN_LENGTH, `At least ${PASSWORD_MIN_LENGTH} characters`)
   .max(1024, 'At most 1024 characters');
@@ -128,9 +138,8 @@ export const memberInviteBody = z.object({
 });
 export type MemberInviteBody = z.input<typeof memberInviteBody>;
 
-export const memberUpdateBody = z.object({
-  firstname: personName.optional(),
-  lastname: personName.optional(),
+/** A vendor changes only the membership; the person's names are theirs (`PUT /v1/account`). */
+export const memberUpdateBody = z.strictObject({
   role: z.enum(MEMBER_ROLES, { error: 'Choose owner or member' }).optional(),
   active: z.boolean({ error: 'Must be true or false' }).optional(),
 });
@@ -143,7 +152,10 @@ export const memberSchema = z.object({
   email: z.string(),
   role: z.enum(MEMBER_ROLES),
   active: z.boolean(),
-  /** True until the person has set a password through the invitation. */
+  /**
+   * True while the invitation is pending; then the names are those the inviter typed and `last_login` is
+   * null, so an invitation tells nothing about the account behind the address.
+   */
   invited: z.boolean(),
   last_login: z.string().nullable(),
   created_at: z.string(),
@@ -152,7 +164,10 @@ export type Member = z.infer<typeof memberSchema>;
 
 export const memberInvitedSchema = z.object({
   data: memberSchema,
-  /** Only when no mail server could send the invitation: the link, shown once to the inviter. */
+  /**
+   * Only when the instance's mail server did not carry the invitation: the link, shown once to the inviter.
+   * Such a link may create a new account only; for an address that has one, it accepts while signed in.
+   */
   invite_url: z.string().optional(),
 });
 export type MemberInvited = z.infer<typeof memberInvitedSchema>;
@@ -225,9 +240,15 @@ export type LinkPurpose = (typeof LINK_PURPOSES)[number];
 
 export const linkTokenParam = z.object({ token: linkToken });
 
+/** What using a link does: choose a password (a reset, a new account's invitation) or accept signed in. */
+export const LINK_ACTIONS = ['set_password', 'sign_in'] as const;
+export type LinkAction = (typeof LINK_ACTIONS)[number];
+
 export const linkInfoSchema = z.object({
   purpose: z.enum(LINK_PURPOSES),
+  action: z.enum(LINK_ACTIONS),
   email: z.string(),
+  /** Prefilled names: the person's own, or for a new account those the inviter typed. */
   firstname: z.string(),
   lastname: z.string(),
   /** The vendor an invitation is for. */
@@ -235,16 +256,28 @@ export const linkInfoSchema = z.object({
 });
 export type LinkInfo = z.infer<typeof linkInfoSchema>;
 
+/**
+ * Accepts an invitation: signed in as the invited person, the token alone; otherwise, for a link whose
+ * action is `set_password`, the new password (and names) too.
+ */
 export const invitationAcceptBody = z.object({
   token: linkToken,
-  password,
+  password: newPassword.optional(),
   firstname: personName.optional(),
   lastname: personName.optional(),
 });
 export type InvitationAcceptBody = z.input<typeof invitationAcceptBody>;
 
+export const pendingInvitationSchema = z.object({
+  vendor_id: z.number().int(),
+  vendor_name: z.string(),
+  role: z.enum(MEMBER_ROLES),
+  created_at: z.string(),
+});
+export type PendingInvitation = z.infer<typeof pendingInvitationSchema>;
+
 export const passwordForgotBody = z.object({ email });
 export type PasswordForgotBody = z.input<typeof passwordForgotBody>;
 
-export const passwordResetBody = z.object({ token: linkToken, password });
+export const passwordResetBody = z.object({ token: linkToken, password: newPassword });
 export type PasswordResetBody = z.input<typeof passwordResetBody>;

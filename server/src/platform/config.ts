@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -13,11 +14,34 @@ const url = (protocols: string[]) =>
       `must start with ${protocols.join(':// or ')}://`,
     );
 
-/** DATA_DIR 'memory://': an in-memory database and nothing written to disk (tests, benches). */
-/** Where people and outside services reach this server: `PUBLIC_URL`, else the origin a request came to. */
-export const publicBaseUrl = (config: { PUBLIC_URL?: string }, requestOrigin: string) =>
-  (config.PUBLIC_URL ?? requestOrigin).replace(/\/+$/, '');
+/**
+ * Where people and outside services reach this server, for every link in a mail or an answer:
+ * `PUBLIC_URL`, else the address the server was started on — never a request's `Host` or
+ * `X-Forwarded-Host`, which a caller chooses (docs/adr/0023-identity-across-tenants.md).
+ */
+export function linkBaseUrl(
+  config: Pick<Config, 'PUBLIC_URL' | 'HOST' | 'PORT'>,
+  port = config.PORT,
+): string {
+  if (config.PUBLIC_URL) return config.PUBLIC_URL.replace(/\/+$/, '');
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
 
+/** proxy-addr's names for whole ranges, as Fastify's `trustProxy` takes them. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isAddressOrCidr(value: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(value)) return true;
+  const [address, bits, ...rest] = value.split('/');
+  const family = isIP(address ?? '');
+  if (!family || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  const n = Number(bits);
+  return /^\d+$/.test(bits) && n <= (family === 4 ? 32 : 128);
+}
+
+/** DATA_DIR 'memory://': an in-memory database and nothing written to disk (tests, benches). */
 export const isInMemoryDataDir = (dataDir: string) => dataDir.startsWith('memory://');
 
 /** The environment the process reads (CONTRACTS.md "Configuration"); anything malformed stops the start. */
@@ -28,6 +52,38 @@ export const configSchema = z.object({
   DATABASE_URL: url(['postgres', 'postgresql']).optional(),
   REDIS_URL: url(['redis', 'rediss']).optional(),
   PUBLIC_URL: url(['http', 'https']).optional(),
+  /**
+   * Which proxies may name the client's address in `X-Forwarded-For`: a number of hops, or
+   * comma-separated addresses/CIDRs (`loopback`, `uniquelocal` too). Unset: the socket's address.
+   */
+  TRUST_PROXY: z
+    .string()
+    .transform((v, ctx): false | number | string[] => {
+      const value = v.trim();
+      if (value === 'false') return false;
+      if (/^\d+$/.test(value)) return Number(value);
+      const entries = value.split(',').map((e) => e.trim());
+      for (const entry of entries) {
+        if (!isAddressOrCidr(entry)) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `'${entry}' is not an address, a CIDR or a number of hops`,
+          });
+        }
+      }
+      return entries;
+    })
+    .default(false),
+  /** A signed-in session ends after this long without a request (minutes). */
+  SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(12 * 60),
+  /** A session ends this long after it was opened, however busy (days). */
+  SESSION_MAX_DAYS: z.coerce.number().int().min(1).default(30),
+  /** Sessions one address may open per hour (`POST /v1/auth/session`). */
+  SESSIONS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(120),
   SEED_ADMIN_EMAIL: z.string().email().default('admin@llmor.local'),
   SEED_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),

@@ -22,4 +22,9 @@ export interface AppContext {
   broadcast: Broadcast;
   /** Publishes to conversation rooms (a no-op until a socket.io server is attached). */
   relay: RelayHub;
+  /**
+   * The base of every link in a mail or an answer (no trailing slash): `PUBLIC_URL`, else the address the
+   * server listens on (set once it listens). Never taken from a request (docs/adr/0023-identity-across-tenants.md).
+   */
+  publicUrl: string;
 }

@@ -2,7 +2,7 @@
  * In-process test server: the real app over PGlite in memory, or over a fresh database on the
  * PostgreSQL server named by DATABASE_URL (created per suite, dropped after).
  */
-import { encodeAccessToken, signingMessage } from '@llmor/contracts';
+import { encodeAccessToken, RELAY_PATH, type RelayAuth, signingMessage } from '@llmor/contracts';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { buildApp, type ServerContext } from '../app';
@@ -62,6 +62,8 @@ export async function createTestServer(opts: { env?: Record<string, string> } = 
     LOG_LEVEL: 'silent',
     DATABASE_URL: pgdb?.url,
     ROLES: TEST_ROLES,
+    // Every test client opens its session from 127.0.0.1; the limit itself is tested with its own value.
+    SESSIONS_PER_ADDRESS_PER_HOUR: '1000000',
     ...opts.env,
   });
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
@@ -148,6 +150,11 @@ export class Client {
       timestamp,
       hmacSha256Hex(secret, signingMessage(method, url, timestamp)),
     );
+  }
+
+  /** The relay handshake's `auth` for this session (signed now for `GET /stream`). */
+  relayAuth(): RelayAuth {
+    return { access_token: this.accessToken('GET', RELAY_PATH) };
   }
 
   request(opts: InjectOptions & { method: string; url: string }): Promise<LightMyRequestResponse> {

@@ -1,5 +1,5 @@
 /** Test support: real socket.io clients against a listening test server, with event queues and timeouts. */
-import { RELAY_PATH } from '@llmor/contracts';
+import { RELAY_PATH, type RelayAuth } from '@llmor/contracts';
 import { io, type Socket } from 'socket.io-client';
 
 export interface Received {
@@ -19,14 +19,22 @@ export class RelayClient {
     });
   }
 
-  /** `headers` go with the handshake (e.g. the `origin` of the page a browser would connect from). */
-  static async connect(url: string, headers: Record<string, string> = {}): Promise<RelayClient> {
+  /**
+   * `auth` says who connects (a console session: `Client.relayAuth()`); `headers` go with the handshake
+   * (e.g. the `origin` of the page a browser would connect from).
+   */
+  static async connect(
+    url: string,
+    auth: RelayAuth,
+    headers: Record<string, string> = {},
+  ): Promise<RelayClient> {
     const socket = io(url, {
       path: RELAY_PATH,
       transports: ['websocket'],
       forceNew: true,
       reconnection: false,
       extraHeaders: headers,
+      auth: { ...auth },
     });
     await new Promise<void>((resolve, reject) => {
       socket.once('connect', () => resolve());
@@ -37,6 +45,18 @@ export class RelayClient {
 
   get id(): string {
     return this.socket.id!;
+  }
+
+  /** Resolves when the server closed the connection (a revocation), or after the timeout rejects. */
+  async disconnected(timeoutMs = 5_000): Promise<void> {
+    if (!this.socket.connected) return;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('still connected')), timeoutMs);
+      this.socket.once('disconnect', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 
   /** Emits and waits for the server's acknowledgement. */

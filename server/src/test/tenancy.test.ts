@@ -55,7 +55,7 @@ const MATRIX: Record<string, { methods: Method[]; body?: Record<string, unknown>
   '/v1/conversations/:token': { methods: ['GET', 'POST'], body: { content: 'hello from another vendor' } },
   '/v1/vendors/:vendorId/users/:userId': {
     methods: ['GET', 'PUT', 'DELETE'],
-    body: { firstname: 'Taken over' },
+    body: { role: 'owner' },
   },
   '/v1/vendors/:vendorId/users/:userId/invitation': { methods: ['POST'] },
   '/v1/vendors/:vendorId/apps/:appId/datastores': { methods: ['GET', 'POST'], body: { name: 'taken_over' } },
@@ -95,6 +95,9 @@ const MATRIX: Record<string, { methods: Method[]; body?: Record<string, unknown>
   '/v1/admin/vendors/:vendorId': { methods: ['GET', 'PUT'], body: { name: 'Taken over' } },
   '/v1/admin/vendors/:vendorId/subscriptions': { methods: ['GET', 'POST'], body: { plan_id: 1 } },
   '/v1/admin/plans/:planId': { methods: ['GET', 'PUT'], body: { name: 'Taken over' } },
+  // The signed-in person's own invitations, named by vendor: none of the intruder's in either vendor.
+  '/v1/account/invitations/:vendorId': { methods: ['DELETE'] },
+  '/v1/account/invitations/:vendorId/accept': { methods: ['POST'] },
   // The owner's subscription is named in the body (set in beforeAll).
   '/v1/vendors/:vendorId/billing/to/cancel': { methods: ['POST'], body: { subscription_id: 0 } },
 };
@@ -104,11 +107,12 @@ const MATRIX: Record<string, { methods: Method[]; body?: Record<string, unknown>
  * to name. Their vendor membership check is exercised by every vendor-path entry of the matrix.
  * `/embed/js/{token}` is public by design: any page that knows an embed's token loads its widget.
  * `/v1/openai/*` name nothing: the API client's token names its one app.
+ * `/v1/account…` (but invitations by vendor) is the signed-in person's own account.
  * `/v1/slack/*` are Slack's calls, without a session: an event proves itself with the app's signing secret,
  * the OAuth redirect with the app's state nonce (modules/slack/slack.test.ts refuses everything else).
  */
 const NO_FOREIGN_ID =
-  /^\/v1\/vendors\/:vendorId(\/(apps|apps\/available|avamodels\/available|avamodels\/:modelId\/install|models|models\/search|functions|usage|users|settings|settings\/smtp\/test|billing\/(available_subs|invoices|address|subscription_limits|to\/checkout|to\/payment-method)))?$|^\/v1\/admin\/vendors$|^\/v1\/admin\/plans$|^\/v1\/billing\/stripe\/webhook$|^\/v1\/admin\/queue\/|^\/v1\/vendors$|^\/v1\/conversations$|^\/v1\/auth\/|^\/v1\/openapi\.json$|^\/healthz$|^\/readyz$|^\/icons|^\/embed\/js\/:token$|^\/v1\/openai\/|^\/v1\/slack\//;
+  /^\/v1\/vendors\/:vendorId(\/(apps|apps\/available|avamodels\/available|avamodels\/:modelId\/install|models|models\/search|functions|usage|users|settings|settings\/smtp\/test|billing\/(available_subs|invoices|address|subscription_limits|to\/checkout|to\/payment-method)))?$|^\/v1\/admin\/vendors$|^\/v1\/admin\/plans$|^\/v1\/billing\/stripe\/webhook$|^\/v1\/admin\/queue\/|^\/v1\/vendors$|^\/v1\/conversations$|^\/v1\/auth\/|^\/v1\/openapi\.json$|^\/healthz$|^\/readyz$|^\/icons|^\/embed\/js\/:token$|^\/v1\/openai\/|^\/v1\/slack\/|^\/v1\/account(\/password|\/sessions|\/sessions\/signout-others|\/invitations)?$/;
 
 function fill(path: string, vendorId: number): string {
   let seenVendor = false;
@@ -229,11 +233,12 @@ describe('tenancy denial matrix', () => {
     const answers: string[] = [];
     for (const [path, { methods, body }] of Object.entries(MATRIX)) {
       // Through the intruder's own vendor path (resource scoping) and through the owner's (membership).
-      const vendorIds = path.startsWith('/v1/vendors/')
-        ? [ids.intruderVendor, ids.ownerVendor]
-        : path.startsWith('/v1/admin/')
-          ? [ids.ownerVendor, ids.intruderVendor]
-          : [0];
+      const vendorIds =
+        path.startsWith('/v1/vendors/') || path.startsWith('/v1/account/')
+          ? [ids.intruderVendor, ids.ownerVendor]
+          : path.startsWith('/v1/admin/')
+            ? [ids.ownerVendor, ids.intruderVendor]
+            : [0];
       for (const vendorId of vendorIds) {
         for (const method of methods) {
           const url = fill(path, vendorId);

@@ -10,7 +10,7 @@ import {
 } from '@llmor/contracts';
 import { z } from 'zod';
 import type { AppContext } from '../../platform/context';
-import { requestOrigin, route } from '../../platform/http/route';
+import { route } from '../../platform/http/route';
 import { createVendor, editVendor, getVendor, listVendors } from './service';
 
 const vendorPath = z.object({ vendorId: idParam });
@@ -42,8 +42,7 @@ export const adminRoutes = (ctx: AppContext) => [
     status: 201,
     response: adminVendorCreatedSchema,
     errors: ['Conflict'],
-    handler: ({ identity, body, request }) =>
-      createVendor(ctx, identity.user.id, body, requestOrigin(request)),
+    handler: ({ identity, body }) => createVendor(ctx, identity.user.id, body),
   }),
   route({
     method: 'GET',

@@ -55,19 +55,12 @@ export async function createVendor(
   ctx: AppContext,
   superuserId: number,
   body: AdminVendorCreateBody,
-  requestOrigin: string,
 ): Promise<AdminVendorCreated> {
   if (await findVendorByKey(ctx.db, body.key)) {
     throw conflict('This key is taken.', { key: 'This key is taken.' });
   }
   const vendor = await insertVendor(ctx.db, { key: body.key, name: body.name, currency: body.currency });
-  const invited = await inviteMember(
-    ctx,
-    vendor,
-    superuserId,
-    { email: body.owner_email, role: 'owner' },
-    requestOrigin,
-  );
+  const invited = await inviteMember(ctx, vendor, superuserId, { email: body.owner_email, role: 'owner' });
   return {
     data: await getVendor(ctx, vendor.id),
     ...(invited.invite_url ? { invite_url: invited.invite_url } : {}),
@@ -82,5 +75,6 @@ export async function editVendor(
 ): Promise<AdminVendor> {
   const updated = await updateVendor(ctx.db, id, body);
   if (!updated) throw notFound('Vendor');
+  if (!updated.active) ctx.relay.evict('vendor', [id]);
   return getVendor(ctx, id);
 }

@@ -236,39 +236,86 @@ describe('sign-in and sign-out', () => {
     expect(huge.json().name).toBe('PayloadTooLarge');
   });
 
-  it('rate-limits sign-in attempts per identifier with 429 and Retry-After', async () => {
+  /** A sign-in from `remoteAddress` (the socket's address: no proxy is trusted by default). */
+  const signinFrom = async (identifier: string, secret: string, remoteAddress: string, headers = {}) => {
+    const c = await Client.create(server.app);
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/v1/auth/signin',
+      remoteAddress,
+      payload: { identifier, secret },
+      headers: { 'x-accesstoken': c.accessToken('POST', '/v1/auth/signin'), ...headers },
+    });
+    return { res, client: c };
+  };
+
+  it('slows a guesser at one address: past 5 failures every try waits twice as long as the last', async () => {
     const user = await makeUser(server.ctx);
     const c = await Client.create(server.app);
-    for (let i = 0; i < SIGNIN_LIMITS.perIdentifier; i++) {
+    for (let i = 0; i < SIGNIN_LIMITS.freeFailures; i++) {
       const res = await c.post('/v1/auth/signin', { identifier: user.email, secret: 'wrong' });
       expect(res.statusCode).toBe(401);
     }
+    // While the wait runs, the right password waits too: otherwise the wait would not slow guessing.
     const limited = await c.post('/v1/auth/signin', { identifier: user.email, secret: user.password });
     expect(limited.statusCode).toBe(429);
-    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(limited.headers['retry-after'])).toBe(1);
     expect((await c.get('/v1/auth/session/user')).json().authenticated).toBe(false);
-    expect(limited.json().message).toMatch(/^Too many failed sign-ins\. Try again in \d+ minutes\.$/);
+    expect(limited.json().message).toMatch(/^Too many failed sign-ins\. Try again in \d+ seconds\.$/);
+    // The wait over (as the limiter sees it), the next failure doubles it.
+    await server.ctx.rateLimiter.reset(`signin:wait:${user.email.toLowerCase()}:127.0.0.1`);
+    expect((await c.post('/v1/auth/signin', { identifier: user.email, secret: 'wrong' })).statusCode).toBe(
+      401,
+    );
+    const doubled = await c.post('/v1/auth/signin', { identifier: user.email, secret: user.password });
+    expect(doubled.statusCode).toBe(429);
+    expect(Number(doubled.headers['retry-after'])).toBe(2);
   });
 
-  it('counts failures only, and failures from one address do not lock the person out elsewhere', async () => {
+  it('takes the address from the socket: rotating X-Forwarded-For does not escape the limit', async () => {
     const user = await makeUser(server.ctx);
-    const signin = async (secret: string, remoteAddress: string) => {
-      const c = await Client.create(server.app);
-      return server.app.inject({
-        method: 'POST',
-        url: '/v1/auth/signin',
-        remoteAddress,
-        payload: { identifier: user.email, secret },
-        headers: { 'x-accesstoken': c.accessToken('POST', '/v1/auth/signin') },
+    const statuses: number[] = [];
+    for (let i = 0; i < SIGNIN_LIMITS.freeFailures + 3; i++) {
+      const { res } = await signinFrom(user.email, 'wrong', '10.8.0.1', {
+        'x-forwarded-for': `203.0.113.${i}`,
       });
-    };
-    for (let i = 0; i < SIGNIN_LIMITS.perIdentifier + 2; i++) {
-      expect((await signin(user.password, '10.9.0.1')).statusCode, `success ${i}`).toBe(200);
+      statuses.push(res.statusCode);
     }
-    for (let i = 0; i < SIGNIN_LIMITS.perIdentifier; i++) {
-      expect((await signin('wrong', '10.9.0.2')).statusCode).toBe(401);
+    expect(statuses.slice(0, SIGNIN_LIMITS.freeFailures)).toEqual(
+      Array(SIGNIN_LIMITS.freeFailures).fill(401),
+    );
+    expect(statuses.slice(SIGNIN_LIMITS.freeFailures)).toEqual([429, 429, 429]);
+  });
+
+  it("never refuses the right password to its owner because of someone else's failures", async () => {
+    const user = await makeUser(server.ctx);
+    // The owner signed in from home before.
+    expect((await signinFrom(user.email, user.password, '10.9.0.1')).res.statusCode).toBe(200);
+    // An attacker fails from many addresses, past the per-identifier ceiling.
+    const perAddress = SIGNIN_LIMITS.freeFailures - 1;
+    for (let a = 0; a < Math.ceil(SIGNIN_LIMITS.perIdentifier / perAddress); a++) {
+      for (let i = 0; i < perAddress; i++) {
+        expect((await signinFrom(user.email, 'wrong', `10.10.${a}.1`)).res.statusCode).toBe(401);
+      }
     }
-    expect((await signin(user.password, '10.9.0.2')).statusCode).toBe(429);
-    expect((await signin(user.password, '10.9.0.3')).statusCode).toBe(200);
+    // Past the ceiling an unknown address is refused even with the right password (no oracle for guessers)…
+    expect((await signinFrom(user.email, user.password, '10.9.0.77')).res.statusCode).toBe(429);
+    expect((await signinFrom(user.email, 'wrong', '10.10.200.1')).res.statusCode).toBe(429);
+    // …but the owner at a known address signs in, and failures from elsewhere never set their wait.
+    expect((await signinFrom(user.email, user.password, '10.9.0.1')).res.statusCode).toBe(200);
+  });
+
+  it('refuses a spraying address across identifiers', async () => {
+    const users = await Promise.all(Array.from({ length: 11 }, () => makeUser(server.ctx)));
+    let refused = 0;
+    for (const u of users) {
+      for (let i = 0; i < SIGNIN_LIMITS.freeFailures; i++) {
+        const { res } = await signinFrom(u.email, 'wrong', '10.11.0.1');
+        if (res.statusCode === 429) refused++;
+      }
+    }
+    expect(refused).toBe(users.length * SIGNIN_LIMITS.freeFailures - SIGNIN_LIMITS.perAddress);
+    // Another address is not affected.
+    expect((await signinFrom(users[0]!.email, users[0]!.password, '10.11.0.2')).res.statusCode).toBe(200);
   });
 });

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import { type Db, schema } from '../../platform/db';
 import type { MemberRole, SessionRow, UserRow } from '../../platform/http/identity';
 
@@ -26,12 +26,14 @@ export async function findSessionWithUser(
   return { session: row.session, user: row.user, memberships };
 }
 
-/** vendor id → role for every vendor the user belongs to. */
+/** vendor id → role for every vendor the user belongs to (accepted and active memberships). */
 export async function membershipsOfUser(db: Db, userId: number): Promise<Map<number, MemberRole>> {
   const rows = await db
     .select({ vendorId: vendorUsers.vendorId, role: vendorUsers.role })
     .from(vendorUsers)
-    .where(and(eq(vendorUsers.userId, userId), eq(vendorUsers.active, true)));
+    .where(
+      and(eq(vendorUsers.userId, userId), eq(vendorUsers.active, true), isNotNull(vendorUsers.acceptedAt)),
+    );
   return new Map(rows.map((r) => [r.vendorId, r.role === 'owner' ? 'owner' : 'member']));
 }
 
@@ -49,6 +51,44 @@ export async function attachUser(db: Db, sessionId: number, userId: number): Pro
 
 export async function deleteSession(db: Db, sessionId: number): Promise<void> {
   await db.delete(sessions).where(eq(sessions.id, sessionId));
+}
+
+/** Deletes every session of a person but `keepSessionId`; answers the deleted sessions' ids. */
+export async function deleteOtherSessions(
+  db: Db,
+  userId: number,
+  keepSessionId: number | null,
+): Promise<number[]> {
+  const rows = await db
+    .delete(sessions)
+    .where(
+      and(eq(sessions.userId, userId), keepSessionId === null ? undefined : ne(sessions.id, keepSessionId)),
+    )
+    .returning({ id: sessions.id });
+  return rows.map((r) => r.id);
+}
+
+/** A person's sessions, most recently used first. */
+export async function listUserSessions(db: Db, userId: number): Promise<SessionRow[]> {
+  return db
+    .select()
+    .from(sessions)
+    .where(eq(sessions.userId, userId))
+    .orderBy(sql`${sessions.lastSeenAt} desc`);
+}
+
+/** Records that a session was used (the idle lifetime counts from here). */
+export async function touchSession(db: Db, sessionId: number, at: Date): Promise<void> {
+  await db.update(sessions).set({ lastSeenAt: at }).where(eq(sessions.id, sessionId));
+}
+
+/** Deletes sessions idle since `idleBefore` or opened before `openedBefore`. */
+export async function deleteExpiredSessions(db: Db, idleBefore: Date, openedBefore: Date): Promise<number> {
+  const rows = await db
+    .delete(sessions)
+    .where(or(lt(sessions.lastSeenAt, idleBefore), lt(sessions.createdAt, openedBefore)))
+    .returning({ id: sessions.id });
+  return rows.length;
 }
 
 export async function insertUser(
@@ -86,27 +126,41 @@ export async function updateUser(
 const { userTokens } = schema;
 export type LinkRow = typeof userTokens.$inferSelect;
 
-/** Stores a new link and retires the person's earlier unused links of the same purpose (a resend replaces). */
+/**
+ * Stores a new link and retires the person's earlier unused links of the same purpose and vendor (a resend
+ * replaces): one vendor's invitation never retires another vendor's.
+ */
 export async function insertLink(
   db: Db,
   values: Pick<
     typeof userTokens.$inferInsert,
-    'userId' | 'vendorId' | 'purpose' | 'tokenHash' | 'expiresAt' | 'createdBy'
+    'userId' | 'vendorId' | 'purpose' | 'tokenHash' | 'expiresAt' | 'createdBy' | 'setsPassword'
   >,
 ): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx
-      .update(userTokens)
-      .set({ usedAt: new Date() })
-      .where(
-        and(
-          eq(userTokens.userId, values.userId),
-          eq(userTokens.purpose, values.purpose),
-          isNull(userTokens.usedAt),
-        ),
-      );
+    await retireLinks(tx, values.userId, values.purpose, values.vendorId ?? null);
     await tx.insert(userTokens).values(values);
   });
+}
+
+/** Marks a person's unused links of a purpose (and vendor, for invitations) used. */
+export async function retireLinks(
+  db: Db,
+  userId: number,
+  purpose: string,
+  vendorId: number | null,
+): Promise<void> {
+  await db
+    .update(userTokens)
+    .set({ usedAt: new Date() })
+    .where(
+      and(
+        eq(userTokens.userId, userId),
+        eq(userTokens.purpose, purpose),
+        vendorId === null ? isNull(userTokens.vendorId) : eq(userTokens.vendorId, vendorId),
+        isNull(userTokens.usedAt),
+      ),
+    );
 }
 
 /** A link that is unused and unexpired, or null. */

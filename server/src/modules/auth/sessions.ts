@@ -4,9 +4,19 @@ import type { Broadcast } from '../../platform/broadcast';
 import { hmacSha256Hex, safeEqualHex, sha256Hex } from '../../platform/crypto';
 import type { Db } from '../../platform/db';
 import type { Identity, SessionPort, VerifyResult } from '../../platform/http/identity';
-import { findSessionWithUser } from './repo';
+import type { RelayHub } from '../../platform/relay/hub';
+import { findSessionWithUser, touchSession } from './repo';
 
 const SESSION_TTL_MS = 5_000;
+/** How often a session's last use is written (the idle lifetime is minutes to hours: a minute is exact enough). */
+const TOUCH_EVERY_MS = 60_000;
+
+export interface SessionLifetimes {
+  /** A session unused this long has ended. */
+  idleMs: number;
+  /** A session this old has ended, however busy. */
+  maxMs: number;
+}
 const REVOKE_CHANNEL = 'sessions:revoke';
 const CACHE_MAX = 10_000;
 
@@ -37,6 +47,8 @@ export class SessionVerifier implements SessionPort {
   constructor(
     private readonly db: Db,
     private readonly broadcast: Broadcast,
+    private readonly lifetimes: SessionLifetimes,
+    private readonly relay: Pick<RelayHub, 'evict'>,
     private readonly now: () => number = Date.now,
   ) {
     broadcast.subscribe(REVOKE_CHANNEL, (message) => this.dropCached(message));
@@ -80,6 +92,7 @@ export class SessionVerifier implements SessionPort {
     header: string,
   ): VerifyResult {
     if (!identity) return { ok: false, reason: 'unknown' };
+    if (this.expired(identity)) return { ok: false, reason: 'expired' };
     const expected = hmacSha256Hex(
       identity.session.secret,
       signingMessage(method, target, decoded.timestamp),
@@ -96,7 +109,23 @@ export class SessionVerifier implements SessionPort {
 
   private cachedSession(token: string, now: number): Identity | null {
     const cached = this.sessions.get(token);
-    return cached && cached.expiresAt > now ? cached.identity : null;
+    return cached && cached.expiresAt > now && !this.expired(cached.identity) ? cached.identity : null;
+  }
+
+  /** Past its idle or absolute lifetime (the periodic sweep deletes it later). */
+  private expired(identity: Identity | null): boolean {
+    if (!identity) return false;
+    const now = this.now();
+    return (
+      now - identity.session.lastSeenAt.getTime() > this.lifetimes.idleMs ||
+      now - identity.session.createdAt.getTime() > this.lifetimes.maxMs
+    );
+  }
+
+  /** The live identity of a session token (from memory when fresh), or null when it ended or never was. */
+  async identityOf(token: string): Promise<Identity | null> {
+    const identity = await this.load(token);
+    return identity && !this.expired(identity) ? identity : null;
   }
 
   /** Drops a session from memory after it changed (sign-in, sign-out), here and on every instance. */
@@ -105,20 +134,36 @@ export class SessionVerifier implements SessionPort {
     await this.broadcast.publish(REVOKE_CHANNEL, `token:${sha256Hex(token)}`);
   }
 
-  /** Drops every cached session of a user (deactivated, removed from a vendor, role changed), everywhere. */
-  async revokeUser(userId: number): Promise<void> {
+  /**
+   * Drops every cached session of a user (deactivated, removed from a vendor, role or names changed),
+   * everywhere; with `sockets` (the default) their relay sockets are disconnected too, so they rejoin only
+   * what they may still open.
+   */
+  async revokeUser(userId: number, opts: { sockets?: boolean } = {}): Promise<void> {
     this.dropCached(`user:${userId}`);
     await this.broadcast.publish(REVOKE_CHANNEL, `user:${userId}`);
+    if (opts.sockets !== false) this.relay.evict('user', [userId]);
   }
 
-  /** `user:<id>` or `token:<sha256>`: tokens never leave the process, only their hashes. */
+  /** Ended sessions (signed out, signed out elsewhere): dropped from every instance's cache, sockets closed. */
+  async revokeSessions(sessionIds: readonly number[]): Promise<void> {
+    for (const id of sessionIds) {
+      this.dropCached(`session:${id}`);
+      await this.broadcast.publish(REVOKE_CHANNEL, `session:${id}`);
+    }
+    this.relay.evict('session', sessionIds);
+  }
+
+  /** `user:<id>`, `session:<id>` or `token:<sha256>`: tokens never leave the process, only their hashes. */
   private dropCached(message: string): void {
     const [kind, value] = message.split(':');
     for (const [token, entry] of this.sessions.entries()) {
       const match =
         kind === 'user'
           ? entry.identity?.user?.id === Number(value)
-          : kind === 'token' && sha256Hex(token) === value;
+          : kind === 'session'
+            ? entry.identity?.session.id === Number(value)
+            : kind === 'token' && sha256Hex(token) === value;
       if (match) this.sessions.delete(token);
     }
   }
@@ -129,6 +174,11 @@ export class SessionVerifier implements SessionPort {
     if (hit && hit.expiresAt > now) return hit.identity;
     const found = await findSessionWithUser(this.db, sha256Hex(token));
     const identity = found ? { ...found, token } : null;
+    if (identity && !this.expired(identity) && now - identity.session.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
+      const at = new Date(now);
+      await touchSession(this.db, identity.session.id, at);
+      identity.session = { ...identity.session, lastSeenAt: at };
+    }
     this.sessions.set(token, { identity, expiresAt: now + SESSION_TTL_MS });
     return identity;
   }

@@ -22,7 +22,7 @@ import {
 } from '@llmor/contracts';
 import { z } from 'zod';
 import type { AppContext } from '../../platform/context';
-import { requestOrigin, route } from '../../platform/http/route';
+import { route } from '../../platform/http/route';
 import {
   assignSubscription,
   availablePlans,
@@ -135,8 +135,8 @@ export const billingRoutes = (ctx: AppContext) => [
     params: vendorPath,
     body: checkoutBody,
     response: dataEnvelopeSchema(redirectUrlSchema),
-    handler: async ({ vendor, body, request }) => ({
-      data: await checkout(ctx, vendor, body, requestOrigin(request)),
+    handler: async ({ vendor, body }) => ({
+      data: await checkout(ctx, vendor, body),
     }),
   }),
   route({
@@ -159,8 +159,8 @@ export const billingRoutes = (ctx: AppContext) => [
     access: owner,
     params: vendorPath,
     response: dataEnvelopeSchema(redirectUrlSchema),
-    handler: async ({ vendor, request }) => ({
-      data: await paymentMethodPortal(ctx, vendor, requestOrigin(request)),
+    handler: async ({ vendor }) => ({
+      data: await paymentMethodPortal(ctx, vendor),
     }),
   }),
   route({

@@ -25,7 +25,6 @@ import type { AppContext } from '../../platform/context';
 import type { Db } from '../../platform/db';
 import { badRequest, conflict, notFound, paymentRequired } from '../../platform/errors';
 import type { VendorRow } from '../../platform/http/identity';
-import { consoleOrigin } from '../auth/links';
 import { readSetting, writeSetting } from '../settings/repo';
 import { findVendorById } from '../vendors/repo';
 import { addMonths, currentPeriod, type Period } from './period';
@@ -341,15 +340,9 @@ async function ensureCustomer(ctx: AppContext, stripe: Stripe, vendor: VendorRow
   return customer.id;
 }
 
-const subscriptionPage = (ctx: AppContext, origin: string) =>
-  `${consoleOrigin(ctx, origin)}/settings/subscription`;
+const subscriptionPage = (ctx: AppContext) => `${ctx.publicUrl}/settings/subscription`;
 
-export async function checkout(
-  ctx: AppContext,
-  vendor: VendorRow,
-  body: CheckoutBody,
-  origin: string,
-): Promise<RedirectUrl> {
+export async function checkout(ctx: AppContext, vendor: VendorRow, body: CheckoutBody): Promise<RedirectUrl> {
   const stripe = await requireStripe(ctx);
   const plan = await findPlan(ctx.db, body.subscription_id);
   if (!plan?.active) throw notFound('Plan');
@@ -357,7 +350,7 @@ export async function checkout(
     throw badRequest('This plan cannot be bought online; the operator assigns it.');
   }
   const customer = await ensureCustomer(ctx, stripe, vendor);
-  const page = subscriptionPage(ctx, origin);
+  const page = subscriptionPage(ctx);
   const metadata = { vendor_id: String(vendor.id), plan_id: String(plan.id) };
   const session = await atStripe(
     stripe.checkout.sessions.create({
@@ -394,15 +387,11 @@ export async function cancelSubscription(
 }
 
 /** Stripe's billing portal (payment methods, invoices), returning to the subscription page. */
-export async function paymentMethodPortal(
-  ctx: AppContext,
-  vendor: VendorRow,
-  origin: string,
-): Promise<RedirectUrl> {
+export async function paymentMethodPortal(ctx: AppContext, vendor: VendorRow): Promise<RedirectUrl> {
   const stripe = await requireStripe(ctx);
   const customer = await ensureCustomer(ctx, stripe, vendor);
   const session = await atStripe(
-    stripe.billingPortal.sessions.create({ customer, return_url: subscriptionPage(ctx, origin) }),
+    stripe.billingPortal.sessions.create({ customer, return_url: subscriptionPage(ctx) }),
   );
   return { url: session.url };
 }

@@ -9,13 +9,14 @@
  * - `X-EmbedToken: <token>`: the embed; unknown → 401; when its `allowed_origins` is not empty the
  *   request's `Origin` must be one of them, else 403.
  */
-import { CLIENT_TOKEN_PREFIX, embedAllowsOrigin } from '@llmor/contracts';
+import { CLIENT_TOKEN_PREFIX, EMBED_ORIGIN_REFUSED, ErrorName, embedAllowsOrigin } from '@llmor/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../platform/context';
 import { safeEqualHex, sha256Hex } from '../../platform/crypto';
-import { forbidden, tooManyRequests, unauthorized } from '../../platform/errors';
-import type { OutsiderPort } from '../../platform/http/identity';
-import type { ClientCaller, EmbedCaller } from '../conversations/access';
+import { AppError, forbidden, tooManyRequests, unauthorized } from '../../platform/errors';
+import { type OutsiderPort, roleIn } from '../../platform/http/identity';
+import { type ClientCaller, type EmbedCaller, userCaller } from '../conversations/access';
+import type { RelayCallerPort } from '../conversations/ports';
 import { findEmbedByToken } from '../embeds/repo';
 import { findVendorById } from '../vendors/repo';
 import { findClientByTokenHash, recordClientUse } from './repo';
@@ -36,11 +37,15 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** `vendorKey` undefined: the credential alone names the vendor (Bearer). */
+/**
+ * `vendorKey` undefined: the credential alone names the vendor (Bearer). `counted`: an HTTP request, held
+ * to the client's rate limit and recorded as a use (a relay join is neither).
+ */
 async function clientCaller(
   ctx: AppContext,
   token: string,
   vendorKey: string | undefined | null,
+  counted = true,
 ): Promise<ClientCaller> {
   if (!CLIENT_TOKEN_SHAPE.test(token)) throw unauthorized(INVALID_CLIENT_TOKEN);
   const hash = clientTokenHash(token);
@@ -50,7 +55,7 @@ async function clientCaller(
   if (!client.active) throw unauthorized(INACTIVE_CLIENT);
   if (!vendor.active) throw unauthorized(INVALID_CLIENT_TOKEN);
   if (vendorKey !== undefined && vendorKey !== vendor.key) throw unauthorized(VENDOR_MISMATCH);
-  if (client.requestRateLimit !== null && client.requestRateInterval !== null) {
+  if (counted && client.requestRateLimit !== null && client.requestRateInterval !== null) {
     const hit = await ctx.rateLimiter.hit(
       `api-client:${client.id}`,
       client.requestRateLimit,
@@ -63,7 +68,7 @@ async function clientCaller(
       );
     }
   }
-  await recordClientUse(ctx.db, vendor.id, client.id);
+  if (counted) await recordClientUse(ctx.db, vendor.id, client.id);
   return {
     kind: 'client',
     vendor,
@@ -74,14 +79,18 @@ async function clientCaller(
   };
 }
 
-async function embedCaller(ctx: AppContext, token: string, request: FastifyRequest): Promise<EmbedCaller> {
+async function embedCaller(
+  ctx: AppContext,
+  token: string,
+  origin: string | undefined,
+  address: string,
+): Promise<EmbedCaller> {
   const embed = EMBED_TOKEN_SHAPE.test(token) ? await findEmbedByToken(ctx.db, token) : null;
   if (!embed || !safeEqualHex(sha256Hex(embed.token), sha256Hex(token)))
     throw unauthorized(INVALID_EMBED_TOKEN);
   const vendor = await findVendorById(ctx.db, embed.vendorId);
   if (!vendor?.active) throw unauthorized(INVALID_EMBED_TOKEN);
   const allowed = Array.isArray(embed.allowedOrigins) ? (embed.allowedOrigins as string[]) : [];
-  const origin = header(request, 'origin');
   if (!embedAllowsOrigin(allowed, origin)) {
     throw forbidden(
       origin
@@ -93,7 +102,7 @@ async function embedCaller(ctx: AppContext, token: string, request: FastifyReque
     kind: 'embed',
     vendor,
     // Many visitors share one embed: per-caller limits count each address on its own.
-    id: `embed:${embed.id}:${request.ip}`,
+    id: `embed:${embed.id}:${address}`,
     ownRateLimit: false,
     appId: embed.vendorAppId,
     embedId: embed.id,
@@ -107,7 +116,8 @@ export function outsideCallers(ctx: AppContext): OutsiderPort {
       if (vendorToken !== undefined)
         return clientCaller(ctx, vendorToken, header(request, 'x-vendor') ?? null);
       const embedToken = header(request, 'x-embedtoken');
-      if (embedToken !== undefined) return embedCaller(ctx, embedToken, request);
+      if (embedToken !== undefined)
+        return embedCaller(ctx, embedToken, header(request, 'origin'), request.ip);
       return undefined;
     },
     fromBearer: async (request) => {
@@ -115,5 +125,25 @@ export function outsideCallers(ctx: AppContext): OutsiderPort {
       if (!match) throw unauthorized(BEARER_REQUIRED);
       return clientCaller(ctx, match[1]!, undefined);
     },
+  };
+}
+
+/** The relay's callers (conversations/relay.ts): the same checks as the HTTP pipeline's, on every join. */
+export function relayCallers(ctx: AppContext): RelayCallerPort {
+  return {
+    user: async (identity, vendorId) => {
+      if (!identity.user?.active) return null;
+      const signedIn = { ...identity, user: identity.user };
+      const vendor = roleIn(signedIn, vendorId) ? await findVendorById(ctx.db, vendorId) : null;
+      return vendor?.active ? userCaller(vendor, signedIn) : null;
+    },
+    client: (token, vendorKey) => clientCaller(ctx, token, vendorKey, false),
+    // The widget shows the same refusal as the HTTP calls' CORS answer.
+    embed: (token, origin, address) =>
+      embedCaller(ctx, token, origin, address).catch((err: unknown) => {
+        throw err instanceof AppError && err.name === ErrorName.Forbidden
+          ? forbidden(EMBED_ORIGIN_REFUSED)
+          : err;
+      }),
   };
 }

@@ -89,5 +89,7 @@ export async function updateClient(
 ): Promise<ApiClient> {
   const row = await repo.updateClient(ctx.db, vendorId, appId, clientId, settingsOf(body));
   if (!row) throw notFound('Client');
+  // A client turned off stops listening at once, on every instance.
+  if (!row.active) ctx.relay.evict('client', [row.id]);
   return presentClient(row);
 }

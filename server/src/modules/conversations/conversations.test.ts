@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { linkBaseUrl } from '../../platform/config';
 import { schema } from '../../platform/db';
 import { Client, createTestServer, makeUser, makeVendor, type TestServer } from '../../test/harness';
 import type { AppRow, VendorModelRow } from '../completion/repo';
@@ -62,7 +63,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   server.ctx.config.SYNC_REPLY_TIMEOUT_MS = 30_000;
-  server.ctx.config.PUBLIC_URL = undefined;
+  server.ctx.publicUrl = linkBaseUrl(server.ctx.config);
 });
 
 const create = (c: Client, body: unknown, query = '') => c.post(`/v1/conversations${query}`, body);
@@ -84,7 +85,7 @@ describe('POST /v1/conversations', () => {
       vendor_app_id: app.id,
       channel: 'management',
       parameters: { a: 1 },
-      relay_url: 'http://localhost:80/stream',
+      relay_url: `${server.ctx.publicUrl}/stream`,
       state: {},
       messages: [
         {
@@ -109,7 +110,7 @@ describe('POST /v1/conversations', () => {
   });
 
   it('falls back to the default locale, uses PUBLIC_URL, and sends no greeting when the app has none', async () => {
-    server.ctx.config.PUBLIC_URL = 'https://llmor.example/';
+    server.ctx.publicUrl = linkBaseUrl({ ...server.ctx.config, PUBLIC_URL: 'https://llmor.example/' });
     const res = await create(
       client,
       { vendor_app_id: app.id, vendor_channel: 'management' },

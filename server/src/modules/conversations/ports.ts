@@ -1,5 +1,7 @@
 import type { AppContext } from '../../platform/context';
 import type { schema } from '../../platform/db';
+import type { Identity, SessionPort } from '../../platform/http/identity';
+import type { Caller, ClientCaller, EmbedCaller } from './access';
 import type { ConversationRow } from './repo';
 
 export type AppRow = typeof schema.apps.$inferSelect;
@@ -40,6 +42,23 @@ export interface ConversationPorts {
   };
   /** The vendor's plan, asked before every reply (`sendMessage`). */
   spending: SpendingPort;
+  /** Verifies the console's session on relay sockets. */
+  sessions: SessionPort;
+  /** Who a relay socket speaks for, checked as the HTTP pipeline checks it (modules/clients wires it). */
+  relayCallers: RelayCallerPort;
+}
+
+/**
+ * Resolves a relay socket's credentials to a conversation caller on every `join`, so a revocation since
+ * the handshake holds. Failures are AppErrors (their message reaches the socket as `state_err`).
+ */
+export interface RelayCallerPort {
+  /** A signed-in console user acting in `vendorId`, or null when they may not (not a member, inactive). */
+  user(identity: Identity, vendorId: number): Promise<Caller | null>;
+  /** An API client by its token and its vendor's key (no request is counted against its rate limit). */
+  client(token: string, vendorKey: string): Promise<ClientCaller>;
+  /** A web embed by its token, from a page of `origin`, for a visitor at `address`. */
+  embed(token: string, origin: string | undefined, address: string): Promise<EmbedCaller>;
 }
 
 /**

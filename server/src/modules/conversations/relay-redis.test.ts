@@ -46,7 +46,7 @@ describe.runIf(Boolean(DATABASE_URL && REDIS_URL))('relay across two instances (
   });
 
   async function joined(server: ListeningTestServer, token: string) {
-    const c = await RelayClient.connect(server.url);
+    const c = await RelayClient.connect(server.url, httpB.relayAuth());
     sockets.push(c);
     expect(await c.ask('join', token)).toEqual({ ok: true });
     return c;

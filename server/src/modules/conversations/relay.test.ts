@@ -44,7 +44,7 @@ afterAll(async () => {
 });
 
 async function connect(): Promise<RelayClient> {
-  const c = await RelayClient.connect(server.url);
+  const c = await RelayClient.connect(server.url, http.relayAuth());
   sockets.push(c);
   return c;
 }

@@ -1,16 +1,19 @@
 import {
-  canonicalOrigin,
   conversationTokenParam,
-  EMBED_ORIGIN_REFUSED,
-  embedAllowsOrigin,
+  RELAY_AUTH_REQUIRED,
+  RELAY_PATH,
+  type RelayAuth,
   RelayClientEvent,
   RelayServerEvent,
   type StateError as StateErrorBody,
 } from '@llmor/contracts';
 import type { Socket } from 'socket.io';
-import type { AppContext } from '../../platform/context';
-import { memberRoom } from '../../platform/relay/hub';
-import { embedAllowedOrigins, findConversationByCapability } from './repo';
+import { AppError } from '../../platform/errors';
+import { clientAddress, proxyTrust } from '../../platform/http/client-address';
+import { callerRoom, memberRoom } from '../../platform/relay/hub';
+import { type Caller, mayOpenConversation } from './access';
+import type { ConversationContext } from './ports';
+import { findConversationByCapability } from './repo';
 import {
   getConversationState,
   patchConversationState,
@@ -22,16 +25,74 @@ import {
 export const UNKNOWN_CONVERSATION = 'Unknown conversation';
 export const NOT_JOINED = 'Join a conversation first.';
 
-/** Whether a page's origin is this server's own (the console), as the handshake's Host names it. */
-function sameHost(origin: string | undefined, host: string | undefined): boolean {
-  return canonicalOrigin(origin ?? '')?.replace(/^https?:\/\//, '') === host?.toLowerCase();
+/** What a socket's handshake proved: checked again, against the database, on every join. */
+type RelayCredentials =
+  | { kind: 'session'; token: string }
+  | { kind: 'client'; token: string; vendorKey: string }
+  | { kind: 'embed'; token: string; origin: string | undefined; address: string };
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+/** Reads the handshake's `auth` (RelayAuth); a console session's signature is checked here, once. */
+async function handshakeCredentials(
+  ctx: ConversationContext,
+  socket: Socket,
+): Promise<RelayCredentials | string> {
+  const auth = (socket.handshake.auth ?? {}) as Record<keyof RelayAuth, unknown>;
+  const accessToken = text(auth.access_token);
+  if (accessToken !== undefined) {
+    const result = await ctx.sessions.verify(accessToken, 'GET', RELAY_PATH);
+    return result.ok
+      ? { kind: 'session', token: result.identity.token }
+      : `Invalid access token (${result.reason}).`;
+  }
+  const vendorToken = text(auth.vendor_token);
+  if (vendorToken !== undefined)
+    return { kind: 'client', token: vendorToken, vendorKey: text(auth.vendor) ?? '' };
+  const embedToken = text(auth.embed_token);
+  if (embedToken !== undefined) {
+    const address = clientAddress(socket.request, proxyTrust(ctx.config.TRUST_PROXY));
+    return { kind: 'embed', token: embedToken, origin: text(socket.handshake.headers.origin), address };
+  }
+  return RELAY_AUTH_REQUIRED;
+}
+
+/** The caller the credentials are now, with the rooms a revocation reaches it through; null for a user who may not act in the vendor. */
+async function currentCaller(
+  ctx: ConversationContext,
+  credentials: RelayCredentials,
+  vendorId: number,
+): Promise<{ caller: Caller; rooms: string[] } | null> {
+  switch (credentials.kind) {
+    case 'session': {
+      const identity = await ctx.sessions.identityOf(credentials.token);
+      const caller = identity ? await ctx.relayCallers.user(identity, vendorId) : null;
+      if (!identity || !caller) return null;
+      return {
+        caller,
+        rooms: [callerRoom('session', identity.session.id), callerRoom('user', identity.user!.id)],
+      };
+    }
+    case 'client': {
+      const caller = await ctx.relayCallers.client(credentials.token, credentials.vendorKey);
+      return { caller, rooms: [callerRoom('client', caller.clientId)] };
+    }
+    case 'embed': {
+      const caller = await ctx.relayCallers.embed(credentials.token, credentials.origin, credentials.address);
+      return { caller, rooms: [callerRoom('embed', caller.embedId)] };
+    }
+  }
 }
 
 type Ack = (result: { ok: true } | { ok: false; error: string }) => void;
 
-/** A relay socket's conversation events (CONTRACTS "Relay"; event shapes in contracts/src/relay.ts). */
-export function handleRelayConnection(ctx: AppContext, socket: Socket): void {
-  let joined: StateTarget | null = null;
+/** A relay socket's conversation events (docs/adr/0023-identity-across-tenants.md; shapes in contracts/src/relay.ts). */
+export function handleRelayConnection(ctx: ConversationContext, socket: Socket): void {
+  let joined: (StateTarget & { rooms: string[] }) | null = null;
+  const credentials = handshakeCredentials(ctx, socket).catch((err: unknown) => {
+    ctx.log.error({ err }, 'relay handshake failed');
+    return 'The relay could not check who you are.';
+  });
   // One event at a time per socket, so a client's patches apply in the order it sent them.
   let queue: Promise<void> = Promise.resolve();
 
@@ -49,7 +110,7 @@ export function handleRelayConnection(ctx: AppContext, socket: Socket): void {
           await handler(args[0]);
           ack?.({ ok: true });
         } catch (err) {
-          if (err instanceof StateError) return fail(err.message, ack);
+          if (err instanceof StateError || err instanceof AppError) return fail(err.message, ack);
           ctx.log.error({ err, event }, 'relay event failed');
           fail('The relay could not handle this request.', ack);
         }
@@ -63,24 +124,26 @@ export function handleRelayConnection(ctx: AppContext, socket: Socket): void {
   };
 
   on(RelayClientEvent.join, async (token) => {
+    const proven = await credentials;
+    if (typeof proven === 'string') throw new StateError(proven);
     const parsed = conversationTokenParam.safeParse({ token });
     const conversation = parsed.success
       ? await findConversationByCapability(ctx.db, parsed.data.token)
       : null;
-    if (!conversation) throw new StateError(UNKNOWN_CONVERSATION);
-    // An embed's conversation is watched from the pages its embed allows (the handshake's Origin) and
-    // from the console (this server's own origin).
-    const { origin, host } = socket.handshake.headers;
-    if (conversation.embedId !== null && !sameHost(origin, host)) {
-      const origins = await embedAllowedOrigins(ctx.db, conversation.vendorId, conversation.embedId);
-      if (!origins || !embedAllowsOrigin(origins, origin)) throw new StateError(EMBED_ORIGIN_REFUSED);
+    // Another vendor's conversation, or one this caller did not open, reads like an unknown one.
+    const current = conversation ? await currentCaller(ctx, proven, conversation.vendorId) : null;
+    if (!conversation || !current || !mayOpenConversation(current.caller, conversation)) {
+      throw new StateError(UNKNOWN_CONVERSATION);
     }
-    if (joined) {
-      await socket.leave(joined.token);
-      await socket.leave(memberRoom(joined.token, socket.id));
-    }
-    joined = { id: conversation.id, vendorId: conversation.vendorId, token: conversation.token };
-    await socket.join([conversation.token, memberRoom(conversation.token, socket.id)]);
+    if (joined) for (const room of joined.rooms) await socket.leave(room);
+    const rooms = [
+      conversation.token,
+      memberRoom(conversation.token, socket.id),
+      callerRoom('vendor', conversation.vendorId),
+      ...current.rooms,
+    ];
+    joined = { id: conversation.id, vendorId: conversation.vendorId, token: conversation.token, rooms };
+    await socket.join(rooms);
   });
 
   on(RelayClientEvent.get, async () => {

@@ -12,7 +12,7 @@ import {
   sendMessageBody,
 } from '@llmor/contracts';
 import type { FastifyRequest } from 'fastify';
-import { requestOrigin, route } from '../../platform/http/route';
+import { route } from '../../platform/http/route';
 import { callerOf, userCaller } from './access';
 import type { ConversationContext } from './ports';
 import {
@@ -48,10 +48,10 @@ export const conversationRoutes = (ctx: ConversationContext) => [
     query: localeQuery,
     status: 201,
     response: dataEnvelopeSchema(conversationCreatedSchema),
-    handler: async ({ vendor, identity, outsider, body, query, request }) => ({
+    handler: async ({ vendor, identity, outsider, body, query }) => ({
       data: await createConversation(ctx, callerOf({ vendor, identity, outsider }), body, {
         locale: query.locale,
-        relayUrl: relayUrl(ctx, requestOrigin(request)),
+        relayUrl: relayUrl(ctx),
       }),
     }),
   }),
@@ -74,13 +74,13 @@ export const conversationRoutes = (ctx: ConversationContext) => [
     params: conversationTokenParam,
     resource: 'Conversation',
     response: conversationWithMessagesSchema,
-    handler: async ({ vendor, identity, outsider, params, request }) => {
+    handler: async ({ vendor, identity, outsider, params }) => {
       const conversation = await requireConversation(
         ctx,
         callerOf({ vendor, identity, outsider }),
         params.token,
       );
-      return conversationWithMessages(ctx, conversation, relayUrl(ctx, requestOrigin(request)));
+      return conversationWithMessages(ctx, conversation, relayUrl(ctx));
     },
   }),
   route({
@@ -106,7 +106,7 @@ export const conversationRoutes = (ctx: ConversationContext) => [
       return sendMessage(ctx, caller, conversation, body.content, {
         app,
         posterSocket: posterSocket(request),
-        relayUrl: relayUrl(ctx, requestOrigin(request)),
+        relayUrl: relayUrl(ctx),
       });
     },
   }),

@@ -7,7 +7,6 @@ import type {
   ListEnvelope,
 } from '@llmor/contracts';
 import { RELAY_PATH } from '@llmor/contracts';
-import { publicBaseUrl } from '../../platform/config';
 import type { AppContext } from '../../platform/context';
 import { randomToken } from '../../platform/crypto';
 import { notFound, timedOut, validationError } from '../../platform/errors';
@@ -29,8 +28,8 @@ import {
 const TOKEN_BYTES = 24;
 
 /** Where clients connect socket.io: PUBLIC_URL, else the origin the request came to, plus `/stream`. */
-export function relayUrl(ctx: AppContext, requestOrigin: string): string {
-  return `${publicBaseUrl(ctx.config, requestOrigin)}${RELAY_PATH}`;
+export function relayUrl(ctx: AppContext): string {
+  return `${ctx.publicUrl}${RELAY_PATH}`;
 }
 
 async function requireApp(ctx: ConversationContext, caller: Caller, appId: number): Promise<AppRow> {

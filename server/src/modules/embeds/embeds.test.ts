@@ -18,6 +18,8 @@ import {
   type Embed,
   embedAllowsOrigin,
   maskEmbedToken,
+  RELAY_AUTH_REQUIRED,
+  type RelayAuth,
 } from '@llmor/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../platform/db';
@@ -31,6 +33,7 @@ import {
 } from '../../test/harness';
 import { RelayClient } from '../../test/relay-client';
 import type { AppRow } from '../apps/repo';
+import { UNKNOWN_CONVERSATION } from '../conversations/relay';
 import type { VendorRow } from '../vendors/repo';
 import { negotiateEncoding } from './widget';
 
@@ -126,7 +129,7 @@ describe('embed CRUD', () => {
     const code = await owner.get(`${base}/${created.id}/code`);
     expect(code.json().data).toEqual({
       token: created.token,
-      script_url: `http://localhost:80/embed/js/${created.token}`,
+      script_url: `${server.ctx.publicUrl}/embed/js/${created.token}`,
     });
     // Two embeds never share a token.
     const other = await create({ name: 'Other' });
@@ -459,37 +462,66 @@ describe('the widget calls', () => {
 });
 
 describe('the relay and embed conversations', () => {
-  it('refuses to join from an origin the embed does not allow; the console and allowed pages may', async () => {
+  it('an embed joins its conversations only from the origins it allows; the console as a member', async () => {
     const e = await create({ name: 'Relay', allowed_origins: [SHOP] });
     const conversation = await embedConversation(e);
-    const consoleOrigin = server.url;
     const clients: RelayClient[] = [];
-    const join = async (headers: Record<string, string>) => {
-      const client = await RelayClient.connect(server.url, headers);
+    const join = async (auth: RelayAuth, headers: Record<string, string> = {}) => {
+      const client = await RelayClient.connect(server.url, auth, headers);
       clients.push(client);
       return client.ask('join', conversation);
     };
     try {
-      expect(await join({ origin: SHOP })).toEqual({ ok: true });
-      expect(await join({ origin: consoleOrigin })).toEqual({ ok: true });
-      expect(await join({ origin: 'https://evil.example' })).toEqual({
+      expect(await join({ embed_token: e.token }, { origin: SHOP })).toEqual({ ok: true });
+      expect(await join(owner.relayAuth())).toEqual({ ok: true });
+      const refusedOrigin = { ok: false, error: EMBED_ORIGIN_REFUSED };
+      expect(await join({ embed_token: e.token }, { origin: 'https://evil.example' })).toEqual(refusedOrigin);
+      expect(await join({ embed_token: e.token })).toEqual(refusedOrigin);
+      // The conversation token alone admits nobody.
+      expect(await join({}, { origin: SHOP })).toEqual({ ok: false, error: RELAY_AUTH_REQUIRED });
+      // Another embed of the same vendor did not open it: it reads as unknown.
+      const other = await create({ name: 'Relay other', allowed_origins: [SHOP] });
+      expect(await join({ embed_token: other.token }, { origin: SHOP })).toEqual({
         ok: false,
-        error: EMBED_ORIGIN_REFUSED,
+        error: UNKNOWN_CONVERSATION,
       });
-      expect(await join({})).toEqual({ ok: false, error: EMBED_ORIGIN_REFUSED });
       // A refused socket is in no room: it hears nothing of the conversation.
-      const refused = clients[2]!;
       server.ctx.relay.emit(conversation, 'debug', { secret: 1 });
       await clients[0]!.waitForMessage('debug');
-      expect(refused.messages()).toEqual([]);
+      for (const refused of clients.slice(2)) expect(refused.messages()).toEqual([]);
 
       // An embed that allows any page: any origin joins.
       const open = await embedConversation(await create({ name: 'Relay open' }));
-      const anyone = await RelayClient.connect(server.url, { origin: 'https://evil.example' });
+      const openEmbed = (await owner.get(`${base}`)).json().data.find((x: Embed) => x.name === 'Relay open');
+      const code = (await owner.get(`${base}/${openEmbed.id}/code`)).json().data.token;
+      const anyone = await RelayClient.connect(
+        server.url,
+        { embed_token: code },
+        { origin: 'https://evil.example' },
+      );
       clients.push(anyone);
       expect(await anyone.ask('join', open)).toEqual({ ok: true });
     } finally {
       for (const c of clients) c.close();
+    }
+  });
+
+  it("narrowing an embed's origins or removing it disconnects its visitors at once", async () => {
+    const e = await create({ name: 'Revoked', allowed_origins: [SHOP] });
+    const conversation = await embedConversation(e);
+    const visitor = await RelayClient.connect(server.url, { embed_token: e.token }, { origin: SHOP });
+    try {
+      expect(await visitor.ask('join', conversation)).toEqual({ ok: true });
+      const gone = visitor.disconnected();
+      expect(
+        (await owner.put(`${base}/${e.id}`, { allowed_origins: ['https://other.example'] })).statusCode,
+      ).toBe(200);
+      await gone;
+      const again = await RelayClient.connect(server.url, { embed_token: e.token }, { origin: SHOP });
+      expect(await again.ask('join', conversation)).toEqual({ ok: false, error: EMBED_ORIGIN_REFUSED });
+      again.close();
+    } finally {
+      visitor.close();
     }
   });
 });

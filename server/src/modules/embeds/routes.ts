@@ -10,7 +10,7 @@ import {
   listEnvelopeSchema,
 } from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
-import { publicOrigin, route } from '../../platform/http/route';
+import { route } from '../../platform/http/route';
 import * as service from './service';
 
 const tags = ['embeds'];
@@ -92,14 +92,8 @@ export const embedRoutes = (ctx: AppContext) => [
     params: embedPath,
     resource: 'Embed',
     response: dataEnvelopeSchema(embedCodeSchema),
-    handler: async ({ vendor, params, request }) => ({
-      data: await service.embedCode(
-        ctx,
-        vendor.id,
-        params.appId,
-        params.embedId,
-        publicOrigin(ctx.config, request),
-      ),
+    handler: async ({ vendor, params }) => ({
+      data: await service.embedCode(ctx, vendor.id, params.appId, params.embedId, ctx.publicUrl),
     }),
   }),
 ];

@@ -115,6 +115,8 @@ export async function updateEmbed(
       : { appearance: { ...EMBED_DEFAULT_APPEARANCE, ...body.appearance } }),
   });
   if (!row) throw notFound('Embed');
+  // Pages whose origin is no longer allowed stop listening: every socket rejoins under the new list.
+  if (body.allowed_origins !== undefined) ctx.relay.evict('embed', [row.id]);
   return presentEmbed(row);
 }
 
@@ -125,6 +127,7 @@ export async function deleteEmbed(
   id: number,
 ): Promise<void> {
   if (!(await repo.deleteEmbed(ctx.db, vendorId, appId, id))) throw notFound('Embed');
+  ctx.relay.evict('embed', [id]);
 }
 
 /** The token in full and where its script is, for the console's copy and Embed Code actions. */

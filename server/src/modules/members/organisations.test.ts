@@ -1,6 +1,6 @@
 import { LAST_OWNER, LINK_INVALID, PASSWORD_FORGOT_ANSWER } from '@llmor/contracts';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { schema } from '../../platform/db';
 import { linkIn, SmtpFake } from '../../test/fakes/smtp';
 import {
@@ -29,19 +29,24 @@ afterAll(async () => {
 });
 
 /** Everything in the database, to prove a refused call changed nothing. */
-async function snapshot(): Promise<string> {
+async function snapshot(on: TestServer = server): Promise<string> {
   const parts: string[] = [];
   for (const table of ['users', 'vendors', 'vendor_users', 'user_tokens', 'vendor_settings']) {
-    const rows = await server.ctx.db.execute(sql.raw(`select * from ${table} order by 1, 2`));
+    const rows = await on.ctx.db.execute(sql.raw(`select * from ${table} order by 1, 2`));
     parts.push(JSON.stringify((rows as unknown as { rows: unknown[] }).rows ?? rows));
   }
   return parts.join('\n');
 }
 
 /** A fresh browser session that opens a link's token and sets a password with it. */
-async function followLink(url: string, password: string, path: 'invitations/accept' | 'password/reset') {
+async function followLink(
+  url: string,
+  password: string,
+  path: 'invitations/accept' | 'password/reset',
+  on: TestServer = server,
+) {
   const token = url.split('/').at(-1)!;
-  const visitor = await Client.create(server.app);
+  const visitor = await Client.create(on.app);
   const info = await visitor.get(`/v1/auth/links/${token}`);
   const used = await visitor.post(`/v1/auth/${path}`, { token, password });
   return { visitor, token, info, used };
@@ -83,7 +88,8 @@ describe('onboarding a vendor: admin creates it, the owner accepts, invites a co
       app_count: 0,
     });
     const inviteUrl: string = created.json().invite_url;
-    expect(inviteUrl).toMatch(/^http:\/\/localhost(:\d+)?\/invitation\/[A-Za-z0-9_-]{40,}$/);
+    // Built from the server's own address (no PUBLIC_URL here), never from the request's Host.
+    expect(inviteUrl).toMatch(/^http:\/\/127\.0\.0\.1:3000\/invitation\/[A-Za-z0-9_-]{40,}$/);
 
     // The token is stored hashed only.
     const token = inviteUrl.split('/').at(-1)!;
@@ -97,6 +103,7 @@ describe('onboarding a vendor: admin creates it, the owner accepts, invites a co
     } = await followLink(inviteUrl, 'owner password 1', 'invitations/accept');
     expect(info.json().data).toEqual({
       purpose: 'invite',
+      action: 'set_password',
       email: ownerEmail,
       firstname: '',
       lastname: '',
@@ -137,7 +144,8 @@ describe('onboarding a vendor: admin creates it, the owner accepts, invites a co
     const testMail = await smtp.mailTo('check@acme.test');
     expect(testMail).toMatchObject({ from: 'team@acme.test', user: 'mailer' });
 
-    // The owner invites a colleague: mailed, so no link in the answer; the colleague follows the mail.
+    // The owner invites a new colleague: mailed through the vendor's SMTP (the instance has no mail server),
+    // so no link in the answer; the link may set a password because this invitation created the account.
     const colleagueEmail = `${uniq('dev')}@acme.test`;
     const invited = await owner.post(`/v1/vendors/${vendor.id}/users`, {
       email: colleagueEmail,
@@ -303,11 +311,13 @@ describe('admin: superusers only', () => {
 
 describe('forgot password', () => {
   it('answers the same for any address, mails a single-use one-hour link, and refuses bad links', async () => {
-    const vendor = await makeVendor(server.ctx);
-    const ownerUser = await makeUser(server.ctx, { vendors: [vendor], role: 'owner' });
-    const owner = await Client.signedIn(server.app, ownerUser.email, ownerUser.password);
-    await configureSmtp(owner, vendor.id);
-    const visitor = await Client.create(server.app);
+    const instance = await createTestServer({
+      env: { SMTP_URL: `smtp://mailer:smtp-secret@127.0.0.1:${smtp.port}`, MAIL_FROM: 'llmor@instance.test' },
+    });
+    onTestFinished(() => instance.close());
+    const vendor = await makeVendor(instance.ctx);
+    const ownerUser = await makeUser(instance.ctx, { vendors: [vendor], role: 'owner' });
+    const visitor = await Client.create(instance.app);
 
     const unknown = await visitor.post('/v1/auth/password/forgot', { email: `${uniq('nobody')}@acme.test` });
     const known = await visitor.post('/v1/auth/password/forgot', { email: ownerUser.email.toUpperCase() });
@@ -318,8 +328,9 @@ describe('forgot password', () => {
     const mail = await smtp.mailTo(ownerUser.email);
     const url = linkIn(mail.text)!;
     expect(url).toMatch(/\/reset-password\//);
+    expect(mail.from).toBe('llmor@instance.test');
 
-    const before = await snapshot();
+    const before = await snapshot(instance);
     for (const token of [url.split('/').at(-1)!.replace(/.$/, 'x'), 'short', 'A'.repeat(43)]) {
       const res = await visitor.post('/v1/auth/password/reset', { token, password: 'new password 1' });
       expect(res.statusCode, token).toBe(400);
@@ -328,17 +339,17 @@ describe('forgot password', () => {
       (await visitor.post('/v1/auth/password/reset', { token: url.split('/').at(-1), password: 'short' }))
         .statusCode,
     ).toBe(400);
-    expect(await snapshot()).toBe(before);
+    expect(await snapshot(instance)).toBe(before);
 
-    const { used } = await followLink(url, 'new password 1', 'password/reset');
+    const { used } = await followLink(url, 'new password 1', 'password/reset', instance);
     expect(used.statusCode, used.body).toBe(200);
-    await Client.signedIn(server.app, ownerUser.email, 'new password 1');
-    const old = await (await Client.create(server.app)).post('/v1/auth/signin', {
+    await Client.signedIn(instance.app, ownerUser.email, 'new password 1');
+    const old = await (await Client.create(instance.app)).post('/v1/auth/signin', {
       identifier: ownerUser.email,
       secret: ownerUser.password,
     });
     expect(old.statusCode).toBe(401);
-    expect((await followLink(url, 'again password', 'password/reset')).used.statusCode).toBe(400);
+    expect((await followLink(url, 'again password', 'password/reset', instance)).used.statusCode).toBe(400);
 
     // An expired link is refused too.
     await visitor.post('/v1/auth/password/forgot', { email: ownerUser.email });
@@ -346,8 +357,8 @@ describe('forgot password', () => {
       .poll(() => smtp.received.filter((m) => m.to.includes(ownerUser.email)).length, { timeout: 10_000 })
       .toBe(2);
     const second = linkIn(smtp.received.filter((m) => m.to.includes(ownerUser.email)).at(-1)!.text)!;
-    await server.ctx.db.update(schema.userTokens).set({ expiresAt: new Date(Date.now() - 1000) });
-    expect((await followLink(second, 'expired password', 'password/reset')).used.json().message).toBe(
+    await instance.ctx.db.update(schema.userTokens).set({ expiresAt: new Date(Date.now() - 1000) });
+    expect((await followLink(second, 'expired password', 'password/reset', instance)).used.json().message).toBe(
       LINK_INVALID,
     );
   });

@@ -1,14 +1,19 @@
-import { and, asc, count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { type Db, schema } from '../../platform/db';
 import { likePattern } from '../../platform/db/search';
 import type { MemberRole, UserRow } from '../../platform/http/identity';
 
-const { users, vendorUsers } = schema;
+const { users, vendorUsers, vendors } = schema;
 
 export interface MemberRow {
   user: UserRow;
   role: MemberRole;
   membershipActive: boolean;
+  /** Null while the invitation is pending. */
+  acceptedAt: Date | null;
+  invitedFirstname: string;
+  invitedLastname: string;
+  createdAccount: boolean;
 }
 
 export interface MemberListOptions {
@@ -31,19 +36,49 @@ const orderColumns = {
 function memberWhere(vendorId: number, search?: string): SQL {
   const conditions: SQL[] = [eq(vendorUsers.vendorId, vendorId)];
   if (search) {
+    // A pending invitation is found by the names the inviter typed, not the account's.
     const p = likePattern(search);
-    conditions.push(or(ilike(users.email, p), ilike(users.firstname, p), ilike(users.lastname, p))!);
+    conditions.push(
+      or(
+        ilike(users.email, p),
+        and(isNotNull(vendorUsers.acceptedAt), or(ilike(users.firstname, p), ilike(users.lastname, p))),
+        and(
+          isNull(vendorUsers.acceptedAt),
+          or(ilike(vendorUsers.invitedFirstname, p), ilike(vendorUsers.invitedLastname, p)),
+        ),
+      )!,
+    );
   }
   return and(...conditions)!;
 }
 
-const asMember = (r: { user: UserRow; role: string; active: boolean }): MemberRow => ({
+const asMember = (r: {
+  user: UserRow;
+  role: string;
+  active: boolean;
+  acceptedAt: Date | null;
+  invitedFirstname: string;
+  invitedLastname: string;
+  createdAccount: boolean;
+}): MemberRow => ({
   user: r.user,
   role: r.role === 'owner' ? 'owner' : 'member',
   membershipActive: r.active,
+  acceptedAt: r.acceptedAt,
+  invitedFirstname: r.invitedFirstname,
+  invitedLastname: r.invitedLastname,
+  createdAccount: r.createdAccount,
 });
 
-const memberColumns = { user: users, role: vendorUsers.role, active: vendorUsers.active };
+const memberColumns = {
+  user: users,
+  role: vendorUsers.role,
+  active: vendorUsers.active,
+  acceptedAt: vendorUsers.acceptedAt,
+  invitedFirstname: vendorUsers.invitedFirstname,
+  invitedLastname: vendorUsers.invitedLastname,
+  createdAccount: vendorUsers.createdAccount,
+};
 
 export async function listMembers(db: Db, vendorId: number, opts: MemberListOptions): Promise<MemberRow[]> {
   const by = opts.dir === 'asc' ? asc : desc;
@@ -88,19 +123,74 @@ export async function countActiveOwners(db: Db, vendorId: number): Promise<numbe
         eq(vendorUsers.vendorId, vendorId),
         eq(vendorUsers.role, 'owner'),
         eq(vendorUsers.active, true),
+        isNotNull(vendorUsers.acceptedAt),
         eq(users.active, true),
       ),
     );
   return row?.n ?? 0;
 }
 
-export async function insertMembership(
+/** A pending membership: the person joins when they accept. */
+export async function insertInvitation(
   db: Db,
   vendorId: number,
   userId: number,
-  role: MemberRole,
+  values: { role: MemberRole; firstname: string; lastname: string; createdAccount: boolean },
 ): Promise<void> {
-  await db.insert(vendorUsers).values({ vendorId, userId, role });
+  await db.insert(vendorUsers).values({
+    vendorId,
+    userId,
+    role: values.role,
+    invitedFirstname: values.firstname,
+    invitedLastname: values.lastname,
+    createdAccount: values.createdAccount,
+  });
+}
+
+/** Accepts a pending invitation; false when there was none. */
+export async function acceptInvitation(db: Db, vendorId: number, userId: number): Promise<boolean> {
+  const rows = await db
+    .update(vendorUsers)
+    .set({ acceptedAt: new Date() })
+    .where(
+      and(eq(vendorUsers.vendorId, vendorId), eq(vendorUsers.userId, userId), isNull(vendorUsers.acceptedAt)),
+    )
+    .returning({ vendorId: vendorUsers.vendorId });
+  return rows.length > 0;
+}
+
+/** Declines a pending invitation (an accepted membership stays); false when there was none. */
+export async function deleteInvitation(db: Db, vendorId: number, userId: number): Promise<boolean> {
+  const rows = await db
+    .delete(vendorUsers)
+    .where(
+      and(eq(vendorUsers.vendorId, vendorId), eq(vendorUsers.userId, userId), isNull(vendorUsers.acceptedAt)),
+    )
+    .returning({ vendorId: vendorUsers.vendorId });
+  return rows.length > 0;
+}
+
+export interface PendingInvitationRow {
+  vendorId: number;
+  vendorName: string;
+  role: MemberRole;
+  createdAt: Date;
+}
+
+/** A person's pending invitations to active vendors, newest first. */
+export async function pendingInvitationsOf(db: Db, userId: number): Promise<PendingInvitationRow[]> {
+  const rows = await db
+    .select({
+      vendorId: vendorUsers.vendorId,
+      vendorName: vendors.name,
+      role: vendorUsers.role,
+      createdAt: vendorUsers.createdAt,
+    })
+    .from(vendorUsers)
+    .innerJoin(vendors, eq(vendors.id, vendorUsers.vendorId))
+    .where(and(eq(vendorUsers.userId, userId), isNull(vendorUsers.acceptedAt), eq(vendors.active, true)))
+    .orderBy(desc(vendorUsers.createdAt));
+  return rows.map((r) => ({ ...r, role: r.role === 'owner' ? 'owner' : 'member' }));
 }
 
 export async function updateMembership(

@@ -1,15 +1,22 @@
 import {
   dataEnvelopeSchema,
   idParam,
+  invitationAcceptBody,
+  linkInfoSchema,
+  linkTokenParam,
   listEnvelopeSchema,
   memberInviteBody,
   memberInvitedSchema,
   memberSchema,
   membersQuery,
   memberUpdateBody,
+  pendingInvitationSchema,
+  userSchema,
 } from '@llmor/contracts';
 import { z } from 'zod';
-import { requestOrigin, route } from '../../platform/http/route';
+import { route } from '../../platform/http/route';
+import { presentUser } from '../auth/present';
+import { acceptInvitationLink, answerInvitation, linkInfo, listPendingInvitations } from './invitations';
 import {
   inviteMember,
   listVendorMembers,
@@ -52,8 +59,7 @@ export const memberRoutes = (ctx: MembersContext) => [
     status: 201,
     response: memberInvitedSchema,
     errors: ['Conflict'],
-    handler: ({ vendor, identity, body, request }) =>
-      inviteMember(ctx, vendor, identity.user.id, body, requestOrigin(request)),
+    handler: ({ vendor, identity, body }) => inviteMember(ctx, vendor, identity.user.id, body),
   }),
   route({
     method: 'GET',
@@ -105,7 +111,74 @@ export const memberRoutes = (ctx: MembersContext) => [
     resource: 'User',
     response: memberInvitedSchema,
     errors: ['Conflict'],
-    handler: ({ vendor, identity, params, request }) =>
-      resendInvitation(ctx, vendor, identity.user.id, params.userId, requestOrigin(request)),
+    handler: ({ vendor, identity, params }) => resendInvitation(ctx, vendor, identity.user.id, params.userId),
+  }),
+  ...invitationRoutes(ctx),
+];
+
+const linkLimit = { bucket: 'auth:links', per: 'address', limit: 60, windowSeconds: 900 } as const;
+
+/** Links (invitations and resets) and a person's own answers to invitations. */
+const invitationRoutes = (ctx: MembersContext) => [
+  route({
+    method: 'GET',
+    url: '/v1/auth/links/:token',
+    summary: 'What an invitation or password-reset link is for, and what using it does',
+    tags: ['auth'],
+    access: { auth: 'session' },
+    rateLimit: linkLimit,
+    params: linkTokenParam,
+    response: dataEnvelopeSchema(linkInfoSchema),
+    errors: ['BadRequest'],
+    handler: async ({ params }) => ({ data: await linkInfo(ctx, params.token) }),
+  }),
+  route({
+    method: 'POST',
+    url: '/v1/auth/invitations/accept',
+    summary:
+      'Accept an invitation: signed in as the invited person, or choosing the password of a new account',
+    tags: ['auth'],
+    access: { auth: 'session' },
+    rateLimit: linkLimit,
+    body: invitationAcceptBody,
+    response: dataEnvelopeSchema(userSchema),
+    errors: ['BadRequest'],
+    handler: async ({ identity, body }) => ({
+      data: presentUser(await acceptInvitationLink(ctx, identity, body)),
+    }),
+  }),
+  route({
+    method: 'GET',
+    url: '/v1/account/invitations',
+    summary: 'Your pending invitations',
+    tags: ['account'],
+    access: { auth: 'user' },
+    response: dataEnvelopeSchema(z.array(pendingInvitationSchema)),
+    handler: async ({ identity }) => ({ data: await listPendingInvitations(ctx, identity) }),
+  }),
+  route({
+    method: 'POST',
+    url: '/v1/account/invitations/:vendorId/accept',
+    summary: 'Accept your invitation to a vendor',
+    tags: ['account'],
+    access: { auth: 'user' },
+    params: vendorPath,
+    resource: 'Invitation',
+    response: dataEnvelopeSchema(pendingInvitationSchema),
+    handler: async ({ identity, params }) => ({
+      data: (await answerInvitation(ctx, identity, params.vendorId, true))!,
+    }),
+  }),
+  route({
+    method: 'DELETE',
+    url: '/v1/account/invitations/:vendorId',
+    summary: 'Decline your invitation to a vendor',
+    tags: ['account'],
+    access: { auth: 'user' },
+    params: vendorPath,
+    resource: 'Invitation',
+    handler: async ({ identity, params }) => {
+      await answerInvitation(ctx, identity, params.vendorId, false);
+    },
   }),
 ];

@@ -1,4 +1,5 @@
 import {
+  ALREADY_MEMBER,
   LAST_OWNER,
   type ListEnvelope,
   type Member,
@@ -10,18 +11,18 @@ import {
 import type { AppContext } from '../../platform/context';
 import { conflict, notFound } from '../../platform/errors';
 import type { VendorRow } from '../../platform/http/identity';
-import { consoleOrigin, hasPassword, issueLink, NO_PASSWORD_HASH } from '../auth/links';
-import { findUserByEmail, insertUser, updateUser } from '../auth/repo';
+import { hasPassword, issueLink, NO_PASSWORD_HASH } from '../auth/links';
+import { findUserByEmail, insertUser } from '../auth/repo';
 import type { SessionVerifier } from '../auth/sessions';
 import { assertPlanAllows } from '../billing/service';
-import { mailerFor } from '../settings/service';
+import { instanceMailer, vendorMailer } from '../settings/service';
 import { withVendorLock } from '../vendors/repo';
 import {
   countActiveOwners,
   countMembers,
   deleteMembership,
   findMember,
-  insertMembership,
+  insertInvitation,
   listMembers,
   type MemberRow,
   updateMembership,
@@ -29,16 +30,21 @@ import {
 
 export type MembersContext = AppContext & { sessions: SessionVerifier };
 
+/**
+ * A member as their vendor sees them. While the invitation is pending only what the inviter typed is
+ * shown, so inviting an address tells nothing about the account behind it.
+ */
 export function presentMember(row: MemberRow): Member {
+  const pending = row.acceptedAt === null;
   return {
     id: row.user.id,
-    firstname: row.user.firstname,
-    lastname: row.user.lastname,
+    firstname: pending ? row.invitedFirstname : row.user.firstname,
+    lastname: pending ? row.invitedLastname : row.user.lastname,
     email: row.user.email,
     role: row.role,
-    active: row.membershipActive && row.user.active,
-    invited: !hasPassword(row.user),
-    last_login: row.user.lastLogin?.toISOString() ?? null,
+    active: row.membershipActive && (pending || row.user.active),
+    invited: pending,
+    last_login: pending ? null : (row.user.lastLogin?.toISOString() ?? null),
     created_at: row.user.createdAt.toISOString(),
   };
 }
@@ -70,54 +76,81 @@ export async function requireMember(ctx: AppContext, vendorId: number, userId: n
   return member;
 }
 
-/** Mails the link; answers it instead when no mail server is set up or the mail could not go out. */
+const invitationMail = (vendor: VendorRow, url: string) => ({
+  subject: `You are invited to ${vendor.name} on llmor`,
+  text:
+    `You have been invited to join ${vendor.name} on llmor.\n\n` +
+    `Open this link within 7 days to accept:\n${url}\n\n` +
+    'If you did not expect this invitation, ignore this mail.',
+});
+
+/**
+ * Issues and delivers a vendor's invitation link (docs/adr/0023-identity-across-tenants.md). Through the
+ * instance's mail server it reaches only the mailbox, so it may set the account's first password. Otherwise
+ * (no instance mail server, or it failed) the inviter may see the link — through the vendor's own SMTP or in
+ * the answer — so it may set a password only for an account this very invitation created; for any other
+ * account it accepts only while signed in as that person. Answers the link when it is to be shown.
+ */
 async function deliverInvitation(
   ctx: AppContext,
   vendor: VendorRow,
-  to: string,
-  url: string,
+  inviterId: number | null,
+  member: MemberRow,
 ): Promise<string | undefined> {
-  const mailer = await mailerFor(ctx, vendor.id);
-  if (!mailer) return url;
-  try {
-    await mailer.send({
-      to,
-      subject: `You are invited to ${vendor.name} on llmor`,
-      text:
-        `You have been invited to join ${vendor.name} on llmor.\n\n` +
-        `Open this link within 7 days to choose your password and sign in:\n${url}\n\n` +
-        'If you did not expect this invitation, ignore this mail.',
+  const person = member.user;
+  const issue = (setsPassword: boolean) =>
+    issueLink(ctx, {
+      userId: person.id,
+      vendorId: vendor.id,
+      purpose: 'invite',
+      createdBy: inviterId,
+      setsPassword,
     });
-    return undefined;
-  } catch (err) {
-    ctx.log.warn(
-      { err, vendor: vendor.id },
-      'the invitation mail could not be sent; the link is answered instead',
-    );
-    return url;
+  const instance = instanceMailer(ctx);
+  if (instance) {
+    const url = await issue(!hasPassword(person));
+    try {
+      await instance.send({ to: person.email, ...invitationMail(vendor, url) });
+      return undefined;
+    } catch (err) {
+      ctx.log.warn({ err, vendor: vendor.id }, "the instance's mail server did not take the invitation");
+    }
   }
+  const url = await issue(member.createdAccount && !hasPassword(person));
+  const own = await vendorMailer(ctx, vendor.id);
+  if (own) {
+    try {
+      await own.send({ to: person.email, ...invitationMail(vendor, url) });
+      return undefined;
+    } catch (err) {
+      ctx.log.warn(
+        { err, vendor: vendor.id },
+        'the invitation mail could not be sent; the link is answered instead',
+      );
+    }
+  }
+  return url;
 }
 
 /**
- * Invites a person by email. Someone new gets an account without a password and an invitation link;
- * someone who already has an account is added at once and told by mail.
+ * Invites a person by email: a pending membership until they accept. Someone without an account gets one
+ * (no password yet); someone with an account is asked, never added — the same answer either way.
  */
 export async function inviteMember(
   ctx: AppContext,
   vendor: VendorRow,
   inviterId: number | null,
   body: MemberInviteBody,
-  requestOrigin: string,
 ): Promise<MemberInvited> {
   const email = body.email.trim().toLowerCase();
-  let user = await findUserByEmail(ctx.db, email);
-  if (user && (await findMember(ctx.db, vendor.id, user.id))) {
-    throw conflict('This person is already a member.', { email: 'This person is already a member.' });
+  const existing = await findUserByEmail(ctx.db, email);
+  if (existing && (await findMember(ctx.db, vendor.id, existing.id))) {
+    throw conflict(ALREADY_MEMBER, { email: ALREADY_MEMBER });
   }
-  user = await withVendorLock(ctx.db, vendor.id, async (tx) => {
+  const userId = await withVendorLock(ctx.db, vendor.id, async (tx) => {
     await assertPlanAllows(ctx, tx, vendor.id, 'members');
-    const invited =
-      user ??
+    const person =
+      existing ??
       (await insertUser(tx, {
         email,
         passwordHash: NO_PASSWORD_HASH,
@@ -125,51 +158,29 @@ export async function inviteMember(
         lastname: body.lastname ?? '',
         isSu: false,
       }));
-    await insertMembership(tx, vendor.id, invited.id, body.role);
-    return invited;
-  });
-  let inviteUrl: string | undefined;
-  if (hasPassword(user)) {
-    const mailer = await mailerFor(ctx, vendor.id);
-    await mailer
-      ?.send({
-        to: email,
-        subject: `You were added to ${vendor.name} on llmor`,
-        text: `You can now work in ${vendor.name}: sign in at ${consoleOrigin(ctx, requestOrigin)}/login`,
-      })
-      .catch((err: unknown) => ctx.log.warn({ err }, 'the membership notice could not be sent'));
-  } else {
-    const url = await issueLink(ctx, {
-      userId: user.id,
-      vendorId: vendor.id,
-      purpose: 'invite',
-      createdBy: inviterId,
-      origin: requestOrigin,
+    await insertInvitation(tx, vendor.id, person.id, {
+      role: body.role,
+      firstname: body.firstname ?? '',
+      lastname: body.lastname ?? '',
+      createdAccount: !existing,
     });
-    inviteUrl = await deliverInvitation(ctx, vendor, email, url);
-  }
-  const member = await requireMember(ctx, vendor.id, user.id);
+    return person.id;
+  });
+  const member = await requireMember(ctx, vendor.id, userId);
+  const inviteUrl = await deliverInvitation(ctx, vendor, inviterId, member);
   return { data: presentMember(member), ...(inviteUrl ? { invite_url: inviteUrl } : {}) };
 }
 
-/** A new invitation link for someone who has not accepted yet (the earlier link stops working). */
+/** A new invitation link for someone who has not accepted yet (this vendor's earlier link stops working). */
 export async function resendInvitation(
   ctx: AppContext,
   vendor: VendorRow,
   inviterId: number,
   userId: number,
-  requestOrigin: string,
 ): Promise<MemberInvited> {
   const member = await requireMember(ctx, vendor.id, userId);
-  if (hasPassword(member.user)) throw conflict('This person has already accepted the invitation.');
-  const url = await issueLink(ctx, {
-    userId,
-    vendorId: vendor.id,
-    purpose: 'invite',
-    createdBy: inviterId,
-    origin: requestOrigin,
-  });
-  const inviteUrl = await deliverInvitation(ctx, vendor, member.user.email, url);
+  if (member.acceptedAt !== null) throw conflict('This person has already accepted the invitation.');
+  const inviteUrl = await deliverInvitation(ctx, vendor, inviterId, member);
   return { data: presentMember(member), ...(inviteUrl ? { invite_url: inviteUrl } : {}) };
 }
 
@@ -180,13 +191,14 @@ async function keepAnOwner(
   member: MemberRow,
   losesOwnership: boolean,
 ) {
-  const isActiveOwner = member.role === 'owner' && member.membershipActive && member.user.active;
+  const isActiveOwner =
+    member.role === 'owner' && member.membershipActive && member.acceptedAt !== null && member.user.active;
   if (isActiveOwner && losesOwnership && (await countActiveOwners(tx, vendorId)) <= 1) {
     throw conflict(LAST_OWNER);
   }
 }
 
-/** Names, role and whether the membership is active; the person's live sessions see it at once. */
+/** Role and whether the membership is active; the person's live sessions and relay sockets see it at once. */
 export async function updateMember(
   ctx: MembersContext,
   vendorId: number,
@@ -198,10 +210,6 @@ export async function updateMember(
     if (!member) throw notFound('User');
     await keepAnOwner(tx, vendorId, member, body.role === 'member' || body.active === false);
     await updateMembership(tx, vendorId, userId, { role: body.role, active: body.active });
-    await updateUser(tx, userId, {
-      ...(body.firstname !== undefined ? { firstname: body.firstname } : {}),
-      ...(body.lastname !== undefined ? { lastname: body.lastname } : {}),
-    });
   });
   await ctx.sessions.revokeUser(userId);
   return presentMember(await requireMember(ctx, vendorId, userId));

@@ -8,7 +8,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { badRequest } from '../../platform/errors';
 import type { Outsider } from '../../platform/http/identity';
-import { requestOrigin, route } from '../../platform/http/route';
+import { route } from '../../platform/http/route';
 import { type ClientCaller, callerOf } from '../conversations/access';
 import type { ConversationContext } from '../conversations/ports';
 import { relayUrl } from '../conversations/service';
@@ -51,7 +51,7 @@ export const openAiRoutes = (ctx: ConversationContext) => [
         caller: clientOf(outsider),
         body,
         conversationToken: conversationToken(request),
-        relayUrl: relayUrl(ctx, requestOrigin(request)),
+        relayUrl: relayUrl(ctx),
       };
       if (body.stream) {
         await streamCompletion(ctx, input, reply);

@@ -109,13 +109,17 @@ async function vendorMailServer(
 }
 
 /**
- * Where a vendor's mail goes: its own SMTP settings, else the instance's `SMTP_URL`, else nowhere (null:
- * the caller shows the link instead of mailing it).
+ * The instance's own mail server (`SMTP_URL`), or null. Only it carries links that set a password: the
+ * operator runs it, no vendor can read what it sends (docs/adr/0023-identity-across-tenants.md).
  */
-export async function mailerFor(ctx: AppContext, vendorId: number | null): Promise<Mailer | null> {
-  const server = vendorId === null ? null : await vendorMailServer(ctx, vendorId);
-  if (server) return new Mailer(server);
+export function instanceMailer(ctx: AppContext): Mailer | null {
   return ctx.config.SMTP_URL ? new Mailer({ url: ctx.config.SMTP_URL, from: ctx.config.MAIL_FROM }) : null;
+}
+
+/** The vendor's own SMTP settings, or null: for that vendor's notifications only. */
+export async function vendorMailer(ctx: AppContext, vendorId: number): Promise<Mailer | null> {
+  const server = await vendorMailServer(ctx, vendorId);
+  return server ? new Mailer(server) : null;
 }
 
 /** Sends a test mail through the vendor's own SMTP settings; a refusal answers 400 with the server's words. */

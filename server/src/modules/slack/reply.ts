@@ -132,7 +132,7 @@ export async function replyInThread(ctx: SlackContext, data: SlackReplyData) {
   if (!vendor?.active || !credentials?.botToken) return { skipped: 'the vendor or its Slack app is gone' };
   await repo.forgetOldEvents(ctx.db, appId);
   const caller = { kind: 'slack', vendor, appId } as const;
-  const relay = relayUrl(ctx, credentials.callbackBase);
+  const relay = relayUrl(ctx);
   const conversation = await threadConversation(
     ctx,
     caller,

@@ -8,15 +8,18 @@ import {
   slackIntegrationSchema,
 } from '@llmor/contracts';
 import { z } from 'zod';
-import { requestOrigin, route } from '../../platform/http/route';
+import { route } from '../../platform/http/route';
 import { receiveEvent } from './events';
 import { installPage } from './install-page';
 import type { SlackContext } from './service';
 import * as service from './service';
 
 const tags = ['slack'];
-/** Members build apps, so they may give one a Slack bot; the configuration token stays the owners' setting. */
-const byPath = { auth: 'user', vendor: 'path' } as const;
+/**
+ * Integrations are the owners' (docs/adr/0023-identity-across-tenants.md): a Slack bot speaks for the vendor
+ * in a workspace and holds its credentials; members get 404 like on any owner route.
+ */
+const byPath = { auth: 'user', vendor: 'path', role: 'owner' } as const;
 const url = '/v1/vendors/:vendorId/apps/:appId/integrations/slack';
 
 /** A query value Slack's redirect may carry; anything odd counts as absent (the page says what is missing). */
@@ -50,8 +53,8 @@ export const slackRoutes = (ctx: SlackContext) => [
     status: 201,
     response: dataEnvelopeSchema(slackIntegrationSchema),
     errors: ['BadRequest', 'Conflict'],
-    handler: async ({ vendor, params, body, request }) => ({
-      data: await service.createIntegration(ctx, vendor.id, params.appId, body, requestOrigin(request)),
+    handler: async ({ vendor, params, body }) => ({
+      data: await service.createIntegration(ctx, vendor.id, params.appId, body),
     }),
   }),
   route({
@@ -65,8 +68,8 @@ export const slackRoutes = (ctx: SlackContext) => [
     body: slackIntegrationBody,
     response: dataEnvelopeSchema(slackIntegrationSchema),
     errors: ['BadRequest'],
-    handler: async ({ vendor, params, body, request }) => ({
-      data: await service.updateIntegration(ctx, vendor.id, params.appId, body, requestOrigin(request)),
+    handler: async ({ vendor, params, body }) => ({
+      data: await service.updateIntegration(ctx, vendor.id, params.appId, body),
     }),
   }),
   route({

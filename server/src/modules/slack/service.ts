@@ -1,5 +1,4 @@
 import { SLACK_BOT_SCOPES, type SlackIntegration, type SlackIntegrationBody } from '@llmor/contracts';
-import { publicBaseUrl } from '../../platform/config';
 import type { AppContext } from '../../platform/context';
 import { randomToken, safeEqualHex } from '../../platform/crypto';
 import { badRequest, conflict, notFound } from '../../platform/errors';
@@ -32,7 +31,7 @@ export interface SlackCredentials {
   verificationToken: string;
   /** Random, ≥ 128 bits: the OAuth `state` is `{appId}.{nonce}`, compared in constant time. */
   oauthNonce: string;
-  /** PUBLIC_URL (or the console's origin) when the manifest was last written: the redirect must match it. */
+  /** The link base (PUBLIC_URL, else the started address) when the manifest was last written: the redirect must match it. */
   callbackBase: string;
   botToken?: string;
 }
@@ -45,10 +44,6 @@ export function openCredentials(ctx: AppContext, row: SlackIntegrationRow): Slac
 
 const sealCredentials = (ctx: AppContext, credentials: SlackCredentials) =>
   ctx.secretBox.seal(JSON.stringify(credentials));
-
-/** Where Slack reaches this server: PUBLIC_URL, else the origin the console was reached at. */
-export const callbackBase = (ctx: AppContext, requestOrigin: string) =>
-  publicBaseUrl(ctx.config, requestOrigin);
 
 function authorizeUrl(ctx: AppContext, row: SlackIntegrationRow, credentials: SlackCredentials): string {
   const url = new URL(ctx.config.SLACK_OAUTH_AUTHORIZE_URL);
@@ -123,13 +118,12 @@ export async function createIntegration(
   vendorId: number,
   appId: number,
   body: Required<SlackIntegrationBody>,
-  requestOrigin: string,
 ): Promise<SlackIntegration> {
   await requireApp(ctx, vendorId, appId);
   const existing = await repo.findIntegration(ctx.db, vendorId, appId);
   if (existing?.isConfigured) throw conflict('This app already has a Slack app; update it instead.');
   const configToken = await requireConfigToken(ctx, vendorId);
-  const base = callbackBase(ctx, requestOrigin);
+  const base = ctx.publicUrl;
   const manifest = botManifest({
     botName: body.slack_bot_name,
     alwaysOnline: body.slack_bot_always_online,
@@ -165,14 +159,13 @@ export async function updateIntegration(
   vendorId: number,
   appId: number,
   body: Required<SlackIntegrationBody>,
-  requestOrigin: string,
 ): Promise<SlackIntegration> {
   await requireApp(ctx, vendorId, appId);
   const existing = await repo.findIntegration(ctx.db, vendorId, appId);
   const credentials = existing ? openCredentials(ctx, existing) : null;
   if (!existing?.isConfigured || !existing.slackAppId || !credentials) throw notFound('Slack integration');
   const configToken = await requireConfigToken(ctx, vendorId);
-  const base = callbackBase(ctx, requestOrigin);
+  const base = ctx.publicUrl;
   const manifest = botManifest({
     botName: body.slack_bot_name,
     alwaysOnline: body.slack_bot_always_online,

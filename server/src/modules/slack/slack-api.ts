@@ -78,7 +78,7 @@ async function call<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The URLs Slack calls back, under PUBLIC_URL (or the origin the console was reached at). */
+/** The URLs Slack calls back, under the link base (PUBLIC_URL, else the started address). */
 export const eventsUrl = (base: string, appId: number) => `${base}${SLACK_EVENTS_PATH}/${appId}`;
 export const oauthRedirectUrl = (base: string) => `${base}${SLACK_OAUTH_CALLBACK_PATH}`;
 

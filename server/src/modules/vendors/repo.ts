@@ -47,7 +47,10 @@ export async function insertVendor(
 }
 
 export async function addMember(db: Db, vendorId: number, userId: number, role = 'member'): Promise<void> {
-  await db.insert(vendorUsers).values({ vendorId, userId, role }).onConflictDoNothing();
+  await db
+    .insert(vendorUsers)
+    .values({ vendorId, userId, role, acceptedAt: new Date() })
+    .onConflictDoNothing();
 }
 
 export async function updateVendor(

@@ -70,6 +70,13 @@ export const vendorUsers = pgTable(
     role: text('role').notNull().default('member'),
     /** An inactive membership keeps the person listed but lets them act in the vendor no more. */
     active: boolean('active').notNull().default(true),
+    /** Null while the invitation is pending: the person acts in the vendor only once they accepted it. */
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    /** The names the inviter typed, shown while the invitation is pending (a person's own names are theirs). */
+    invitedFirstname: text('invited_firstname').notNull().default(''),
+    invitedLastname: text('invited_lastname').notNull().default(''),
+    /** This invitation created the account: only then may a link the inviter holds set its first password. */
+    createdAccount: boolean('created_account').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.vendorId, t.userId] }), index('vendor_users_user_idx').on(t.userId)],
@@ -105,6 +112,11 @@ export const userTokens = pgTable(
     tokenHash: text('token_hash').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
+    /**
+     * Whether the link may set the account's password (a reset; an invitation mailed through the instance's
+     * mail server, or one that created the account). Otherwise its holder accepts while signed in.
+     */
+    setsPassword: boolean('sets_password').notNull().default(false),
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },

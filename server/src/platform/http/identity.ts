@@ -20,7 +20,7 @@ export interface Identity {
 
 export type SignedIn = Identity & { user: UserRow };
 
-export type VerifyFailure = 'missing' | 'malformed' | 'stale' | 'unknown' | 'signature';
+export type VerifyFailure = 'missing' | 'malformed' | 'stale' | 'unknown' | 'expired' | 'signature';
 export type VerifyResult = { ok: true; identity: Identity } | { ok: false; reason: VerifyFailure };
 
 /** Verifies `X-AccessToken` headers (the auth module's SessionVerifier). */
@@ -28,6 +28,8 @@ export interface SessionPort {
   /** Answers without a promise when everything needed is in memory, else undefined. */
   verifyCached(header: string | undefined, method: string, target: string): VerifyResult | undefined;
   verify(header: string | undefined, method: string, target: string): Promise<VerifyResult>;
+  /** The live identity of a session token already verified (a relay socket's), or null once it ended. */
+  identityOf(token: string): Promise<Identity | null>;
 }
 
 /**

@@ -50,7 +50,7 @@ async function build(): Promise<FastifyInstance> {
     config: loadConfig({ DATA_DIR: 'memory://' }),
     rateLimiter: new MemoryRateLimiter(),
     ports: {
-      sessions: { verifyCached: answer, verify: async (h) => answer(h) },
+      sessions: { verifyCached: answer, verify: async (h) => answer(h), identityOf: async () => null },
       vendors: {
         byId: async (id) => VENDORS.find((v) => v.id === id) ?? null,
         byKey: async (key) => VENDORS.find((v) => v.key === key) ?? null,

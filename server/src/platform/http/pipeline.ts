@@ -44,6 +44,7 @@ const FAILURE_TEXT = {
   malformed: `${INVALID_ACCESS_TOKEN}: the X-AccessToken header cannot be decoded`,
   stale: `${INVALID_ACCESS_TOKEN}: the timestamp is outside the allowed window`,
   unknown: `${INVALID_ACCESS_TOKEN}: the session does not exist`,
+  expired: `${INVALID_ACCESS_TOKEN}: the session has expired; sign in again`,
   signature: `${INVALID_ACCESS_TOKEN}: the signature does not match`,
 } as const;
 

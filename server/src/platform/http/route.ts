@@ -1,7 +1,7 @@
 import type { ErrorBody, ErrorName, FieldErrors } from '@llmor/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { type Config, publicBaseUrl } from '../config';
+import type { Config } from '../config';
 import type { Identity, MemberRole, Outsider, SignedIn, VendorRow } from './identity';
 
 /**
@@ -115,10 +115,3 @@ export function route<
 >(spec: RouteSpec<A, P, Q, B, R>): RouteSpec {
   return spec as unknown as RouteSpec;
 }
-
-/** The origin a request came to (`https://host:port`), for links when `PUBLIC_URL` is not set. */
-export const requestOrigin = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
-
-/** Where outsiders reach this server: `PUBLIC_URL` (no trailing slash), else the origin the request came to. */
-export const publicOrigin = (config: { PUBLIC_URL?: string }, request: FastifyRequest) =>
-  publicBaseUrl(config, requestOrigin(request));

@@ -28,6 +28,13 @@ export type MessageData<T extends string> = T extends keyof RelayMessageData ? R
 export const memberRoom = (token: string, socketId: string) => `${token}#${socketId}`;
 
 /**
+ * Who a socket speaks for: every socket is in the rooms of its callers (its session, its person, its API
+ * client or embed, the vendor of the conversation it joined), so a revocation reaches it on every instance.
+ */
+export type CallerRoomKind = 'session' | 'user' | 'client' | 'embed' | 'vendor';
+export const callerRoom = (kind: CallerRoomKind, id: number) => `caller:${kind}:${id}`;
+
+/**
  * The process's publisher. Without a socket.io server (relay role off and no Redis) it drops events.
  * With one, it publishes through its adapter, so with Redis every instance's rooms are reached.
  */
@@ -44,6 +51,15 @@ export class RelayHub implements RelayPublisher {
 
   get attached(): boolean {
     return this.io !== null;
+  }
+
+  /**
+   * Disconnects every socket of a caller on every instance (through the adapter): a revoked caller stops
+   * receiving at once and must authenticate again to rejoin.
+   */
+  evict(kind: CallerRoomKind, ids: readonly number[]): void {
+    if (!this.io || ids.length === 0) return;
+    this.io.in(ids.map((id) => callerRoom(kind, id))).disconnectSockets(true);
   }
 
   /** How many sockets have joined a conversation's room (on every instance, through the adapter). */
