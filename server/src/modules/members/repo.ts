@@ -14,6 +14,8 @@ export interface MemberRow {
   invitedFirstname: string;
   invitedLastname: string;
   createdAccount: boolean;
+  /** When the membership (the invitation) was made. */
+  invitedAt: Date;
 }
 
 export interface MemberListOptions {
@@ -60,6 +62,7 @@ const asMember = (r: {
   invitedFirstname: string;
   invitedLastname: string;
   createdAccount: boolean;
+  invitedAt: Date;
 }): MemberRow => ({
   user: r.user,
   role: r.role === 'owner' ? 'owner' : 'member',
@@ -68,6 +71,7 @@ const asMember = (r: {
   invitedFirstname: r.invitedFirstname,
   invitedLastname: r.invitedLastname,
   createdAccount: r.createdAccount,
+  invitedAt: r.invitedAt,
 });
 
 const memberColumns = {
@@ -78,6 +82,7 @@ const memberColumns = {
   invitedFirstname: vendorUsers.invitedFirstname,
   invitedLastname: vendorUsers.invitedLastname,
   createdAccount: vendorUsers.createdAccount,
+  invitedAt: vendorUsers.createdAt,
 };
 
 export async function listMembers(db: Db, vendorId: number, opts: MemberListOptions): Promise<MemberRow[]> {

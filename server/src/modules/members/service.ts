@@ -45,7 +45,7 @@ export function presentMember(row: MemberRow): Member {
     active: row.membershipActive && (pending || row.user.active),
     invited: pending,
     last_login: pending ? null : (row.user.lastLogin?.toISOString() ?? null),
-    created_at: row.user.createdAt.toISOString(),
+    created_at: (pending ? row.invitedAt : row.user.createdAt).toISOString(),
   };
 }
 
