@@ -3,6 +3,7 @@ import type { Broadcast } from './broadcast';
 import type { Config } from './config';
 import type { SecretBox } from './crypto';
 import type { Database, Db } from './db';
+import type { OutboundGuard } from './outbound/guard';
 import type { RateLimiter } from './rate-limit';
 import type { RelayHub } from './relay/hub';
 
@@ -22,4 +23,6 @@ export interface AppContext {
   broadcast: Broadcast;
   /** Publishes to conversation rooms (a no-op until a socket.io server is attached). */
   relay: RelayHub;
+  /** The only way to reach a destination a vendor typed (model base URLs, SMTP hosts): ADR 0020. */
+  outbound: OutboundGuard;
 }
