@@ -116,6 +116,14 @@ describe('the outbound guard', () => {
     expect(recorder.connections).toEqual([]);
   });
 
+  it('applies a rule with the scheme’s default port to a URL without one, at connect time too', async () => {
+    const g = guard('named.test:80', async () => ['127.0.0.1']);
+    // Whatever answers on port 80 here (likely nothing: connection refused), the guard let it connect.
+    const outcome = await g.fetch('http://named.test/').catch((err: unknown) => err);
+    expect(outboundRefusal(outcome)).toBeUndefined();
+    await refusal(guard('named.test:8080', async () => ['127.0.0.1']).fetch('http://named.test/'));
+  });
+
   it('keeps only the permitted addresses of a name', async () => {
     const mixed: Resolver = async () => ['127.0.0.1', PUBLIC, '10.0.0.1'];
     expect(await guard('', mixed).addresses('mixed.test', 443)).toEqual([PUBLIC]);

@@ -51,10 +51,12 @@ const MAX_REDIRECTS = 5;
 /** Credentials meant for the first origin are not sent to another one a redirect names. */
 const ORIGIN_BOUND_HEADERS = ['authorization', 'x-api-key', 'cookie'];
 
-const defaultPort = (url: URL) => (url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80);
+/** The port a URL's parts mean: URLs and undici leave the scheme's default port empty. */
+const portOf = (protocol: string, port: string | number) =>
+  Number(port) || (protocol === 'https:' ? 443 : 80);
 
 /** `http://host:port` of a URL, as refusals name it. */
-const destinationOf = (url: URL) => `${url.protocol}//${url.hostname}:${defaultPort(url)}`;
+const destinationOf = (url: URL) => `${url.protocol}//${url.hostname}:${portOf(url.protocol, url.port)}`;
 
 export class OutboundGuard {
   private readonly rules: readonly AllowRule[];
@@ -67,7 +69,8 @@ export class OutboundGuard {
     this.rules = opts.allow;
     this.resolver = opts.resolver ?? systemResolver;
     this.dispatcher = new Agent({
-      connect: (options, callback) => this.connectorFor(Number(options.port))(options, callback),
+      connect: (options, callback) =>
+        this.connectorFor(portOf(options.protocol, options.port))(options, callback),
     });
   }
 
@@ -95,7 +98,7 @@ export class OutboundGuard {
   async checkUrl(url: string): Promise<void> {
     const parsed = new URL(url);
     try {
-      await this.addresses(parsed.hostname, defaultPort(parsed), destinationOf(parsed));
+      await this.addresses(parsed.hostname, portOf(parsed.protocol, parsed.port), destinationOf(parsed));
     } catch (err) {
       if (err instanceof OutboundRefused) throw err;
     }
@@ -109,7 +112,7 @@ export class OutboundGuard {
     const headers = new UndiciHeaders(init.headers as never);
     for (let hop = 0; ; hop++) {
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundRefused(url.href);
-      await this.addresses(url.hostname, defaultPort(url), destinationOf(url));
+      await this.addresses(url.hostname, portOf(url.protocol, url.port), destinationOf(url));
       const response = await undiciFetch(url, {
         ...(init as object),
         method,
