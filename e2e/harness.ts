@@ -33,6 +33,8 @@ export async function startConsole(extra: Record<string, string> = {}): Promise<
     LOG_LEVEL: 'warn',
     SEED_ADMIN_EMAIL: ADMIN.email,
     SEED_ADMIN_PASSWORD: ADMIN.password,
+    // The journeys' fakes and sample model URLs are on loopback, which the outbound guard refuses by default.
+    OUTBOUND_ALLOW: '127.0.0.1',
     ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),
     ...extra,
   };

@@ -27,6 +27,8 @@ export async function startBenchServer(providerUrl: string, env: Record<string, 
       LOG_LEVEL: 'warn',
       SEED_ADMIN_EMAIL: ADMIN_EMAIL,
       SEED_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      // The fake provider listens on loopback.
+      OUTBOUND_ALLOW: '127.0.0.1',
       ...env,
     }),
   );

@@ -36,6 +36,8 @@ async function start(): Promise<{ url: string; child: ChildProcess }> {
       SEED_ADMIN_EMAIL: ADMIN.email,
       SEED_ADMIN_PASSWORD: ADMIN.password,
       LOG_LEVEL: 'warn',
+      // The fake provider listens on loopback.
+      OUTBOUND_ALLOW: '127.0.0.1',
     },
   });
   children.push(child);

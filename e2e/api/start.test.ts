@@ -40,6 +40,8 @@ async function start(): Promise<{ url: string; exited: Promise<number | null> }>
       DATA_DIR: dataDir,
       SEED_ADMIN_PASSWORD: PASSWORD,
       LOG_LEVEL: 'warn',
+      // The fake provider listens on loopback.
+      OUTBOUND_ALLOW: '127.0.0.1',
     },
   });
   const exited = new Promise<number | null>((done) => child!.on('exit', (code) => done(code)));

@@ -45,6 +45,7 @@ import { proxyTrust } from './platform/http/client-address';
 import { openApiRoutes, registerOpenApi } from './platform/http/openapi';
 import { Pipeline } from './platform/http/pipeline';
 import type { RouteSpec } from './platform/http/route';
+import { OutboundGuard } from './platform/outbound/guard';
 import { SERVER_ROOT } from './platform/paths';
 import { JobQueue } from './platform/queue';
 import type { RateLimiter } from './platform/rate-limit';
@@ -129,6 +130,7 @@ export async function buildApp(
     queue,
     relay,
     publicUrl: linkBaseUrl(opts.config),
+    outbound: new OutboundGuard({ allow: opts.config.OUTBOUND_ALLOW }),
     sessions: new SessionVerifier(
       db,
       broadcast,
@@ -221,6 +223,8 @@ export async function buildApp(
   // stopped or killed process left (on the embedded database it is the only process, so every lease is stale).
   queue.define([...adminJobs(), ...sessionJobs(ctx), ...datastoreJobs(ctx), ...slackJobs(ctx)]);
   app.addHook('onClose', () => queue.stop());
+  // After the queue: no job is left to reach a provider through the guard's connections.
+  app.addHook('onClose', () => ctx.outbound.close());
   if (worker) {
     await queue.start();
     await sweep(ctx, { restart: opts.database.kind === 'pglite' });

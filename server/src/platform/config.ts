@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { parseAllowList } from './outbound/addresses';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export const ROLES = ['api', 'relay', 'worker'] as const;
@@ -115,6 +116,23 @@ export const configSchema = z.object({
   SMTP_URL: url(['smtp', 'smtps']).optional(),
   /** Sender of the instance's mail (invitations, password resets) when a vendor has no SMTP settings. */
   MAIL_FROM: z.string().email().default('llmor@localhost'),
+  /**
+   * Destinations on private or local networks the server may reach for vendors (model base URLs, SMTP):
+   * comma-separated `host:port`, `host`, IP, CIDR or the word `private` (ADR 0020). Default: none.
+   */
+  OUTBOUND_ALLOW: z
+    .string()
+    .default('')
+    .transform((v, ctx) => {
+      const { rules, invalid } = parseAllowList(v);
+      for (const entry of invalid) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `'${entry}' is not a host, host:port, IP, CIDR or 'private'`,
+        });
+      }
+      return rules;
+    }),
   /** Messages one caller may send per minute (`POST /v1/conversations/{token}`); past it 429 + Retry-After. */
   SEND_RATE_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   /** Slack's Web API base URL (`@slack/web-api`'s `slackApiUrl`; tests point it at a local fake). */

@@ -3,6 +3,7 @@ import type { Broadcast } from './broadcast';
 import type { Config } from './config';
 import type { SecretBox } from './crypto';
 import type { Database, Db } from './db';
+import type { OutboundGuard } from './outbound/guard';
 import type { RateLimiter } from './rate-limit';
 import type { RelayHub } from './relay/hub';
 
@@ -27,4 +28,6 @@ export interface AppContext {
    * server listens on (set once it listens). Never taken from a request (docs/adr/0023-identity-across-tenants.md).
    */
   publicUrl: string;
+  /** The only way to reach a destination a vendor typed (model base URLs, SMTP hosts): ADR 0020. */
+  outbound: OutboundGuard;
 }

@@ -53,6 +53,8 @@ async function freshPostgresUrl(baseUrl: string): Promise<{ url: string; drop: (
  * (`env: { ROLES: 'api,relay,worker' }`), so other suites do not poll a job queue.
  */
 const TEST_ROLES = 'api,relay';
+/** The fakes of outside services listen on loopback; tests of the outbound guard set their own list. */
+const TEST_OUTBOUND_ALLOW = '127.0.0.1';
 
 export async function createTestServer(opts: { env?: Record<string, string> } = {}): Promise<TestServer> {
   const baseUrl = process.env.DATABASE_URL;
@@ -62,6 +64,7 @@ export async function createTestServer(opts: { env?: Record<string, string> } = 
     LOG_LEVEL: 'silent',
     DATABASE_URL: pgdb?.url,
     ROLES: TEST_ROLES,
+    OUTBOUND_ALLOW: TEST_OUTBOUND_ALLOW,
     // Every test client opens its session from 127.0.0.1; the limit itself is tested with its own value.
     SESSIONS_PER_ADDRESS_PER_HOUR: '1000000',
     ...opts.env,
@@ -234,6 +237,7 @@ export async function createListeningTestServer(
     LOG_LEVEL: 'silent',
     DATABASE_URL: databaseUrl,
     ROLES: TEST_ROLES,
+    OUTBOUND_ALLOW: TEST_OUTBOUND_ALLOW,
     ...opts.env,
   });
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });

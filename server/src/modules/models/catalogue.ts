@@ -52,7 +52,7 @@ const compatibleBaseUrl: ParameterProperty = {
   type: 'string',
   title: 'Base URL',
   description:
-    'URL of the server’s OpenAI-compatible API, e.g. http://localhost:11434/v1 (Ollama), http://localhost:8000/v1 (vLLM), http://localhost:1234/v1 (LM Studio), http://localhost:8080/v1 (llama.cpp server).',
+    'URL of the server’s OpenAI-compatible API, e.g. http://localhost:11434/v1 (Ollama), http://localhost:8000/v1 (vLLM), http://localhost:1234/v1 (LM Studio), http://localhost:8080/v1 (llama.cpp server). A server on this machine or a private network must first be allowed by the operator (OUTBOUND_ALLOW).',
   format: 'uri',
   pattern: '^https?://',
 };

@@ -88,17 +88,30 @@ export function checkParameters(entry: CatalogueEntry, submitted: Record<string,
     return { ok: true, parameters, secrets: secretValues };
   }
 
-  const schema = structuredClone(entry.schema);
   const errors: Record<string, string> = {};
   for (const e of validate.errors ?? []) {
     const field = fieldOf(e);
     if (errors[field] !== undefined) continue; // first message per field
-    errors[field] = messageFor(e, schema.properties[field]);
+    errors[field] = messageFor(e, entry.schema.properties[field]);
   }
+  return { ok: false, schema: failureSchema(entry, input, errors) };
+}
+
+/**
+ * The entry's schema to re-render the form with: the submitted values as `default`s (never secrets)
+ * and `errors` (field → message) as `x-error` on each property and the `x-errors` map.
+ */
+export function failureSchema(
+  entry: CatalogueEntry,
+  submitted: Record<string, unknown>,
+  errors: Record<string, string>,
+): ParameterSchema {
+  const schema = structuredClone(entry.schema);
+  const secrets = new Set(secretKeys(entry));
   for (const [k, prop] of Object.entries(schema.properties)) {
-    if (k in input && !secrets.has(k)) prop.default = input[k];
+    if (k in submitted && !secrets.has(k)) prop.default = submitted[k];
     if (errors[k] !== undefined) prop['x-error'] = errors[k];
   }
   schema['x-errors'] = errors;
-  return { ok: false, schema };
+  return schema;
 }

@@ -8,13 +8,15 @@ import {
   MODEL_PICKER_LIMIT,
   type ModelSearchQuery,
   type ModelsListQuery,
+  type ParameterSchema,
   type VendorModelPick,
 } from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
 import { notFound, validationError } from '../../platform/errors';
+import { OutboundRefused } from '../../platform/outbound/guard';
 import type { VendorRow } from '../vendors/repo';
 import { CATALOGUE, type CatalogueEntry, catalogueEntry } from './catalogue';
-import { checkParameters } from './parameters';
+import { checkParameters, failureSchema } from './parameters';
 import { presentAvailable, presentDetail, presentInstalled, presentPick } from './present';
 import {
   countVendorModels,
@@ -61,6 +63,28 @@ function openSecrets(ctx: AppContext, row: VendorModelRow): Record<string, strin
   }
 }
 
+function invalidParameters(schema: ParameterSchema) {
+  return validationError(
+    { parameters: schema } as never,
+    INSTALL_VALIDATION_MESSAGE,
+    ErrorCode.MODEL_PARAMETER_VALIDATION_FAILED,
+  );
+}
+
+/**
+ * A base URL on a network the operator has not opened is refused at install, as a field error
+ * (ADR 0020). Every request checks again: the name may resolve elsewhere later.
+ */
+async function checkBaseUrl(ctx: AppContext, entry: CatalogueEntry, parameters: Record<string, unknown>) {
+  if (typeof parameters.base_url !== 'string') return;
+  try {
+    await ctx.outbound.checkUrl(parameters.base_url);
+  } catch (err) {
+    if (!(err instanceof OutboundRefused)) throw err;
+    throw invalidParameters(failureSchema(entry, parameters, { base_url: err.message }));
+  }
+}
+
 export async function installModel(
   ctx: AppContext,
   vendor: VendorRow,
@@ -71,13 +95,8 @@ export async function installModel(
   const entry = catalogueEntry(modelKey);
   if (!entry) throw notFound('Model');
   const check = checkParameters(entry, submitted);
-  if (!check.ok) {
-    throw validationError(
-      { parameters: check.schema } as never,
-      INSTALL_VALIDATION_MESSAGE,
-      ErrorCode.MODEL_PARAMETER_VALIDATION_FAILED,
-    );
-  }
+  if (!check.ok) throw invalidParameters(check.schema);
+  await checkBaseUrl(ctx, entry, check.parameters);
   const cost =
     typeof check.parameters.cost_per_1k === 'number' ? check.parameters.cost_per_1k : entry.costPer1kMinor;
   const row = await insertVendorModel(ctx.db, vendor.id, {

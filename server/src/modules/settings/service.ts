@@ -9,6 +9,7 @@ import {
 import type { AppContext } from '../../platform/context';
 import { badRequest, notFound } from '../../platform/errors';
 import type { VendorRow } from '../../platform/http/identity';
+import { OutboundRefused } from '../../platform/outbound/guard';
 import { Mailer, type MailServer } from '../mail/mailer';
 import { updateVendor } from '../vendors/repo';
 import { readSetting, writeSetting } from './repo';
@@ -113,29 +114,41 @@ async function vendorMailServer(
  * operator runs it, no vendor can read what it sends (docs/adr/0023-identity-across-tenants.md).
  */
 export function instanceMailer(ctx: AppContext): Mailer | null {
-  return ctx.config.SMTP_URL ? new Mailer({ url: ctx.config.SMTP_URL, from: ctx.config.MAIL_FROM }) : null;
+  return ctx.config.SMTP_URL
+    ? new Mailer({ url: ctx.config.SMTP_URL, from: ctx.config.MAIL_FROM }, ctx.outbound)
+    : null;
 }
 
 /** The vendor's own SMTP settings, or null: for that vendor's notifications only. */
 export async function vendorMailer(ctx: AppContext, vendorId: number): Promise<Mailer | null> {
   const server = await vendorMailServer(ctx, vendorId);
-  return server ? new Mailer(server) : null;
+  return server ? new Mailer(server, ctx.outbound) : null;
 }
 
-/** Sends a test mail through the vendor's own SMTP settings; a refusal answers 400 with the server's words. */
+/** nodemailer's codes for an SMTP reply the server gave to our login, envelope or message. */
+const SMTP_REFUSALS = new Set(['EAUTH', 'EENVELOPE', 'EMESSAGE']);
+
+/**
+ * Sends a test mail through the vendor's own SMTP settings. A refusal answers 400 with the server's
+ * words; anything else (no SMTP server there, a closed destination) without what the other end sent,
+ * so the test is no way to read other services' banners (ADR 0020).
+ */
 export async function sendTestMail(ctx: AppContext, vendor: VendorRow, to: string): Promise<string> {
   const server = await vendorMailServer(ctx, vendor.id);
   if (!server) throw badRequest('Set the SMTP host and the sender address first.');
   try {
-    await new Mailer(server).send({
+    await new Mailer(server, ctx.outbound).send({
       to,
       subject: `llmor: test mail for ${vendor.name}`,
       text: `This test mail was sent through ${server.host}:${server.port} for ${vendor.name}. Mail works.`,
     });
   } catch (err) {
-    throw badRequest(
-      `The mail server refused the test mail: ${err instanceof Error ? err.message : String(err)}`,
-    );
+    if (err instanceof OutboundRefused) throw badRequest(err.message);
+    const { code, message } = err as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && SMTP_REFUSALS.has(code)) {
+      throw badRequest(`The mail server refused the test mail: ${String(message)}`);
+    }
+    throw badRequest(`No SMTP conversation with ${server.host}:${server.port} was possible.`);
   }
   return `A test mail was sent to ${to}.`;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SecretBox } from '../../../platform/crypto';
+import { OutboundGuard } from '../../../platform/outbound/guard';
 import { DEMO_HINT, LexicalEmbeddingModel, lexicalVector, OfflineDemoChatModel } from './builtin';
 import { chatModelFor, embeddingModelFor } from './index';
 import type { ChatRequest, ChatStreamEvent, ToolSpec } from './types';
@@ -142,7 +143,7 @@ describe('offline demo chat model (not AI)', () => {
 
   it('is what chatModelFor builds for the builtin catalogue entry (no key, no network)', async () => {
     const model = chatModelFor(
-      { secretBox: new SecretBox(Buffer.alloc(32, 1)) },
+      { secretBox: new SecretBox(Buffer.alloc(32, 1)), outbound: new OutboundGuard({ allow: [] }) },
       {
         modelKey: 'builtin-offline-demo',
         type: 'chat_completion',
@@ -184,7 +185,7 @@ describe('lexical embedding model', () => {
 
   it('is what embeddingModelFor builds for the builtin catalogue entry', () => {
     const m = embeddingModelFor(
-      { secretBox: new SecretBox(Buffer.alloc(32, 1)) },
+      { secretBox: new SecretBox(Buffer.alloc(32, 1)), outbound: new OutboundGuard({ allow: [] }) },
       {
         modelKey: 'builtin-lexical-embedding',
         type: 'embedding',

@@ -14,6 +14,7 @@ export * from './types';
 
 type VendorModelRow = typeof schema.vendorModels.$inferSelect;
 type Row = Pick<VendorModelRow, 'modelKey' | 'type' | 'provider' | 'parameters' | 'secretEnc'>;
+type ProviderContext = Pick<AppContext, 'secretBox' | 'outbound'>;
 
 export interface ProviderOptions {
   /** Longest wait for a first byte and between stream chunks (default 60 s). */
@@ -30,7 +31,7 @@ interface Resolved {
   secrets: Record<string, string>;
 }
 
-function resolve(ctx: Pick<AppContext, 'secretBox'>, row: Row, type: CatalogueEntry['type']): Resolved {
+function resolve(ctx: ProviderContext, row: Row, type: CatalogueEntry['type']): Resolved {
   const entry = catalogueEntry(row.modelKey);
   if (!entry) {
     throw new ProviderError('bad_request', `The model "${row.modelKey}" is no longer in the catalogue.`);
@@ -85,15 +86,19 @@ function sdkOptions(label: string, secrets: Record<string, string>, opts: Provid
   return { label, secrets: Object.values(secrets), timeoutMs: opts.timeoutMs, maxRetries: opts.maxRetries };
 }
 
+/**
+ * Every provider request goes through the outbound guard (ADR 0020), read at request time so a test
+ * that swaps `ctx.outbound` reaches models built before.
+ */
+function guardedFetch(ctx: ProviderContext): typeof fetch {
+  return (input, init) => ctx.outbound.fetch(input, init);
+}
+
 function compatibleLabel(baseUrl: string): string {
   return `the server at ${baseUrl}`;
 }
 
-export function chatModelFor(
-  ctx: Pick<AppContext, 'secretBox'>,
-  row: Row,
-  opts: ProviderOptions = {},
-): ChatModel {
+export function chatModelFor(ctx: ProviderContext, row: Row, opts: ProviderOptions = {}): ChatModel {
   const { entry, params, secrets } = resolve(ctx, row, 'chat_completion');
   const baseURL = str(params.base_url);
   switch (entry.provider) {
@@ -102,7 +107,7 @@ export function chatModelFor(
     case 'openai':
       return lazyChat(async () => {
         const [{ SdkChatModel }, { createOpenAI }] = await Promise.all([sdk(), import('@ai-sdk/openai')]);
-        const openai = createOpenAI({ baseURL, apiKey: secrets.api_key ?? '' });
+        const openai = createOpenAI({ baseURL, apiKey: secrets.api_key ?? '', fetch: guardedFetch(ctx) });
         return new SdkChatModel(openai.chat(entry.providerModel!), sdkOptions('OpenAI', secrets, opts));
       });
     case 'anthropic':
@@ -111,7 +116,11 @@ export function chatModelFor(
           sdk(),
           import('@ai-sdk/anthropic'),
         ]);
-        const anthropic = createAnthropic({ baseURL, apiKey: secrets.api_key ?? '' });
+        const anthropic = createAnthropic({
+          baseURL,
+          apiKey: secrets.api_key ?? '',
+          fetch: guardedFetch(ctx),
+        });
         return new SdkChatModel(
           anthropic.messages(entry.providerModel!),
           sdkOptions('Anthropic', secrets, opts),
@@ -129,6 +138,7 @@ export function chatModelFor(
           name: 'openai-compatible',
           apiKey: secrets.api_key,
           includeUsage: true,
+          fetch: guardedFetch(ctx),
         });
         return new SdkChatModel(
           provider.chatModel(str(params.model) ?? ''),
@@ -139,7 +149,7 @@ export function chatModelFor(
 }
 
 export function embeddingModelFor(
-  ctx: Pick<AppContext, 'secretBox'>,
+  ctx: ProviderContext,
   row: Row,
   opts: ProviderOptions = {},
 ): EmbeddingModel {
@@ -154,7 +164,7 @@ export function embeddingModelFor(
           sdk(),
           import('@ai-sdk/openai'),
         ]);
-        const openai = createOpenAI({ baseURL, apiKey: secrets.api_key ?? '' });
+        const openai = createOpenAI({ baseURL, apiKey: secrets.api_key ?? '', fetch: guardedFetch(ctx) });
         return new SdkEmbeddingModel(
           openai.embedding(entry.providerModel!),
           entry.dimensions!,
@@ -173,6 +183,7 @@ export function embeddingModelFor(
           baseURL: url,
           name: 'openai-compatible',
           apiKey: secrets.api_key,
+          fetch: guardedFetch(ctx),
         });
         return new SdkEmbeddingModel(
           provider.embeddingModel(str(params.model) ?? ''),

@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SecretBox } from '../../../platform/crypto';
+import { parseAllowList } from '../../../platform/outbound/addresses';
+import { OutboundGuard } from '../../../platform/outbound/guard';
 import {
   type FakeAnthropic,
   type FakeOpenAI,
@@ -10,7 +12,11 @@ import { chatModelFor, embeddingModelFor, type ProviderOptions } from './index';
 import type { ChatRequest, ChatStreamEvent, ToolSpec } from './types';
 import { ProviderError } from './types';
 
-const ctx = { secretBox: new SecretBox(Buffer.alloc(32, 3)) };
+// The fakes listen on loopback, which the guard refuses unless allowed (ADR 0020).
+const ctx = {
+  secretBox: new SecretBox(Buffer.alloc(32, 3)),
+  outbound: new OutboundGuard({ allow: parseAllowList('127.0.0.1').rules }),
+};
 const OPENAI_KEY = 'sk-test-openai-0123456789abcd';
 const ANTHROPIC_KEY = 'sk-ant-test-0123456789wxyz';
 

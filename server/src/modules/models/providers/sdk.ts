@@ -15,6 +15,7 @@ import {
   type ToolSet,
   tool,
 } from 'ai';
+import { outboundRefusal } from '../../../platform/outbound/guard';
 import {
   type ChatMessage,
   type ChatModel,
@@ -100,18 +101,18 @@ function redact(text: string, secrets: string[]): string {
   return out.length > 300 ? `${out.slice(0, 300)}…` : out;
 }
 
-function providerDetail(err: APICallError): string {
+/**
+ * The provider's own error message (`{"error": {"message": …}}`, OpenAI's and Anthropic's shape), or
+ * null: any other body (an HTML page, a banner, other JSON) never reaches a user (ADR 0020).
+ */
+function providerMessage(err: APICallError): string | null {
   try {
-    const body = JSON.parse(err.responseBody ?? '') as {
-      error?: { message?: string } | string;
-      message?: string;
-    };
-    const m = typeof body.error === 'string' ? body.error : (body.error?.message ?? body.message);
-    if (m) return m;
+    const body = JSON.parse(err.responseBody ?? '') as { error?: { message?: unknown } };
+    const message = body?.error?.message;
+    return typeof message === 'string' && message ? message : null;
   } catch {
-    // not JSON: fall back to the SDK's message
+    return null;
   }
-  return err.message;
 }
 
 /** Any SDK or network failure → a ProviderError a console user can act on. Never includes the key. */
@@ -120,28 +121,33 @@ export function toProviderError(
   opts: Pick<SdkModelOptions, 'label' | 'secrets'>,
 ): ProviderError {
   if (err instanceof ProviderError) return err;
-  const secrets = opts.secrets ?? [];
+  const refused = outboundRefusal(err);
+  if (refused) return new ProviderError('bad_request', refused.message);
   const label = opts.label;
+  const unreadable = () =>
+    new ProviderError('bad_response', `${label} sent a response that could not be read.`);
   const e = RetryError.isInstance(err) ? err.lastError : err;
   if (APICallError.isInstance(e)) {
     const status = e.statusCode;
-    const detail = redact(providerDetail(e), secrets);
     // Some adapters report an unreadable first chunk as a synthetic HTTP 500.
-    if (/^(JSON parsing failed|Type validation failed)/.test(e.message)) {
-      return new ProviderError('bad_response', `${label} sent a response that could not be read: ${detail}`);
-    }
-    if (status === 401 || status === 403) {
-      return new ProviderError('auth', `${label} rejected the API key (HTTP ${status}): ${detail}`, status);
-    }
-    if (status === 429)
-      return new ProviderError('rate_limit', `${label} is rate-limiting requests: ${detail}`, status);
-    if (status !== undefined && status >= 500) {
-      return new ProviderError('unavailable', `${label} is unavailable (HTTP ${status}): ${detail}`, status);
-    }
+    if (/^(JSON parsing failed|Type validation failed)/.test(e.message)) return unreadable();
     if (status !== undefined && status >= 400) {
+      const message = providerMessage(e);
+      const detail = message
+        ? `: ${redact(message, opts.secrets ?? [])}`
+        : `. The provider answered HTTP ${status} without an error message.`;
+      if (status === 401 || status === 403) {
+        return new ProviderError('auth', `${label} rejected the API key (HTTP ${status})${detail}`, status);
+      }
+      if (status === 429) {
+        return new ProviderError('rate_limit', `${label} is rate-limiting requests${detail}`, status);
+      }
+      if (status >= 500) {
+        return new ProviderError('unavailable', `${label} is unavailable (HTTP ${status})${detail}`, status);
+      }
       return new ProviderError(
         'bad_request',
-        `${label} refused the request (HTTP ${status}): ${detail}`,
+        `${label} refused the request (HTTP ${status})${detail}`,
         status,
       );
     }
@@ -150,15 +156,11 @@ export function toProviderError(
       return new ProviderError('unavailable', `Could not reach ${label}${code ? ` (${code})` : ''}.`);
     }
     // A 2xx whose body could not be read (malformed stream or JSON).
-    return new ProviderError('bad_response', `${label} sent a response that could not be read: ${detail}`);
+    return unreadable();
   }
-  const message = e instanceof Error ? e.message : String(e);
   const code = networkCode(e);
   if (code) return new ProviderError('unavailable', `Could not reach ${label} (${code}).`);
-  return new ProviderError(
-    'bad_response',
-    `${label} sent a response that could not be read: ${redact(message, secrets)}`,
-  );
+  return unreadable();
 }
 
 const NETWORK_CODES =
