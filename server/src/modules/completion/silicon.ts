@@ -97,6 +97,7 @@ function llmComplete(turn: Turn) {
     }
 
     const { row, chat } = await resolve();
+    await turn.meter.admit();
     let text = '';
     let usage: Usage | null = null;
     try {
@@ -176,8 +177,12 @@ function replyText(result: unknown): string | null {
   return JSON.stringify(result);
 }
 
-export const siliconResponder: Responder = async (turn) => {
-  const { ctx, app, conversation, signal } = turn;
+export const siliconResponder: Responder = async (replyTurn) => {
+  const { ctx, app, conversation } = replyTurn;
+  // Host calls in flight end with the run: a run stopped at its wall time leaves no model call running.
+  const runEnded = new AbortController();
+  const signal = AbortSignal.any([replyTurn.signal, runEnded.signal]);
+  const turn: Turn = { ...replyTurn, signal };
   const params = isPlainObject(app.parameters) ? app.parameters : {};
   const code = typeof params.silicon === 'string' ? params.silicon : '';
   if (code.trim() === '') throw new ReplyError(NO_SCRIPT_TEXT);
@@ -206,7 +211,7 @@ export const siliconResponder: Responder = async (turn) => {
         if (!Number.isInteger(count) || count < 1 || count > SEARCH_K_MAX) {
           throw new Error(`datastore.search: k must be a whole number from 1 to ${SEARCH_K_MAX}`);
         }
-        const hits = await turn.engine.knowledge.search(app, name, query, count);
+        const hits = await turn.engine.knowledge.search(app, name, query, count, turn.meter);
         if (hits === null) throw new Error(`datastore.search: this app has no datastore named '${name}'`);
         return hits;
       },
@@ -222,12 +227,22 @@ export const siliconResponder: Responder = async (turn) => {
   };
   turn.debug({ silicon_functions: Object.keys(host).filter((n) => n.startsWith('functions.')) });
 
-  // The run ends by itself when the reply's own time is up (its host calls fail once the turn aborts).
-  const wallMs = turn.engine.timeoutMs ?? ctx.config.COMPLETION_TIMEOUT_MS;
-  const r = await raceAbort(
-    siliconPool().run({ code, entry: 'on_message', args: [luaCtx], host, limits: { wallMs } }),
-    signal,
+  // Host waits count (ADR 0021): a run that only waits on the model still ends, and frees its worker.
+  const wallMs = Math.min(
+    ctx.config.SILICON_RUN_WALL_MS,
+    turn.engine.timeoutMs ?? ctx.config.COMPLETION_TIMEOUT_MS,
   );
+  const r = await raceAbort(
+    siliconPool().run({
+      code,
+      entry: 'on_message',
+      args: [luaCtx],
+      host,
+      limits: { wallMs },
+      tenant: app.vendorId,
+    }),
+    replyTurn.signal,
+  ).finally(() => runEnded.abort(new ReplyError('The silicon run has ended.')));
   turn.debug({
     silicon_status: r.status,
     silicon_took: r.took,
