@@ -8,15 +8,19 @@
  * - `llm.complete{messages?, prompt?, system?, temperature?, max_tokens?}` (or `llm.complete("prompt")`)
  *   → the full text of the app's completion model. `messages` items are `{role, content}` (or `message`,
  *   so `ctx.messages` can be passed as is; its tool and error messages are skipped). Usage is recorded.
+ *   Each call is admitted first against the reply's caps and the plan (ADR 0021); a refused call is a Lua
+ *   error (catchable with `pcall`) and the model is not asked.
  * - `relay.emit(type, data)` → a relay `message` of that custom type to the room (engine types are reserved).
  * - `state.get()`, `state.set(obj)`, `state.patch(patches)` → the durable conversation state (`state_change`).
  * - `debug(key, value)` → a relay `debug` event `{key: value}`.
  * - `datastore.search(name, query, k)` → the hits `{id, document, score}` of the app's datastore `name`
- *   (hybrid search, k default 5, at most 50); an unknown name is a Lua error.
+ *   (hybrid search, k default 5, at most 50); an unknown name is a Lua error. Its query embedding is a
+ *   provider call of the reply, admitted like `llm.complete`'s.
  * - `functions.<function_key>(args)` → runs an installed function with the app's config for it and returns
  *   its result (a failure is a Lua error naming the line); stored as a function run of the conversation and
  *   announced with `function_call.begin` / `.end`. Keys starting with a digit are not exposed.
  * - `clock.now()` (ISO 8601 UTC) / `clock.ms()`.
+ * The run ends after `SILICON_RUN_WALL_MS` of wall time, host waits included (ADR 0021).
  * What `on_message` returns is the reply: a string as is, anything else as JSON, nil for no reply. It is
  * streamed as one `completion_stream` chunk and stored as the assistant message. A failed run (any status
  * but 1) becomes an error-role message such as `Line 3: attempt to index a nil value (local 'x')`.
