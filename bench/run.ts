@@ -1,7 +1,8 @@
 /**
  * Runs every benchmark and prints markdown tables (paste the figures into README.md).
  * Usage: npm run bench            (all)
- *        npm run bench -- signing (one suite: signing, silicon, knowledge, conversation, reach, web, start)
+ *        npm run bench -- signing (one suite: signing, silicon, knowledge, conversation, reach, web, start,
+ *                                  noisy-neighbour)
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +10,8 @@ import { runSigningBench } from './signing/run';
 
 /**
  * Suites that print their own tables run as their own process: silicon (worker threads, native lua5.4),
- * knowledge, conversation, reach (outside callers), start (a whole server), web (the built console).
+ * knowledge, conversation, reach (outside callers), start (a whole server), web (the built console),
+ * noisy-neighbour (the Lua pool shared between vendors).
  */
 function ownProcess(name: string): () => Promise<{ rows: string[][] }> {
   return async () => {
@@ -28,6 +30,7 @@ const suites: Record<string, () => Promise<{ rows: string[][] }>> = {
   reach: ownProcess('reach'),
   web: ownProcess('web'),
   start: ownProcess('start'),
+  'noisy-neighbour': ownProcess('noisy-neighbour'),
 };
 
 const wanted = process.argv.slice(2);

@@ -154,16 +154,18 @@ export async function buildApp(
     },
     spending: {
       reserveReply: (vendorId) => billing.reserveReply(ctx, vendorId),
+      reserveCall: (vendorId, reservation) => billing.reserveCall(ctx, vendorId, reservation),
       recordTokens: (vendorId, tokens, reservation) =>
         billing.recordTokens(ctx, vendorId, tokens, reservation),
     },
   };
   completion.spending = ctx.spending;
   completion.knowledge = {
-    retrieve: (app, names, query, k, signal) => knowledge.retrieve(ctx, app, names, query, k, signal),
-    search: async (app, name, query, k) => {
+    retrieve: (app, names, query, k, signal, meter) =>
+      knowledge.retrieve(ctx, app, names, query, k, signal, meter),
+    search: async (app, name, query, k, meter) => {
       const ds = await knowledge.datastoreByName(ctx, app, name);
-      return ds ? knowledge.searchDatastore(ctx, app.vendorId, ds, query, k) : null;
+      return ds ? knowledge.searchDatastore(ctx, app.vendorId, ds, query, k, undefined, meter) : null;
     },
   };
 

@@ -112,6 +112,12 @@ export const configSchema = z.object({
   SYNC_REPLY_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
   /** Upper bound of one reply (all model turns and tool calls); past it the provider request is aborted. */
   COMPLETION_TIMEOUT_MS: z.coerce.number().int().min(1).default(180_000),
+  /** Provider calls one reply may make (model turns, tool rounds, `llm.complete`, search embeddings); ADR 0021. */
+  REPLY_MAX_PROVIDER_CALLS: z.coerce.number().int().min(1).default(50),
+  /** Tokens one reply may spend across its provider calls; the call that passes it is the last (ADR 0021). */
+  REPLY_MAX_TOKENS: z.coerce.number().int().min(1).default(200_000),
+  /** Wall time of one silicon run, its waits on host calls (`llm.complete`) included; ADR 0021. */
+  SILICON_RUN_WALL_MS: z.coerce.number().int().min(1).default(60_000),
   /** `smtp://user:pass@host:587` or `smtps://…`: the instance's mail server, for vendors without SMTP settings. */
   SMTP_URL: url(['smtp', 'smtps']).optional(),
   /** Sender of the instance's mail (invitations, password resets) when a vendor has no SMTP settings. */

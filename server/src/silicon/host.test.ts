@@ -133,7 +133,7 @@ describe('host calls', () => {
     });
     expect(stuck).toMatchObject({
       status: -3,
-      error: { message: 'wall-clock limit exceeded (1500 ms)', line: null },
+      error: { message: 'wall-clock limit exceeded (1500 ms, waits on host calls included)', line: null },
     });
     expect(stuck.console.map((e) => e.message)).toEqual(['waiting']);
     const after = await pool.run({ code: 'function run() return "fine" end' });

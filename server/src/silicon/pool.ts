@@ -19,8 +19,13 @@ const WORKER_URL = pathToFileURL(join(SERVER_ROOT, 'src/silicon/worker.mjs'));
 const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 const MIN_MEMORY = 256 * 1024;
 
+/** Whose run it is, for fair sharing (`SiliconRunRequest.tenant`); runs without one share `NO_TENANT`. */
+type Tenant = string | number;
+const NO_TENANT: unique symbol = Symbol('no tenant');
+
 interface Job {
   id: number;
+  tenant: Tenant | typeof NO_TENANT;
   message: WorkerRunMessage;
   limits: SiliconLimits;
   host: Record<string, SiliconHostFunction>;
@@ -72,12 +77,17 @@ export class SiliconPool {
   private readonly size: number;
   private readonly spares: number;
   private readonly maxQueue: number;
+  private readonly maxPerTenant: number;
   private readonly recycleAfter: number;
   private readonly consoleMaxEntries: number;
   private readonly consoleMaxChars: number;
   private readonly defaults: SiliconLimits;
   private readonly slots: Slot[] = [];
-  private queue: Job[] = [];
+  /**
+   * Waiting runs, FIFO per tenant; the map's order is the round-robin between tenants (a tenant served
+   * moves to the back).
+   */
+  private readonly queues = new Map<Job['tenant'], Job[]>();
   private nextId = 1;
   private closed = false;
   private startFailures = 0;
@@ -89,6 +99,7 @@ export class SiliconPool {
     this.size = Math.max(1, Math.floor(options.size ?? 2));
     this.spares = Math.max(0, Math.floor(options.spares ?? 1));
     this.maxQueue = Math.max(0, Math.floor(options.maxQueue ?? 256));
+    this.maxPerTenant = Math.max(1, Math.floor(options.maxPerTenant ?? this.size / 2));
     this.recycleAfter = Math.max(1, Math.floor(options.recycleAfter ?? 2000));
     this.consoleMaxEntries = Math.max(1, Math.floor(options.consoleMaxEntries ?? 1000));
     this.consoleMaxChars = Math.max(64, Math.floor(options.consoleMaxChars ?? 256 * 1024));
@@ -105,13 +116,15 @@ export class SiliconPool {
     } catch (error) {
       return Promise.reject(error);
     }
-    if (this.queue.length >= this.maxQueue) {
+    const waiting = this.queues.get(job.tenant) ?? [];
+    if (waiting.length >= this.maxQueue) {
       return Promise.reject(new Error(`silicon pool queue is full (${this.maxQueue} runs waiting)`));
     }
     return new Promise<SiliconRunResult>((resolve, reject) => {
       job.resolve = resolve;
       job.reject = reject;
-      this.queue.push(job);
+      waiting.push(job);
+      if (!this.queues.has(job.tenant)) this.queues.set(job.tenant, waiting);
       this.pump();
     });
   }
@@ -137,7 +150,7 @@ export class SiliconPool {
       idle: count('idle'),
       busy: count('busy'),
       starting: count('starting'),
-      queued: this.queue.length,
+      queued: this.queuedCount(),
       ...this.counters,
     };
   }
@@ -148,7 +161,7 @@ export class SiliconPool {
     this.closed = true;
     clearTimeout(this.respawnTimer);
     const error = new Error('silicon pool closed');
-    for (const job of this.queue.splice(0)) this.fail(job, error);
+    for (const job of this.takeQueued()) this.fail(job, error);
     const terminations: Promise<unknown>[] = [];
     for (const slot of this.slots.splice(0)) {
       if (slot.job) this.fail(slot.job, error);
@@ -192,6 +205,7 @@ export class SiliconPool {
     const id = this.nextId++;
     return {
       id,
+      tenant: request.tenant ?? NO_TENANT,
       message: {
         type: 'run',
         id,
@@ -357,18 +371,52 @@ export class SiliconPool {
   }
 
   private pump(): void {
-    while (this.queue.length > 0 && !this.closed) {
+    while (this.queues.size > 0 && !this.closed) {
       let busy = 0;
       let idle: Slot | undefined;
+      const holding = new Map<Job['tenant'], number>();
       for (const slot of this.slots) {
-        if (slot.phase === 'busy') busy += 1;
-        else if (slot.phase === 'idle' && !idle) idle = slot;
+        if (slot.phase === 'busy' && slot.job) {
+          busy += 1;
+          holding.set(slot.job.tenant, (holding.get(slot.job.tenant) ?? 0) + 1);
+        } else if (slot.phase === 'idle' && !idle) idle = slot;
       }
       if (busy >= this.size || !idle) break;
-      const job = this.queue.shift();
-      if (job) this.dispatch(idle, job);
+      const job = this.nextJob(holding);
+      if (!job) break;
+      this.dispatch(idle, job);
     }
     this.updateRefs();
+  }
+
+  /**
+   * The oldest run of the next tenant in turn that holds fewer than `maxPerTenant` workers (ADR 0021).
+   * The cap is strict, even with nobody else waiting: a worker blocked in a host call cannot be taken
+   * back, so only a worker never handed out is sure to be free when another tenant's run arrives.
+   * Runs without a tenant are capped by the pool's size only.
+   */
+  private nextJob(holding: Map<Job['tenant'], number>): Job | undefined {
+    for (const [tenant, jobs] of this.queues) {
+      if (tenant !== NO_TENANT && (holding.get(tenant) ?? 0) >= this.maxPerTenant) continue;
+      const job = jobs.shift();
+      this.queues.delete(tenant);
+      if (jobs.length > 0) this.queues.set(tenant, jobs);
+      return job;
+    }
+    return undefined;
+  }
+
+  private queuedCount(): number {
+    let count = 0;
+    for (const jobs of this.queues.values()) count += jobs.length;
+    return count;
+  }
+
+  /** Empties every queue, oldest runs first per tenant. */
+  private takeQueued(): Job[] {
+    const all = [...this.queues.values()].flat();
+    this.queues.clear();
+    return all;
   }
 
   private dispatch(slot: Slot, job: Job): void {
@@ -388,7 +436,7 @@ export class SiliconPool {
     const message =
       reason === 'time'
         ? `time limit exceeded (${job.limits.timeMs} ms)`
-        : `wall-clock limit exceeded (${job.limits.wallMs} ms)`;
+        : `wall-clock limit exceeded (${job.limits.wallMs} ms, waits on host calls included)`;
     const result: SiliconRunResult = {
       status: -3,
       took: Math.max(0, Math.ceil(now() - job.startedAt)),
@@ -429,7 +477,7 @@ export class SiliconPool {
       if (this.readyCount() === 0) {
         // nothing can serve the queue until a worker starts: fail fast instead of hanging
         const failure = new Error(`silicon worker failed to start: ${error.message}`);
-        for (const queued of this.queue.splice(0)) this.fail(queued, failure);
+        for (const queued of this.takeQueued()) this.fail(queued, failure);
         for (const waiter of this.readyWaiters.splice(0)) waiter.reject(failure);
       }
     }
@@ -464,7 +512,7 @@ export class SiliconPool {
 
   /** Workers keep the process alive only while they have (or are about to get) work. */
   private updateRefs(): void {
-    const waiting = this.queue.length > 0 || this.readyWaiters.length > 0;
+    const waiting = this.queues.size > 0 || this.readyWaiters.length > 0;
     for (const slot of this.slots) {
       if (slot.phase === 'busy' || (slot.phase === 'starting' && waiting)) slot.worker.ref();
       else slot.worker.unref();

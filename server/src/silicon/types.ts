@@ -46,6 +46,11 @@ export interface SiliconRunRequest {
   limits?: Partial<SiliconLimits>;
   /** Host functions by name; `a.b` becomes field `b` of global table `a`, `name` a global function. */
   host?: Record<string, SiliconHostFunction>;
+  /**
+   * Whose run it is (a vendor): tenants' queues are served in turn, FIFO within each, and one tenant holds
+   * at most `maxPerTenant` workers. Runs without a tenant share one queue, capped by the pool's size only.
+   */
+  tenant?: string | number;
 }
 
 export interface SiliconConsoleEntry {
@@ -75,8 +80,10 @@ export interface SiliconPoolOptions {
   size?: number;
   /** Extra warm workers kept ready to replace killed ones. Default 1. */
   spares?: number;
-  /** Runs allowed to wait for a worker; beyond that run() rejects. Default 256. */
+  /** Runs one tenant may have waiting for a worker; beyond that its run() rejects. Default 256. */
   maxQueue?: number;
+  /** Workers one tenant's runs may hold at once. Default half the pool's size, at least 1. */
+  maxPerTenant?: number;
   /** Default limits for runs that do not set them. */
   defaults?: Partial<SiliconLimits>;
   /** Console caps per run. Defaults 1000 entries, 262 144 characters. */

@@ -128,12 +128,33 @@ export interface Reservation {
 export async function reserveReply(ctx: AppContext, vendorId: number): Promise<Reservation> {
   const { period, limits } = await billingState(ctx, vendorId);
   if (await reserveRequest(ctx.db, vendorId, period.start, limits)) return { periodStart: period.start };
+  throw await usedUp(ctx, vendorId, period, limits);
+}
+
+/**
+ * Counts one more provider call of a running reply (ADR 0021) as a request, by the same statement and
+ * rule as `reserveReply`, in the reply's period: a call is refused (402 code 60) once the requests are
+ * used up or the tokens used reach the limit, before the provider is asked.
+ */
+export async function reserveCall(
+  ctx: AppContext,
+  vendorId: number,
+  reservation?: Reservation,
+): Promise<void> {
+  const { period, limits } = await billingState(ctx, vendorId);
+  const counted = reservation ? { start: reservation.periodStart, end: period.end } : period;
+  if (await reserveRequest(ctx.db, vendorId, counted.start, limits)) return;
+  throw await usedUp(ctx, vendorId, counted, limits);
+}
+
+/** The refusal of a request past the plan: which limit is used up and when the period ends. */
+async function usedUp(ctx: AppContext, vendorId: number, period: Period, limits: PlanLimits) {
   const used = await readUsage(ctx.db, vendorId, period.start);
   const what =
     limits.tokens !== null && used.tokens >= limits.tokens
       ? `${limits.tokens.toLocaleString('en-US')} tokens`
       : `${(limits.requests ?? 0).toLocaleString('en-US')} requests`;
-  throw paymentRequired(
+  return paymentRequired(
     `The plan's ${what} for this period are used up (the period ends ${day(period.end)}). Upgrade the plan to send more.`,
     ErrorCode.USAGE_LIMIT_REACHED,
   );

@@ -33,11 +33,7 @@ export async function recordUsage(turn: Turn, model: VendorModelRow, usage: Usag
     tokensCompletion: usage.completionTokens,
     costMinor: cost,
   });
-  await turn.engine.spending.recordTokens(
-    turn.app.vendorId,
-    usage.promptTokens + usage.completionTokens,
-    turn.reservation,
-  );
+  await turn.meter.spent(usage.promptTokens + usage.completionTokens);
   turn.debug({
     tokens_prompt: usage.promptTokens,
     tokens_completion: usage.completionTokens,
@@ -81,6 +77,7 @@ function modelResponder(buildInput: (turn: Turn) => ChatMessage[] | Promise<Chat
       let text = '';
       const calls: ToolCall[] = [];
       let usage: Usage | null = null;
+      await turn.meter.admit();
       try {
         const stream = model.stream({
           messages: [...messages],
@@ -145,7 +142,14 @@ export const chatResponder: Responder = modelResponder(async (turn) => {
   if (!retrieval) return messages;
   const query = turn.userMessage.message ?? '';
   const passages = query.trim()
-    ? await turn.engine.knowledge.retrieve(turn.app, retrieval.names, query, retrieval.topK, turn.signal)
+    ? await turn.engine.knowledge.retrieve(
+        turn.app,
+        retrieval.names,
+        query,
+        retrieval.topK,
+        turn.signal,
+        turn.meter,
+      )
     : [];
   turn.debug({ datastore_passages: passages });
   return withPassages(messages, passages);

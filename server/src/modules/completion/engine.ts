@@ -16,6 +16,7 @@ import { chatModelFor } from '../models/providers/index';
 import { type ChatModel, ProviderError } from '../models/providers/types';
 import { chatResponder, oneshotResponder } from './chat';
 import { contextWindow, HISTORY_MAX_MESSAGES } from './input';
+import { ReplyMeter } from './meter';
 import type { AppRow } from './repo';
 import { siliconResponder } from './silicon';
 import { functionTools } from './tools';
@@ -91,8 +92,8 @@ export class CompletionEngine implements EngineSeams {
   tools: ToolProvider = functionTools;
   /** The app's datastores (retrieval for chatbots, `datastore.search` in Lua); wired by the server. */
   knowledge: KnowledgePort = noKnowledge;
-  /** Without billing wired (engine tests) tokens count nowhere. */
-  spending: EngineSeams['spending'] = { recordTokens: async () => {} };
+  /** Without billing wired (engine tests) calls and tokens count nowhere. */
+  spending: EngineSeams['spending'] = { reserveCall: async () => {}, recordTokens: async () => {} };
   responders: Record<string, Responder> = {
     chatbot: chatResponder,
     generic: chatResponder,
@@ -212,6 +213,7 @@ export class CompletionEngine implements EngineSeams {
         history,
         userMessage,
         reservation: input.reservation,
+        meter: new ReplyMeter(this.spending, conversation.vendorId, input.reservation, ctx.config),
         signal: turnSignal,
         emit,
         debug: (data) => emit(RelayMessageType.debug, data),

@@ -8,15 +8,19 @@
  * - `llm.complete{messages?, prompt?, system?, temperature?, max_tokens?}` (or `llm.complete("prompt")`)
  *   → the full text of the app's completion model. `messages` items are `{role, content}` (or `message`,
  *   so `ctx.messages` can be passed as is; its tool and error messages are skipped). Usage is recorded.
+ *   Each call is admitted first against the reply's caps and the plan (ADR 0021); a refused call is a Lua
+ *   error (catchable with `pcall`) and the model is not asked.
  * - `relay.emit(type, data)` → a relay `message` of that custom type to the room (engine types are reserved).
  * - `state.get()`, `state.set(obj)`, `state.patch(patches)` → the durable conversation state (`state_change`).
  * - `debug(key, value)` → a relay `debug` event `{key: value}`.
  * - `datastore.search(name, query, k)` → the hits `{id, document, score}` of the app's datastore `name`
- *   (hybrid search, k default 5, at most 50); an unknown name is a Lua error.
+ *   (hybrid search, k default 5, at most 50); an unknown name is a Lua error. Its query embedding is a
+ *   provider call of the reply, admitted like `llm.complete`'s.
  * - `functions.<function_key>(args)` → runs an installed function with the app's config for it and returns
  *   its result (a failure is a Lua error naming the line); stored as a function run of the conversation and
  *   announced with `function_call.begin` / `.end`. Keys starting with a digit are not exposed.
  * - `clock.now()` (ISO 8601 UTC) / `clock.ms()`.
+ * The run ends after `SILICON_RUN_WALL_MS` of wall time, host waits included (ADR 0021).
  * What `on_message` returns is the reply: a string as is, anything else as JSON, nil for no reply. It is
  * streamed as one `completion_stream` chunk and stored as the assistant message. A failed run (any status
  * but 1) becomes an error-role message such as `Line 3: attempt to index a nil value (local 'x')`.
@@ -97,6 +101,7 @@ function llmComplete(turn: Turn) {
     }
 
     const { row, chat } = await resolve();
+    await turn.meter.admit();
     let text = '';
     let usage: Usage | null = null;
     try {
@@ -176,8 +181,12 @@ function replyText(result: unknown): string | null {
   return JSON.stringify(result);
 }
 
-export const siliconResponder: Responder = async (turn) => {
-  const { ctx, app, conversation, signal } = turn;
+export const siliconResponder: Responder = async (replyTurn) => {
+  const { ctx, app, conversation } = replyTurn;
+  // Host calls in flight end with the run: a run stopped at its wall time leaves no model call running.
+  const runEnded = new AbortController();
+  const signal = AbortSignal.any([replyTurn.signal, runEnded.signal]);
+  const turn: Turn = { ...replyTurn, signal };
   const params = isPlainObject(app.parameters) ? app.parameters : {};
   const code = typeof params.silicon === 'string' ? params.silicon : '';
   if (code.trim() === '') throw new ReplyError(NO_SCRIPT_TEXT);
@@ -206,7 +215,7 @@ export const siliconResponder: Responder = async (turn) => {
         if (!Number.isInteger(count) || count < 1 || count > SEARCH_K_MAX) {
           throw new Error(`datastore.search: k must be a whole number from 1 to ${SEARCH_K_MAX}`);
         }
-        const hits = await turn.engine.knowledge.search(app, name, query, count);
+        const hits = await turn.engine.knowledge.search(app, name, query, count, turn.meter);
         if (hits === null) throw new Error(`datastore.search: this app has no datastore named '${name}'`);
         return hits;
       },
@@ -222,12 +231,22 @@ export const siliconResponder: Responder = async (turn) => {
   };
   turn.debug({ silicon_functions: Object.keys(host).filter((n) => n.startsWith('functions.')) });
 
-  // The run ends by itself when the reply's own time is up (its host calls fail once the turn aborts).
-  const wallMs = turn.engine.timeoutMs ?? ctx.config.COMPLETION_TIMEOUT_MS;
-  const r = await raceAbort(
-    siliconPool().run({ code, entry: 'on_message', args: [luaCtx], host, limits: { wallMs } }),
-    signal,
+  // Host waits count (ADR 0021): a run that only waits on the model still ends, and frees its worker.
+  const wallMs = Math.min(
+    ctx.config.SILICON_RUN_WALL_MS,
+    turn.engine.timeoutMs ?? ctx.config.COMPLETION_TIMEOUT_MS,
   );
+  const r = await raceAbort(
+    siliconPool().run({
+      code,
+      entry: 'on_message',
+      args: [luaCtx],
+      host,
+      limits: { wallMs },
+      tenant: app.vendorId,
+    }),
+    replyTurn.signal,
+  ).finally(() => runEnded.abort(new ReplyError('The silicon run has ended.')));
   turn.debug({
     silicon_status: r.status,
     silicon_took: r.took,

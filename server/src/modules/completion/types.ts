@@ -2,6 +2,7 @@ import type { AppContext } from '../../platform/context';
 import type { ReplyReservation, SpendingPort } from '../conversations/ports';
 import type { ConversationRow, MessageRow, NewMessage } from '../conversations/repo';
 import type { ChatModel, ToolCall, ToolSpec } from '../models/providers/types';
+import type { ReplyMeter } from './meter';
 import type { AppRow, VendorModelRow } from './repo';
 
 /** Turns an installed model into something that streams; default `chatModelFor` of the models module. */
@@ -44,7 +45,10 @@ export interface Passage {
   score: number;
 }
 
-/** What replies know: the app's datastores (the datastores module implements it; wired in app.ts). */
+/**
+ * What replies know: the app's datastores (the datastores module implements it; wired in app.ts). Each
+ * query embedding is a provider call of the reply, admitted and counted by its `meter` (ADR 0021).
+ */
 export interface KnowledgePort {
   /** The best `k` passages for `query` across the named datastores of the app (all when `names` is null). */
   retrieve(
@@ -53,6 +57,7 @@ export interface KnowledgePort {
     query: string,
     k: number,
     signal: AbortSignal,
+    meter: ReplyMeter,
   ): Promise<Passage[]>;
   /** Hits of one datastore of the app by name (Lua `datastore.search`); null when it has none of that name. */
   search(
@@ -60,6 +65,7 @@ export interface KnowledgePort {
     name: string,
     query: string,
     k: number,
+    meter: ReplyMeter,
   ): Promise<{ id: number; document: unknown; score: number }[] | null>;
 }
 
@@ -77,8 +83,8 @@ export interface EngineSeams {
   resolveModel: ModelResolver;
   tools: ToolProvider;
   knowledge: KnowledgePort;
-  /** Where a reply's tokens count against the vendor's plan (billing, wired by the server). */
-  spending: Pick<SpendingPort, 'recordTokens'>;
+  /** Where a reply's provider calls and tokens count against the vendor's plan (billing, wired by the server). */
+  spending: Pick<SpendingPort, 'reserveCall' | 'recordTokens'>;
   /** Overrides `COMPLETION_TIMEOUT_MS` (tests). */
   timeoutMs: number | undefined;
 }
@@ -94,6 +100,8 @@ export interface Turn {
   userMessage: MessageRow;
   /** The request the reply was counted as, if it was sent through `sendMessage`. */
   reservation?: ReplyReservation;
+  /** Admits each provider call of the reply and counts its tokens (ADR 0021). */
+  meter: ReplyMeter;
   signal: AbortSignal;
   /** Sends a relay `message` to everyone in the conversation's room. */
   emit(type: string, data: unknown): void;

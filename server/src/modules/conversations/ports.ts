@@ -69,6 +69,11 @@ export interface RelayCallerPort {
 export interface SpendingPort {
   reserveReply(vendorId: number): Promise<ReplyReservation>;
   /**
+   * Counts a reply's further provider call as one more request of the reservation's period (the engine,
+   * before each call after the first; ADR 0021), by the same rule as `reserveReply`.
+   */
+  reserveCall(vendorId: number, reservation?: ReplyReservation): Promise<void>;
+  /**
    * Adds a reply's tokens to the vendor's usage (the completion engine, after each model request): to the
    * period of its reservation, else (a reply not sent through `sendMessage`) to the current one.
    */

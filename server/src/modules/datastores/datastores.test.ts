@@ -425,6 +425,40 @@ end`;
     const last = (await listMessages(server.ctx.db, vendor.id, conversation.id)).at(-1);
     expect(last).toMatchObject({ role: 'assistant', message: `1 ${QA[1]!.A}` });
   });
+
+  it("each search's embedding is a provider call of the reply, refused past the reply's cap (ADR 0021)", async () => {
+    const lua = `function on_message(ctx)
+  for i = 1, 100 do
+    local ok, err = pcall(datastore.search, "capped_kb", ctx.message, 1)
+    if not ok then return i .. ": " .. err end
+  end
+  return "never refused"
+end`;
+    const siliconApp = await makeApp(server.ctx, vendor, {
+      type: 'silicon',
+      appKey: 'silicon',
+      parameters: { silicon: lua },
+    });
+    const ds = (
+      await c.post(`/v1/vendors/${vendor.id}/apps/${siliconApp.id}/datastores`, { name: 'capped_kb' })
+    ).json().data;
+    expect(ds.embedding_vendor_model_id).not.toBeNull();
+    const conversation = await makeConversation(server.ctx, siliconApp);
+    server.ctx.relay = new RecordingRelay();
+    const calls = server.ctx.config.REPLY_MAX_PROVIDER_CALLS;
+    server.ctx.config.REPLY_MAX_PROVIDER_CALLS = 2;
+    try {
+      await server.ctx.completion.start(server.ctx, { app: siliconApp, conversation, content: 'payment' });
+    } finally {
+      server.ctx.config.REPLY_MAX_PROVIDER_CALLS = calls;
+    }
+    const { listMessages } = await import('../conversations/repo');
+    const last = (await listMessages(server.ctx.db, vendor.id, conversation.id)).at(-1);
+    expect(last).toMatchObject({
+      role: 'assistant',
+      message: '3: The reply reached its limit of 2 model calls and was stopped.',
+    });
+  });
 });
 
 describe('queue monitor', () => {

@@ -239,6 +239,28 @@ export async function embeddingModelOf(
 }
 
 /**
+ * Admits a search's embedding call and counts its tokens: a reply's provider-call meter (ADR 0021).
+ * Searches outside a reply (the console's) pass none.
+ */
+export interface EmbeddingMeter {
+  admit(): Promise<void>;
+  spent(tokens: number): Promise<void>;
+}
+
+/** Embeds the query, through the meter when there is one. */
+async function embedQuery(
+  model: EmbeddingModel,
+  query: string,
+  signal?: AbortSignal,
+  meter?: EmbeddingMeter,
+) {
+  await meter?.admit();
+  const { vectors, usage } = await model.embed([query], signal);
+  await meter?.spent(usage.tokens);
+  return vectors[0]!;
+}
+
+/**
  * Hybrid search in one datastore: the nearest embedded documents and the best full-text matches,
  * fused by reciprocal rank. Documents not embedded yet are still found by their words.
  */
@@ -249,14 +271,15 @@ export async function searchDatastore(
   query: string,
   k: number,
   signal?: AbortSignal,
+  meter?: EmbeddingMeter,
 ): Promise<SearchHit[]> {
   const candidates = Math.max(20, k * 2);
   const model = await embeddingModelOf(ctx, vendorId, ds);
   const [byVector, byText] = await Promise.all([
     model
-      ? model
-          .embed([query], signal)
-          .then(({ vectors }) => nearest(ctx.database, ds.id, vectors[0]!, candidates))
+      ? embedQuery(model, query, signal, meter).then((vector) =>
+          nearest(ctx.database, ds.id, vector, candidates),
+        )
       : Promise.resolve([]),
     textMatches(ctx.db, ds.id, query, candidates),
   ]);
@@ -289,12 +312,13 @@ export async function retrieve(
   query: string,
   k: number,
   signal?: AbortSignal,
+  meter?: EmbeddingMeter,
 ): Promise<{ datastore: string; id: number; text: string; score: number }[]> {
   const all = await repo.listDatastores(ctx.db, app.vendorId, app.id);
   const chosen = names ? all.filter((d) => names.includes(d.name)) : all;
   const hits = await Promise.all(
     chosen.map(async (ds) =>
-      (await searchDatastore(ctx, app.vendorId, ds, query, k, signal)).map((h) => ({
+      (await searchDatastore(ctx, app.vendorId, ds, query, k, signal, meter)).map((h) => ({
         datastore: ds.name,
         id: h.id,
         text: documentText(h.document),

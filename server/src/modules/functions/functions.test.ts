@@ -501,10 +501,14 @@ describe('build (the editor’s Run)', () => {
         hostileDone = Date.now();
         return res;
       });
-    // Meanwhile: a health check and an ordinary run both answer, before the spinning run is stopped.
+    // Meanwhile: a health check and another vendor's ordinary run both answer, before the spinning run is
+    // stopped (a vendor's own runs wait their turn: it holds at most half the pool, ADR 0021).
     const health = await server.app.inject({ method: 'GET', url: '/healthz' });
     expect(health.statusCode).toBe(200);
-    const quick = await client.post(url, { code: 'function run() return 42 end' });
+    const theirs = await otherClient.post(otherBase(), { name: 'Quick', function_key: uniq('quick_') });
+    const quick = await otherClient.post(`${otherBase()}/${theirs.json().data.id}/build`, {
+      code: 'function run() return 42 end',
+    });
     expect(quick.json().data).toMatchObject({ status: 1, result: 42 });
     const quickDone = Date.now();
     const res = await hostile;

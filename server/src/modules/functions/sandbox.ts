@@ -30,7 +30,10 @@ export type HostFunctions = Record<string, SiliconHostFunction>;
 
 let nested: SiliconPool | undefined;
 
-/** The pool every top-level run uses (editor builds, tool calls, silicon apps). */
+/**
+ * The pool every top-level run uses (editor builds, tool calls, silicon apps). Runs name their vendor as
+ * the pool's tenant, so one vendor's runs never hold every worker (ADR 0021).
+ */
 export function siliconPool(): SiliconPool {
   return getSharedSiliconPool();
 }
@@ -69,9 +72,10 @@ const asSchema = (v: unknown): Record<string, unknown> | null => (isPlainObject(
  * Loads code (its top level runs, `run` is not called) and reads `schema.arguments` / `schema.config`.
  * Code that does not load — a syntax error, an error or limit while the top level runs — is `ok: false`.
  */
-export async function loadSchemas(code: string): Promise<SchemaLoad> {
+export async function loadSchemas(code: string, vendorId?: number): Promise<SchemaLoad> {
   const r = await siliconPool().run({
     code,
+    tenant: vendorId,
     entry: SCHEMA_ENTRY,
     args: [],
     host: baseHost({ scratchState: true }),
@@ -197,6 +201,7 @@ export async function runAndStore(
     arguments: input.arguments,
     config: input.config,
     host: input.host,
+    tenant: fn.vendorId,
   });
   const run = await insertRun(ctx.db, fn.vendorId, fn.id, {
     conversationId: input.conversationId ?? null,

@@ -95,11 +95,12 @@ async function checkFields(
 
 /** Schemas for saved code; code that does not load keeps the current ones and reports why. */
 async function schemasFor(
+  vendorId: number,
   code: string,
   current: { argumentSchema: unknown; configSchema: unknown },
 ): Promise<{ argumentSchema: unknown; configSchema: unknown; codeError?: FunctionCodeError }> {
   if (code.trim() === '') return { argumentSchema: null, configSchema: null };
-  const loaded = await loadSchemas(code);
+  const loaded = await loadSchemas(code, vendorId);
   if (loaded.ok) return { argumentSchema: loaded.argumentSchema, configSchema: loaded.configSchema };
   return { ...current, codeError: loaded.error };
 }
@@ -118,7 +119,7 @@ export async function createFunction(
 ): Promise<FunctionSaved> {
   await checkFields(ctx, vendorId, body);
   const code = body.code ?? '';
-  const schemas = await schemasFor(code, { argumentSchema: null, configSchema: null });
+  const schemas = await schemasFor(vendorId, code, { argumentSchema: null, configSchema: null });
   try {
     const row = await repo.insertFunction(ctx.db, vendorId, {
       name: body.name,
@@ -154,7 +155,7 @@ export async function updateFunction(
   if (body.specific_app_id !== undefined) changes.specificAppId = body.specific_app_id;
   let codeError: FunctionCodeError | undefined;
   if (body.code !== undefined) {
-    const schemas = await schemasFor(body.code, current);
+    const schemas = await schemasFor(vendorId, body.code, current);
     changes.code = body.code;
     changes.argumentSchema = schemas.argumentSchema;
     changes.configSchema = schemas.configSchema;
@@ -177,7 +178,7 @@ export async function saveCode(
   code: string,
 ): Promise<FunctionSaved> {
   const current = await requireFunction(ctx, vendorId, id);
-  const schemas = await schemasFor(code, current);
+  const schemas = await schemasFor(vendorId, code, current);
   const row = await repo.updateFunction(ctx.db, vendorId, id, {
     code,
     argumentSchema: schemas.argumentSchema,
