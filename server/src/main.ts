@@ -18,7 +18,13 @@ async function main() {
   const server = await startServer(config, {
     onSeeded: (seed) => process.stdout.write(`\n${adminLine(seed)}\n`),
   });
-  process.stdout.write(`llmor is running at ${server.url}\n\n`);
+  process.stdout.write(`llmor is running at ${server.url}\n`);
+  // Every link in a mail or an answer is built from this address, never from a request's headers (ADR 0023).
+  process.stdout.write(
+    config.PUBLIC_URL
+      ? `Links in mails and answers use ${server.ctx.publicUrl} (PUBLIC_URL)\n\n`
+      : `Links in mails and answers use ${server.ctx.publicUrl}; set PUBLIC_URL to the address people reach\n\n`,
+  );
 
   let stopping = false;
   const stop = async (signal: string) => {

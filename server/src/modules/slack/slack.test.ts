@@ -77,7 +77,7 @@ beforeAll(async () => {
   member = await Client.signedIn(server.app, memberUser.email, memberUser.password);
   member.vendorKey = vendor.key;
   stranger = await Client.signedIn(server.app, strangerUser.email, strangerUser.password);
-  // The vendor's Slack configuration token, set by its owner in vendor settings.
+  // The vendor's Slack configuration token, set by its owner in vendor settings; integrations are the owners' too.
   const set = await owner.put(`/v1/vendors/${vendor.id}/settings`, {
     slack: { config_token: slack.configToken },
   });
@@ -100,7 +100,7 @@ afterAll(async () => {
 
 describe('Slack integration settings', () => {
   it('answers the defaults for an app without one, with whether the vendor has a configuration token', async () => {
-    const mine = await member.get(base(vendor, app.id));
+    const mine = await owner.get(base(vendor, app.id));
     expect(mine.statusCode).toBe(200);
     expect(mine.json().data).toEqual({
       vendor_app_id: app.id,
@@ -115,8 +115,8 @@ describe('Slack integration settings', () => {
     });
     const theirs = await stranger.get(base(otherVendor, otherApp.id));
     expect(theirs.json().data.vendor_configured).toBe(false);
-    expect((await member.get(base(vendor, otherApp.id))).statusCode).toBe(404);
-    expect((await member.get(`/v1/vendors/${vendor.id}/apps/abc/integrations/slack`)).statusCode).toBe(404);
+    expect((await owner.get(base(vendor, otherApp.id))).statusCode).toBe(404);
+    expect((await owner.get(`/v1/vendors/${vendor.id}/apps/abc/integrations/slack`)).statusCode).toBe(404);
   });
 
   it('refuses to create without the vendor configuration token, a bot name, or when Slack refuses; nothing stored', async () => {
@@ -124,10 +124,10 @@ describe('Slack integration settings', () => {
     expect(noToken.statusCode).toBe(400);
     expect(noToken.json().message).toContain('Vendor Configuration Required');
 
-    const blank = await member.post(base(vendor, app.id), { slack_bot_name: '  ' });
+    const blank = await owner.post(base(vendor, app.id), { slack_bot_name: '  ' });
     expect(blank.statusCode).toBe(400);
     expect(blank.json().errors).toEqual({ slack_bot_name: 'Required' });
-    const wrongType = await member.post(base(vendor, app.id), {
+    const wrongType = await owner.post(base(vendor, app.id), {
       slack_bot_name: 'Helper',
       slack_bot_always_online: 'yes',
     });
@@ -135,11 +135,11 @@ describe('Slack integration settings', () => {
     expect(slack.calls).toEqual([]);
 
     slack.failNext('apps.manifest.create', 'invalid_auth');
-    const refused = await member.post(base(vendor, app.id), { slack_bot_name: 'Helper' });
+    const refused = await owner.post(base(vendor, app.id), { slack_bot_name: 'Helper' });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().message).toBe('Slack refused to create the app: Slack answered: invalid_auth');
     expect(await rows('slackIntegrations')).toEqual([]);
-    expect((await member.put(base(vendor, app.id), { slack_bot_name: 'Helper' })).statusCode).toBe(404);
+    expect((await owner.put(base(vendor, app.id), { slack_bot_name: 'Helper' })).statusCode).toBe(404);
     slack.calls.length = 0;
   });
 });
@@ -148,7 +148,7 @@ describe('a Slack bot from creation to threaded answers', () => {
   let slackApp: FakeSlackApp;
 
   it('creates the Slack app with the manifest, keeps its credentials sealed, and refuses a second create', async () => {
-    const res = await member.post(base(vendor, app.id), { slack_bot_name: 'Helper Bot' });
+    const res = await owner.post(base(vendor, app.id), { slack_bot_name: 'Helper Bot' });
     expect(res.statusCode).toBe(201);
     const data = res.json().data;
     slackApp = slack.onlyApp();
@@ -192,13 +192,13 @@ describe('a Slack bot from creation to threaded answers', () => {
     expect(res.body).not.toContain(slackApp.credentials.client_secret);
     expect(res.body).not.toContain(slackApp.credentials.signing_secret);
 
-    const again = await member.post(base(vendor, app.id), { slack_bot_name: 'Helper Bot' });
+    const again = await owner.post(base(vendor, app.id), { slack_bot_name: 'Helper Bot' });
     expect(again.statusCode).toBe(409);
     expect(slack.callsOf('apps.manifest.create')).toHaveLength(1);
   });
 
   it('installs through OAuth: the callback exchanges the code, stores the bot token sealed and names the workspace', async () => {
-    const url = (await member.get(base(vendor, app.id))).json().data.slack_oauth_authorize_url;
+    const url = (await owner.get(base(vendor, app.id))).json().data.slack_oauth_authorize_url;
     const approved = await fetch(url, { redirect: 'manual' });
     expect(approved.status).toBe(302);
     const redirect = new URL(approved.headers.get('location')!);
@@ -217,7 +217,7 @@ describe('a Slack bot from creation to threaded answers', () => {
       redirect_uri: `${PUBLIC_URL}/v1/slack/oauth/callback`,
     });
 
-    const data = (await member.get(base(vendor, app.id))).json().data;
+    const data = (await owner.get(base(vendor, app.id))).json().data;
     expect(data.slack_team_domain).toBe('fake-team');
     const [row] = await server.ctx.db.select().from(schema.slackIntegrations);
     expect(row).toMatchObject({ slackTeamId: 'T0FAKE', slackBotUserId: slackApp.botUserId });
@@ -325,7 +325,7 @@ describe('a Slack bot from creation to threaded answers', () => {
   });
 
   it('updates the Slack app (apps.manifest.update) with the new name and presence', async () => {
-    const res = await member.put(base(vendor, app.id), {
+    const res = await owner.put(base(vendor, app.id), {
       slack_bot_name: 'Renamed Bot',
       slack_bot_always_online: false,
     });
@@ -343,7 +343,7 @@ describe('a Slack bot from creation to threaded answers', () => {
       display_information: { name: 'Renamed Bot' },
       features: { bot_user: { display_name: 'Renamed Bot', always_online: false } },
     });
-    expect((await member.get(base(vendor, app.id))).json().data.slack_bot_name).toBe('Renamed Bot');
+    expect((await owner.get(base(vendor, app.id))).json().data.slack_bot_name).toBe('Renamed Bot');
     slack.expectNoFailures();
   });
 });
@@ -435,7 +435,7 @@ describe('the events endpoint refuses what Slack did not sign for this app; noth
     expect(forged.statusCode).toBe(400);
     expect(forged.body).toContain('This installation link is not valid');
     const state = new URL(
-      (await member.get(base(vendor, app.id))).json().data.slack_oauth_authorize_url,
+      (await owner.get(base(vendor, app.id))).json().data.slack_oauth_authorize_url,
     ).searchParams.get('state');
     const denied = await server.app.inject({
       method: 'GET',
