@@ -43,6 +43,7 @@ import type { Database } from './platform/db';
 import { openApiRoutes, registerOpenApi } from './platform/http/openapi';
 import { Pipeline } from './platform/http/pipeline';
 import type { RouteSpec } from './platform/http/route';
+import { serializeError } from './platform/log';
 import { SERVER_ROOT } from './platform/paths';
 import { JobQueue } from './platform/queue';
 import type { RateLimiter } from './platform/rate-limit';
@@ -94,6 +95,7 @@ export async function buildApp(
         'req.headers["x-vendortoken"]',
         'req.headers["x-embedtoken"]',
       ],
+      serializers: { err: serializeError },
     },
     bodyLimit: BODY_LIMIT,
     trustProxy: true,
