@@ -28,8 +28,6 @@ import { z } from 'zod';
 import type { Message } from './http/conversations';
 
 export const RELAY_SOCKET_HEADER = 'x-relay-socket';
-/** Largest state object, as UTF-8 JSON. */
-export const RELAY_STATE_MAX_BYTES = 256 * 1024;
 
 export const RelayClientEvent = {
   join: 'join',

@@ -10,6 +10,7 @@ import {
 import type { Socket } from 'socket.io';
 import type { AppContext } from '../../platform/context';
 import { memberRoom } from '../../platform/relay/hub';
+import { countStateChange } from './limits';
 import { embedAllowedOrigins, findConversationByCapability } from './repo';
 import {
   getConversationState,
@@ -88,12 +89,16 @@ export function handleRelayConnection(ctx: AppContext, socket: Socket): void {
   });
 
   on(RelayClientEvent.set, async (state) => {
-    const next = await setConversationState(ctx, requireJoined(), state, { exceptSocket: socket.id });
+    const target = requireJoined();
+    await countStateChange(ctx, target);
+    const next = await setConversationState(ctx, target, state, { exceptSocket: socket.id });
     socket.emit(RelayServerEvent.set, next);
   });
 
   on(RelayClientEvent.patchState, async (patches) => {
-    const next = await patchConversationState(ctx, requireJoined(), patches, { exceptSocket: socket.id });
+    const target = requireJoined();
+    await countStateChange(ctx, target);
+    const next = await patchConversationState(ctx, target, patches, { exceptSocket: socket.id });
     socket.emit(RelayServerEvent.patch, next);
   });
 }

@@ -52,6 +52,7 @@ export const conversationRoutes = (ctx: ConversationContext) => [
       data: await createConversation(ctx, callerOf({ vendor, identity, outsider }), body, {
         locale: query.locale,
         relayUrl: relayUrl(ctx, requestOrigin(request)),
+        address: request.ip,
       }),
     }),
   }),
