@@ -48,6 +48,7 @@ import { SERVER_ROOT } from './platform/paths';
 import { JobQueue } from './platform/queue';
 import type { RateLimiter } from './platform/rate-limit';
 import { RelayHub } from './platform/relay/hub';
+import { limitSocketsPerAddress } from './platform/relay/limits';
 import { startRelay } from './platform/relay/server';
 import { registerSecurityHeaders } from './platform/security';
 import { DEFAULT_WEB_DIST, isConsoleRoute, registerWebConsole, sendConsole } from './platform/web';
@@ -193,6 +194,7 @@ export async function buildApp(
     serve: opts.config.ROLES.includes('relay'),
     redisUrl: opts.config.REDIS_URL,
     onConnection: (socket) => handleRelayConnection(ctx, socket),
+    middleware: [limitSocketsPerAddress(ctx.rateLimiter, opts.config.RELAY_SOCKETS_PER_ADDRESS)],
   });
   // Replies still running when the server stops are aborted; each stores its error and end events.
   app.addHook('onClose', async () => {

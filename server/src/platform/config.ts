@@ -86,6 +86,8 @@ export const configSchema = z.object({
     .default(64 * 1024),
   /** Relay `set` and `patchState` events one socket may send per minute; past it `state_err`. */
   RELAY_STATE_CHANGES_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  /** Relay sockets one address may hold open at once; past it the connection is refused. */
+  RELAY_SOCKETS_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
   /** Slack's Web API base URL (`@slack/web-api`'s `slackApiUrl`; tests point it at a local fake). */
   SLACK_API_URL: url(['http', 'https']).default('https://slack.com/api/'),
   /** Slack's OAuth page that installs a bot in a workspace. */
