@@ -31,27 +31,32 @@ export interface JsonInputProblem {
 
 /**
  * The first place a value nests deeper than `JSON_MAX_DEPTH` or holds text that cannot be stored (in strings
- * and in keys). The walk stops at the limit, so its own recursion is bounded.
+ * and in keys). The walk stops at the limit, so its own recursion is bounded; the path is built only for a
+ * problem, on the way back up.
  */
-export function jsonInputProblem(
-  value: unknown,
-  path: (string | number)[] = [],
-  depth = 0,
-): JsonInputProblem | null {
-  if (typeof value === 'string') return hasUnstorableText(value) ? { path, message: UNSTORABLE_TEXT } : null;
+export function jsonInputProblem(value: unknown, depth = 0): JsonInputProblem | null {
+  if (typeof value === 'string')
+    return hasUnstorableText(value) ? { path: [], message: UNSTORABLE_TEXT } : null;
   if (typeof value !== 'object' || value === null) return null;
-  if (depth >= JSON_MAX_DEPTH) return { path, message: TOO_DEEP_TEXT };
+  if (depth >= JSON_MAX_DEPTH) return { path: [], message: TOO_DEEP_TEXT };
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const problem = jsonInputProblem(value[i], [...path, i], depth + 1);
-      if (problem) return problem;
+      const problem = jsonInputProblem(value[i], depth + 1);
+      if (problem) {
+        problem.path.unshift(i);
+        return problem;
+      }
     }
     return null;
   }
-  for (const [key, item] of Object.entries(value)) {
-    if (hasUnstorableText(key)) return { path, message: UNSTORABLE_TEXT };
-    const problem = jsonInputProblem(item, [...path, key], depth + 1);
-    if (problem) return problem;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    if (hasUnstorableText(key)) return { path: [], message: UNSTORABLE_TEXT };
+    const problem = jsonInputProblem((value as Record<string, unknown>)[key], depth + 1);
+    if (problem) {
+      problem.path.unshift(key);
+      return problem;
+    }
   }
   return null;
 }

@@ -11,14 +11,17 @@ export const ID_MAX = 2_147_483_647;
  */
 const digits = (max: number) =>
   z
-    .union([
-      z.number().int().min(0),
-      z
-        .string()
-        .max(String(max).length, `Must be at most ${max}`)
-        .regex(/^(0|[1-9][0-9]*)$/, 'Must be a whole number in decimal digits')
-        .transform(Number),
-    ])
+    .union(
+      [
+        z.number().int().min(0),
+        z
+          .string()
+          .max(String(max).length, `Must be at most ${max}`)
+          .regex(/^(0|[1-9][0-9]*)$/)
+          .transform(Number),
+      ],
+      { error: 'Must be a whole number in decimal digits' },
+    )
     .pipe(z.number().max(max, `Must be at most ${max}`));
 
 /** Numeric path/query ids: canonical digits in range, so `abc`, `1.5` or `0x10` answer 404/400 before any query runs. */

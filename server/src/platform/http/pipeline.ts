@@ -123,7 +123,7 @@ export class Pipeline {
     app.addHook('onRequest', async (request) => {
       if (jsonInputProblem(request.params)) throw notFound(request.routeOptions.config.route?.resource);
       const problem =
-        jsonInputProblem(request.query) ?? jsonInputProblem(request.headers['x-vendor'], ['X-Vendor']);
+        jsonInputProblem(request.query) ?? jsonInputProblem({ 'X-Vendor': request.headers['x-vendor'] });
       if (problem) throw inputRefused(problem);
     });
 
