@@ -3,7 +3,7 @@
  * embed, the size of `parameters`, relay state changes per conversation and their size, relay sockets per
  * address. Past each limit: 429 with Retry-After, or `state_err`, or a refused connection — and nothing stored.
  */
-import { TOO_DEEP_TEXT, UNSTORABLE_TEXT } from '@llmor/contracts';
+import { JSON_MAX_DEPTH, TOO_DEEP_TEXT, UNSTORABLE_TEXT } from '@llmor/contracts';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../platform/db';
@@ -171,7 +171,7 @@ describe('the relay', () => {
     const conversation = await makeConversation(server.ctx, app);
     const a = await joined(conversation.token);
     let deep: unknown = 1;
-    for (let i = 0; i < 100; i++) deep = { d: deep };
+    for (let i = 0; i < JSON_MAX_DEPTH + 1; i++) deep = { d: deep };
     const refusals = [
       ['set', { big: 'x'.repeat(3000) }, 'The state must not exceed 2 KiB.'],
       [
@@ -190,6 +190,15 @@ describe('the relay', () => {
       state: {},
       stateVersion: 0,
     });
+
+    // 10,000 deep, as a raw socket.io EVENT packet: the client library cannot encode it (its binary check
+    // recurses). Another conversation: refusals count against the rate too.
+    const other = await makeConversation(server.ctx, app);
+    const b = await joined(other.token);
+    b.socket.io.engine.send(`2["set",${'{"d":'.repeat(10_000)}1${'}'.repeat(10_000)}]`);
+    const [refused] = await b.waitFor((r) => r.event === 'state_err');
+    expect(refused!.data).toEqual({ error: TOO_DEEP_TEXT });
+    expect(await readState(server.ctx.db, vendor.id, other.id)).toEqual({ state: {}, stateVersion: 0 });
   });
 
   it('refuses sockets past the limit per address until one closes', async () => {
