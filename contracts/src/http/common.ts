@@ -9,7 +9,7 @@ export const ID_MAX = 2_147_483_647;
  * `+1`, ` 1` and `01` are refused instead of read as another number (docs/adr/0022). The wire only carries
  * strings here; a number is taken too so typed callers (the console's query builders) may pass one.
  */
-const digits = (max: number) =>
+export const digitsParam = (max: number) =>
   z
     .union(
       [
@@ -25,7 +25,7 @@ const digits = (max: number) =>
     .pipe(z.number().max(max, `Must be at most ${max}`));
 
 /** Numeric path/query ids: canonical digits in range, so `abc`, `1.5` or `0x10` answer 404/400 before any query runs. */
-export const idParam = digits(ID_MAX).pipe(z.number().positive('Must be a positive id'));
+export const idParam = digitsParam(ID_MAX).pipe(z.number().positive('Must be a positive id'));
 
 /** An id in a JSON body: a JSON number that is a positive integer in range (not `"1"`, `true` or `[1]`). */
 export const idField = z
@@ -36,8 +36,8 @@ export const idField = z
 
 /** Paging query shared by every list call (CONTRACTS: zero-based page, page_size ≤ 100). */
 export const pagingQuery = z.object({
-  page: digits(ID_MAX).default(0),
-  page_size: digits(PAGE_SIZE_MAX).pipe(z.number().min(1)).default(PAGE_SIZE_DEFAULT),
+  page: digitsParam(ID_MAX).default(0),
+  page_size: digitsParam(PAGE_SIZE_MAX).pipe(z.number().min(1)).default(PAGE_SIZE_DEFAULT),
   order_dir: z.enum(['asc', 'desc']).optional(),
   count: z.enum(['0', '1']).optional(),
   locale: z.string().optional(),
