@@ -124,13 +124,13 @@ describe('conversations opened through an embed', () => {
 
     // Every caller has a limit too (larger for signed-in users).
     const before = await server.ctx.db.select({ n: count() }).from(schema.conversations);
-    const console = await owner.post('/v1/conversations', {
+    const bySignedIn = await owner.post('/v1/conversations', {
       vendor_app_id: app.id,
       vendor_channel: 'management',
       parameters: { blob: 'x'.repeat(5000) },
     });
-    expect(console.statusCode).toBe(400);
-    expect(console.json().errors).toEqual({ parameters: 'At most 4096 bytes as JSON.' });
+    expect(bySignedIn.statusCode).toBe(400);
+    expect(bySignedIn.json().errors).toEqual({ parameters: 'At most 4096 bytes as JSON.' });
     expect(await server.ctx.db.select({ n: count() }).from(schema.conversations)).toEqual(before);
   });
 });

@@ -1,4 +1,4 @@
-import { JSON_MAX_DEPTH, jsonInputProblem, jsonPatch } from '@llmor/contracts';
+import { jsonInputProblem, jsonPatch } from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
 import { applyPatch, deepClone, type Operation, validate as validatePatch } from '../../platform/json-patch';
 import { changeState, readState } from './repo';
@@ -20,13 +20,13 @@ export interface StateTarget {
   token: string;
 }
 
-function isJsonValue(value: unknown, depth: number): boolean {
-  if (depth > JSON_MAX_DEPTH) return false;
+/** Plain JSON only (no binary, no class instances); called after `checkJsonInput`, so its depth is bounded. */
+function isJsonValue(value: unknown): boolean {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
   if (typeof value === 'number') return Number.isFinite(value);
-  if (Array.isArray(value)) return value.every((v) => isJsonValue(v, depth + 1));
+  if (Array.isArray(value)) return value.every(isJsonValue);
   if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    return Object.values(value as object).every((v) => isJsonValue(v, depth + 1));
+    return Object.values(value as object).every(isJsonValue);
   }
   return false;
 }
@@ -43,7 +43,7 @@ export function checkState(value: unknown, maxBytes: number): Record<string, unk
     throw new StateError('The state must be a JSON object.');
   }
   checkJsonInput(value);
-  if (!isJsonValue(value, 0)) throw new StateError('The state must contain JSON values only.');
+  if (!isJsonValue(value)) throw new StateError('The state must contain JSON values only.');
   if (Buffer.byteLength(JSON.stringify(value), 'utf8') > maxBytes) {
     throw new StateError(`The state must not exceed ${formatBytes(maxBytes)}.`);
   }
