@@ -44,8 +44,6 @@ export interface RelayAuth {
 }
 export const RELAY_AUTH_REQUIRED =
   'Say who you are when connecting: auth.access_token, auth.vendor_token with auth.vendor, or auth.embed_token.';
-/** Largest state object, as UTF-8 JSON. */
-export const RELAY_STATE_MAX_BYTES = 256 * 1024;
 
 export const RelayClientEvent = {
   join: 'join',
