@@ -42,6 +42,13 @@ export interface RelayAuth {
   /** A web embed's widget: the embed token (the page's Origin is checked as on HTTP). */
   embed_token?: string;
 }
+/** RelayAuth's keys, for clients that cannot import the type (the widget pins its copy to these). */
+export const RELAY_AUTH_KEYS = {
+  accessToken: 'access_token',
+  vendorToken: 'vendor_token',
+  vendor: 'vendor',
+  embedToken: 'embed_token',
+} as const satisfies Record<string, keyof RelayAuth>;
 export const RELAY_AUTH_REQUIRED =
   'Say who you are when connecting: auth.access_token, auth.vendor_token with auth.vendor, or auth.embed_token.';
 

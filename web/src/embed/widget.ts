@@ -23,6 +23,7 @@ import {
   COMPLETION_FINISHED,
   COMPLETION_STREAM,
   EMBED_TOKEN_HEADER,
+  RELAY_AUTH_EMBED_TOKEN,
   RELAY_JOIN,
   RELAY_MESSAGE,
   RELAY_SOCKET_HEADER,
@@ -275,7 +276,12 @@ export class EmbedWidget {
 
   private connect(): void {
     if (this.socket) return;
-    const socket = io(this.relayOrigin, { ...SOCKET_OPTIONS, transports: [...SOCKET_OPTIONS.transports] });
+    const socket = io(this.relayOrigin, {
+      ...SOCKET_OPTIONS,
+      transports: [...SOCKET_OPTIONS.transports],
+      // The relay admits the embed that opened the conversation, from the pages it allows.
+      auth: { [RELAY_AUTH_EMBED_TOKEN]: this.config.token },
+    });
     this.socket = socket;
     let reconnect = false;
     socket.on('connect', () => {

@@ -6,6 +6,8 @@
 export const EMBED_TOKEN_HEADER = 'x-embedtoken';
 export const RELAY_SOCKET_HEADER = 'x-relay-socket';
 export const RELAY_JOIN = 'join';
+/** The key of the embed token in the relay handshake's `auth`. */
+export const RELAY_AUTH_EMBED_TOKEN = 'embed_token';
 export const RELAY_MESSAGE = 'message';
 export const COMPLETION_STREAM = 'completion_stream';
 export const COMPLETION_FINISHED = 'completion.finished';

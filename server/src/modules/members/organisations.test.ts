@@ -358,9 +358,9 @@ describe('forgot password', () => {
       .toBe(2);
     const second = linkIn(smtp.received.filter((m) => m.to.includes(ownerUser.email)).at(-1)!.text)!;
     await instance.ctx.db.update(schema.userTokens).set({ expiresAt: new Date(Date.now() - 1000) });
-    expect((await followLink(second, 'expired password', 'password/reset', instance)).used.json().message).toBe(
-      LINK_INVALID,
-    );
+    expect(
+      (await followLink(second, 'expired password', 'password/reset', instance)).used.json().message,
+    ).toBe(LINK_INVALID);
   });
 
   it('reports the mail server’s refusal of a test mail as a clear 400', async () => {

@@ -53,6 +53,7 @@ const en_US = {
     removed: 'The user has been removed.',
     resend: 'Send a new invitation',
     notFound: 'This user is not a member of this vendor.',
+    namesOwn: 'People set their own names on their account page.',
   },
   slack: {
     title: 'Slack configuration token',
@@ -135,6 +136,7 @@ const de_DE: SettingsMessages = {
     removed: 'Der Benutzer wurde entfernt.',
     resend: 'Neue Einladung senden',
     notFound: 'Dieser Benutzer ist kein Mitglied dieses Anbieters.',
+    namesOwn: 'Personen ändern ihren Namen selbst auf ihrer Kontoseite.',
   },
   slack: {
     title: 'Slack-Konfigurationstoken',
@@ -216,6 +218,7 @@ const fr_FR: SettingsMessages = {
     removed: 'L’utilisateur a été retiré.',
     resend: 'Envoyer une nouvelle invitation',
     notFound: 'Cet utilisateur n’est pas membre de ce fournisseur.',
+    namesOwn: 'Chacun modifie son nom sur la page de son compte.',
   },
   slack: {
     title: 'Jeton de configuration Slack',
@@ -297,6 +300,7 @@ const it_IT: SettingsMessages = {
     removed: 'L’utente è stato rimosso.',
     resend: 'Invia un nuovo invito',
     notFound: 'Questo utente non è membro di questo fornitore.',
+    namesOwn: 'Ognuno modifica il proprio nome nella pagina del suo account.',
   },
   slack: {
     title: 'Token di configurazione Slack',

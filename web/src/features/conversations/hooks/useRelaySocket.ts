@@ -1,4 +1,6 @@
 import {
+  RELAY_PATH,
+  type RelayAuth,
   RelayClientEvent,
   type RelayMessage,
   RelayServerEvent,
@@ -7,6 +9,8 @@ import {
 } from '@llmor/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { io, type Socket } from 'socket.io-client';
+import { loadSession } from '../../../lib/session';
+import { accessTokenHeader } from '../../../lib/signing';
 import { parseRelayMessage } from '../model/relay';
 
 export type SocketPhase = 'idle' | 'connecting' | 'connected' | 'disconnected';
@@ -52,6 +56,22 @@ export function socketStatus(token: string | null, phase: SocketPhase, joined: s
   if (phase === 'connected') return joined === token ? 'connected' : 'other';
   if (phase === 'connecting' || phase === 'idle') return 'connecting';
   return 'disconnected';
+}
+
+/**
+ * The relay admits the console's session as the HTTP calls do: a signature for `GET /stream`, made anew
+ * at every (re)connect so it is always inside the timestamp window.
+ */
+function signedRelayAuth(callback: (auth: RelayAuth) => void): void {
+  const session = loadSession();
+  if (!session) {
+    callback({});
+    return;
+  }
+  accessTokenHeader(session, 'GET', RELAY_PATH).then(
+    (accessToken) => callback({ access_token: accessToken }),
+    () => callback({}),
+  );
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -108,7 +128,11 @@ export function useRelaySocket(token: string | null, relayUrl: string | null, ha
 
   useEffect(() => {
     if (!origin) return;
-    const socket = io(origin, { ...SOCKET_OPTIONS, transports: [...SOCKET_OPTIONS.transports] });
+    const socket = io(origin, {
+      ...SOCKET_OPTIONS,
+      transports: [...SOCKET_OPTIONS.transports],
+      auth: signedRelayAuth,
+    });
     socketRef.current = socket;
     setPhase('connecting');
     const current = () => requestedRef.current !== null && requestedRef.current === tokenRef.current;

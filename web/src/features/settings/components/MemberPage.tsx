@@ -17,7 +17,7 @@ import { LoadFailed } from './LoadFailed';
 import { MemberStatus } from './MembersPage';
 import { SettingsLayout } from './SettingsLayout';
 
-/** /settings/users/{id}: names, role, whether the person may work in the vendor; remove; resend. */
+/** /settings/users/{id}: the membership (role, whether the person may work in the vendor); remove; resend. */
 export function MemberPage({ vendorId, userId }: { vendorId: number; userId: number }) {
   const { t } = useTranslation();
   const member = useMember(vendorId, userId);
@@ -49,12 +49,7 @@ function MemberForm({ vendorId, member }: { vendorId: number; member: Member }) 
   const [confirming, setConfirming] = useState(false);
   const [link, setLink] = useState<string | null>(null);
   const form = useForm<MemberUpdateBody>({
-    initialValues: {
-      firstname: member.firstname,
-      lastname: member.lastname,
-      role: member.role,
-      active: member.active,
-    },
+    initialValues: { role: member.role, active: member.active },
     validate: zodFormValidate(memberUpdateBody, t),
   });
   const onSave = async (values: MemberUpdateBody) => {
@@ -90,18 +85,14 @@ function MemberForm({ vendorId, member }: { vendorId: number; member: Member }) 
         <Group>
           <MemberStatus member={member} />
         </Group>
-        <Group grow>
-          <TextInput
-            label={t('settings.invite.firstname')}
-            {...form.getInputProps('firstname')}
-            data-testid="member-firstname"
-          />
-          <TextInput
-            label={t('settings.invite.lastname')}
-            {...form.getInputProps('lastname')}
-            data-testid="member-lastname"
-          />
-        </Group>
+        {/* A person's names are their own (their account page): the vendor sees them, never edits them. */}
+        <TextInput
+          label={t('settings.users.name')}
+          description={t('settings.member.namesOwn')}
+          value={[member.firstname, member.lastname].filter(Boolean).join(' ')}
+          readOnly
+          data-testid="member-name"
+        />
         <Select
           label={t('settings.users.role')}
           data={MEMBER_ROLES.map((r) => ({ value: r, label: t(`settings.users.roles.${r}`) }))}
