@@ -214,7 +214,13 @@ export async function buildApp(
     serve: opts.config.ROLES.includes('relay'),
     redisUrl: opts.config.REDIS_URL,
     onConnection: (socket) => handleRelayConnection(ctx, socket),
-    middleware: [limitSocketsPerAddress(ctx.rateLimiter, opts.config.RELAY_SOCKETS_PER_ADDRESS)],
+    middleware: [
+      limitSocketsPerAddress(
+        ctx.rateLimiter,
+        opts.config.RELAY_SOCKETS_PER_ADDRESS,
+        proxyTrust(opts.config.TRUST_PROXY),
+      ),
+    ],
   });
   // Replies still running when the server stops are aborted; each stores its error and end events.
   app.addHook('onClose', async () => {

@@ -1,6 +1,7 @@
 import type { Socket } from 'socket.io';
+import { clientAddress, type ProxyTrust } from '../http/client-address';
 
-/** The network address a relay socket connected from (what per-address relay limits count by). */
-export function relayClientAddress(socket: Socket): string {
-  return socket.handshake.address;
+/** The client's address of a relay socket (what per-address relay limits count by), by the `TRUST_PROXY` rule. */
+export function relayClientAddress(socket: Socket, trust: ProxyTrust): string {
+  return clientAddress(socket.request, trust);
 }

@@ -1,4 +1,5 @@
 import type { Socket } from 'socket.io';
+import type { ProxyTrust } from '../http/client-address';
 import type { RateLimiter } from '../rate-limit';
 import { relayClientAddress } from './address';
 
@@ -11,9 +12,13 @@ export type RelayMiddleware = (socket: Socket, next: (err?: Error) => void) => v
  * Refuses a connection when its address already holds `max` relay sockets (docs/adr/0022): one client
  * cannot hold hundreds of sockets open. The count lives in the shared rate limiter, so it spans instances.
  */
-export function limitSocketsPerAddress(limiter: RateLimiter, max: number): RelayMiddleware {
+export function limitSocketsPerAddress(
+  limiter: RateLimiter,
+  max: number,
+  trust: ProxyTrust,
+): RelayMiddleware {
   return (socket, next) => {
-    const key = `relay-sockets:${relayClientAddress(socket)}`;
+    const key = `relay-sockets:${relayClientAddress(socket, trust)}`;
     limiter.hit(key, max, SOCKET_COUNT_WINDOW_SECONDS).then((hit) => {
       if (!hit.allowed) {
         void limiter.release(key);
