@@ -24,6 +24,8 @@ export const ErrorName = {
   Conflict: 'Conflict',
   PayloadTooLarge: 'PayloadTooLarge',
   TooManyRequests: 'TooManyRequests',
+  /** A model provider called while answering failed; the message is the provider's. */
+  BadGateway: 'BadGateway',
   GatewayTimeout: 'GatewayTimeout',
   InternalServerError: 'InternalServerError',
 } as const;

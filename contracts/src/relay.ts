@@ -51,8 +51,6 @@ export const RELAY_AUTH_KEYS = {
 } as const satisfies Record<string, keyof RelayAuth>;
 export const RELAY_AUTH_REQUIRED =
   'Say who you are when connecting: auth.access_token, auth.vendor_token with auth.vendor, or auth.embed_token.';
-/** Largest state object, as UTF-8 JSON. */
-export const RELAY_STATE_MAX_BYTES = 256 * 1024;
 
 export const RelayClientEvent = {
   join: 'join',

@@ -45,11 +45,13 @@ import { proxyTrust } from './platform/http/client-address';
 import { openApiRoutes, registerOpenApi } from './platform/http/openapi';
 import { Pipeline } from './platform/http/pipeline';
 import type { RouteSpec } from './platform/http/route';
+import { serializeError } from './platform/log';
 import { OutboundGuard } from './platform/outbound/guard';
 import { SERVER_ROOT } from './platform/paths';
 import { JobQueue } from './platform/queue';
 import type { RateLimiter } from './platform/rate-limit';
 import { RelayHub } from './platform/relay/hub';
+import { limitSocketsPerAddress } from './platform/relay/limits';
 import { startRelay } from './platform/relay/server';
 import { registerSecurityHeaders } from './platform/security';
 import { DEFAULT_WEB_DIST, isConsoleRoute, registerWebConsole, sendConsole } from './platform/web';
@@ -97,6 +99,7 @@ export async function buildApp(
         'req.headers["x-vendortoken"]',
         'req.headers["x-embedtoken"]',
       ],
+      serializers: { err: serializeError },
     },
     bodyLimit: BODY_LIMIT,
     // Client addresses come from the socket unless the operator names the proxies (TRUST_PROXY).
@@ -215,6 +218,13 @@ export async function buildApp(
     serve: opts.config.ROLES.includes('relay'),
     redisUrl: opts.config.REDIS_URL,
     onConnection: (socket) => handleRelayConnection(ctx, socket),
+    middleware: [
+      limitSocketsPerAddress(
+        ctx.rateLimiter,
+        opts.config.RELAY_SOCKETS_PER_ADDRESS,
+        proxyTrust(opts.config.TRUST_PROXY),
+      ),
+    ],
   });
   // Replies still running when the server stops are aborted; each stores its error and end events.
   app.addHook('onClose', async () => {

@@ -1,13 +1,43 @@
 import { z } from 'zod';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../constants';
 
-/** Numeric path/query ids: digits only, so `abc` or `1.5` answer 404/400 before any query runs. */
-export const idParam = z.coerce.number().int().positive().max(2_147_483_647);
+/** The largest id a row can have (PostgreSQL `integer`). */
+export const ID_MAX = 2_147_483_647;
+
+/**
+ * A whole number written in a path or query: canonical decimal digits only. No coercion, so `0x10`, `1e3`,
+ * `+1`, ` 1` and `01` are refused instead of read as another number (docs/adr/0022). The wire only carries
+ * strings here; a number is taken too so typed callers (the console's query builders) may pass one.
+ */
+export const digitsParam = (max: number) =>
+  z
+    .union(
+      [
+        z.number().int().min(0),
+        z
+          .string()
+          .max(String(max).length, `Must be at most ${max}`)
+          .regex(/^(0|[1-9][0-9]*)$/)
+          .transform(Number),
+      ],
+      { error: 'Must be a whole number in decimal digits' },
+    )
+    .pipe(z.number().max(max, `Must be at most ${max}`));
+
+/** Numeric path/query ids: canonical digits in range, so `abc`, `1.5` or `0x10` answer 404/400 before any query runs. */
+export const idParam = digitsParam(ID_MAX).pipe(z.number().positive('Must be a positive id'));
+
+/** An id in a JSON body: a JSON number that is a positive integer in range (not `"1"`, `true` or `[1]`). */
+export const idField = z
+  .number({ error: 'Must be an id (a positive whole number)' })
+  .int('Must be an id (a positive whole number)')
+  .positive('Must be an id (a positive whole number)')
+  .max(ID_MAX, `Must be at most ${ID_MAX}`);
 
 /** Paging query shared by every list call (CONTRACTS: zero-based page, page_size ≤ 100). */
 export const pagingQuery = z.object({
-  page: z.coerce.number().int().min(0).default(0),
-  page_size: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
+  page: digitsParam(ID_MAX).default(0),
+  page_size: digitsParam(PAGE_SIZE_MAX).pipe(z.number().min(1)).default(PAGE_SIZE_DEFAULT),
   order_dir: z.enum(['asc', 'desc']).optional(),
   count: z.enum(['0', '1']).optional(),
   locale: z.string().optional(),

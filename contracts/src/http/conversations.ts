@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParam, listQuery } from './common';
+import { idField, idParam, listQuery } from './common';
 
 /** Channels a conversation can be opened on (spec 01 §7). Console users may only open `management`. */
 export const CONVERSATION_CHANNELS = ['management', 'api', 'embed', 'slack'] as const;
@@ -10,7 +10,7 @@ export const MESSAGE_MAX_CHARS = 100_000;
 
 /** `POST /v1/conversations` */
 export const createConversationBody = z.object({
-  vendor_app_id: idParam,
+  vendor_app_id: idField,
   vendor_channel: z.enum(CONVERSATION_CHANNELS),
   parameters: z.record(z.string(), z.unknown()).default({}),
 });

@@ -17,7 +17,7 @@
  * `/v1/datastores/…` take the vendor from `X-Vendor`; another vendor's datastore answers 404.
  */
 import { z } from 'zod';
-import { idParam, pagingQuery } from './common';
+import { idField, idParam, pagingQuery } from './common';
 
 export const DATASTORE_NAME_PATTERN = /^[a-z0-9_]+$/;
 export const DATASTORE_NAME_MAX_LENGTH = 64;
@@ -48,14 +48,14 @@ export const datastoreCreateBody = z.object(
   {
     name,
     /** Default: the vendor's first installed embedding model. */
-    embedding_vendor_model_id: idParam.nullish(),
+    embedding_vendor_model_id: idField.nullish(),
   },
   { error: 'Must be an object' },
 );
 export type DatastoreCreateBody = z.infer<typeof datastoreCreateBody>;
 
 export const datastoreUpdateBody = z.object(
-  { name: name.optional(), embedding_vendor_model_id: idParam.optional() },
+  { name: name.optional(), embedding_vendor_model_id: idField.optional() },
   { error: 'Must be an object' },
 );
 export type DatastoreUpdateBody = z.infer<typeof datastoreUpdateBody>;

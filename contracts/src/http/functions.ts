@@ -37,7 +37,7 @@
  * function's `last_run`, `run_count` and `run_count_success` in the same transaction.
  */
 import { z } from 'zod';
-import { idParam, listEnvelopeSchema, listQuery, pagingQuery } from './common';
+import { idField, idParam, listEnvelopeSchema, listQuery, pagingQuery } from './common';
 
 /** The only runtime: Lua 5.4 in the silicon sandbox (labelled 'Silicon (lua)'). */
 export const FUNCTION_RUNTIMES = ['silicon'] as const;
@@ -128,7 +128,7 @@ const functionFields = {
   is_library: z.boolean({ error: 'Must be true or false' }).optional(),
   code: codeField.optional(),
   /** The app this function is specific to (only that app may install it); null: shared. */
-  specific_app_id: idParam.nullable().optional(),
+  specific_app_id: idField.nullable().optional(),
 };
 
 /**

@@ -22,7 +22,7 @@
  */
 import { z } from 'zod';
 import { AVAILABLE_MODELS_LIMIT } from '../constants';
-import { listQuery } from './common';
+import { digitsParam, listQuery } from './common';
 
 export const MODEL_TYPES = ['chat_completion', 'embedding'] as const;
 export type ModelType = (typeof MODEL_TYPES)[number];
@@ -35,7 +35,7 @@ const optionalType = z.preprocess((v) => (v === '' ? undefined : v), z.enum(MODE
 const optionalSearch = z.string().trim().max(200).optional();
 
 export const availableModelsQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(AVAILABLE_MODELS_LIMIT).default(AVAILABLE_MODELS_LIMIT),
+  limit: digitsParam(AVAILABLE_MODELS_LIMIT).pipe(z.number().min(1)).default(AVAILABLE_MODELS_LIMIT),
   search: optionalSearch,
   type: optionalType,
   locale: z.string().optional(),

@@ -141,6 +141,33 @@ export const configSchema = z.object({
     }),
   /** Messages one caller may send per minute (`POST /v1/conversations/{token}`); past it 429 + Retry-After. */
   SEND_RATE_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  // Limits on what anyone holding a public embed token may make us store (docs/adr/0022).
+  /** Conversations one address may open per hour through embeds; past it 429 + Retry-After. */
+  EMBED_CONVERSATIONS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(20),
+  /** Conversations one embed may open per hour, all visitors together; past it 429 + Retry-After. */
+  EMBED_CONVERSATIONS_PER_EMBED_PER_HOUR: z.coerce.number().int().min(1).default(1000),
+  /** Largest `parameters` of a conversation an embed opens, as UTF-8 JSON (bytes). */
+  EMBED_PARAMETERS_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(2)
+    .default(8 * 1024),
+  /** Largest `parameters` of any conversation, as UTF-8 JSON (bytes). */
+  CONVERSATION_PARAMETERS_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(2)
+    .default(64 * 1024),
+  /** Largest conversation state, as UTF-8 JSON (bytes): relay `set`/`patchState` and Lua `state.set/patch`. */
+  STATE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(2)
+    .default(64 * 1024),
+  /** Relay `set` and `patchState` events one socket may send per minute; past it `state_err`. */
+  RELAY_STATE_CHANGES_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  /** Relay sockets one address may hold open at once; past it the connection is refused. */
+  RELAY_SOCKETS_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
   /** Slack's Web API base URL (`@slack/web-api`'s `slackApiUrl`; tests point it at a local fake). */
   SLACK_API_URL: url(['http', 'https']).default('https://slack.com/api/'),
   /** Slack's OAuth page that installs a bot in a workspace. */

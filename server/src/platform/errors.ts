@@ -38,4 +38,6 @@ export const tooManyRequests = (
   retryAfterSeconds: number,
   message = 'Too many requests. Please try again later.',
 ) => new AppError(ErrorName.TooManyRequests, message, { retryAfterSeconds });
+/** An outside service the call depends on failed; `message` says which and why (never a secret). */
+export const badGateway = (message: string) => new AppError(ErrorName.BadGateway, message);
 export const timedOut = (message: string) => new AppError(ErrorName.GatewayTimeout, message);

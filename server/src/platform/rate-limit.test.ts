@@ -22,6 +22,21 @@ function contract(name: string, make: () => RateLimiter) {
       await limiter.reset(key);
       expect((await limiter.peek(key)).count).toBe(0);
     });
+
+    it('releases hits back, never below zero nor past the window', async () => {
+      const limiter = make();
+      const key = `test:${name}:release:${Date.now()}:${Math.random()}`;
+      await limiter.release(key);
+      expect((await limiter.peek(key)).count).toBe(0);
+      await limiter.hit(key, 1, 60);
+      expect((await limiter.hit(key, 1, 60)).allowed).toBe(false);
+      await limiter.release(key);
+      await limiter.release(key);
+      expect((await limiter.hit(key, 1, 60)).allowed).toBe(true);
+      await limiter.release(key);
+      await limiter.release(key);
+      expect((await limiter.peek(key)).count).toBe(0);
+    });
   });
 }
 

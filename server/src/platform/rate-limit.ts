@@ -12,6 +12,11 @@ export interface RateLimiter {
   /** The count in the current window without adding to it (0 when none). */
   peek(key: string): Promise<{ count: number; retryAfter: number }>;
   reset(key: string): Promise<void>;
+  /**
+   * Takes one hit back (never below 0): a counter of things held open (sockets) is hit when one opens and
+   * released when it closes; the window only bounds how long a count lost to a crash survives.
+   */
+  release(key: string): Promise<void>;
 }
 
 export class MemoryRateLimiter implements RateLimiter {
@@ -38,6 +43,11 @@ export class MemoryRateLimiter implements RateLimiter {
 
   async reset(key: string): Promise<void> {
     this.windows.delete(key);
+  }
+
+  async release(key: string): Promise<void> {
+    const w = this.windows.get(key);
+    if (w && w.count > 0) w.count--;
   }
 
   private sweep(now: number) {
@@ -74,4 +84,11 @@ export class RedisRateLimiter implements RateLimiter {
   async reset(key: string): Promise<void> {
     await this.redis.del(this.prefix + key);
   }
+
+  async release(key: string): Promise<void> {
+    // One round trip, and an expired counter is not brought back without its window.
+    await this.redis.eval(RELEASE_SCRIPT, { keys: [this.prefix + key] });
+  }
 }
+
+const RELEASE_SCRIPT = `if (tonumber(redis.call('get', KEYS[1]) or '0')) > 0 then return redis.call('decr', KEYS[1]) end return 0`;

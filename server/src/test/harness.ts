@@ -3,6 +3,7 @@
  * PostgreSQL server named by DATABASE_URL (created per suite, dropped after).
  */
 import { encodeAccessToken, RELAY_PATH, type RelayAuth, signingMessage } from '@llmor/contracts';
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { buildApp, type ServerContext } from '../app';
@@ -337,4 +338,21 @@ export function registeredRoutes(tree: string): { path: string; methods: string[
     if (m[3]) routes.push({ path: stack.join(''), methods: m[3].split(', ').filter((x) => x !== 'HEAD') });
   }
   return routes;
+}
+
+/**
+ * Every row of every table but `sessions` (callers' own sessions change as they call), serialised: what a
+ * refused call must leave unchanged.
+ */
+export async function databaseSnapshot(ctx: AppContext): Promise<string> {
+  const parts: string[] = [];
+  for (const [name, table] of Object.entries(schema)) {
+    if (name === 'sessions') continue;
+    const rows = await ctx.db
+      .select()
+      .from(table as typeof schema.apps)
+      .orderBy(sql`1`);
+    parts.push(`${name}:${JSON.stringify(rows)}`);
+  }
+  return parts.join('\n');
 }

@@ -4,11 +4,17 @@
  * database is byte-for-byte unchanged. A route added later without an entry here fails the
  * coverage check, so no route escapes the matrix.
  */
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeSiliconPools } from '../modules/functions/sandbox';
-import { schema } from '../platform/db';
-import { Client, createTestServer, makeUser, makeVendor, registeredRoutes, type TestServer } from './harness';
+import {
+  Client,
+  createTestServer,
+  databaseSnapshot,
+  makeUser,
+  makeVendor,
+  registeredRoutes,
+  type TestServer,
+} from './harness';
 
 let server: TestServer;
 let owner: Client;
@@ -136,19 +142,8 @@ function fill(path: string, vendorId: number): string {
   });
 }
 
-/** Every row of every table, serialised: the state no denied call may change. */
-async function snapshot(): Promise<string> {
-  const parts: string[] = [];
-  for (const [name, table] of Object.entries(schema)) {
-    if (name === 'sessions') continue; // the intruder's own session is not the owner's data
-    const rows = await server.ctx.db
-      .select()
-      .from(table as typeof schema.apps)
-      .orderBy(sql`1`);
-    parts.push(`${name}:${JSON.stringify(rows)}`);
-  }
-  return parts.join('\n');
-}
+/** The state no denied call may change (the intruder's own session is not the owner's data). */
+const snapshot = () => databaseSnapshot(server.ctx);
 
 beforeAll(async () => {
   server = await createTestServer();

@@ -286,7 +286,7 @@ describe('relay: conversation state', () => {
     expect(errors[0]!.data).toEqual({
       error: 'Patches must be an array of JSON Patch (RFC 6902) operations.',
     });
-    expect(errors.at(-1)!.data).toEqual({ error: 'The state must not exceed 256 KiB.' });
+    expect(errors.at(-1)!.data).toEqual({ error: 'The state must not exceed 64 KiB.' });
     expect(errors.at(-5)!.data).toEqual({ error: 'The state must be a JSON object.' });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
 

@@ -12,6 +12,7 @@ import { AppError } from '../../platform/errors';
 import { clientAddress, proxyTrust } from '../../platform/http/client-address';
 import { callerRoom, memberRoom } from '../../platform/relay/hub';
 import { type Caller, mayOpenConversation } from './access';
+import { countStateChange } from './limits';
 import type { ConversationContext } from './ports';
 import { findConversationByCapability } from './repo';
 import {
@@ -151,12 +152,16 @@ export function handleRelayConnection(ctx: ConversationContext, socket: Socket):
   });
 
   on(RelayClientEvent.set, async (state) => {
-    const next = await setConversationState(ctx, requireJoined(), state, { exceptSocket: socket.id });
+    const target = requireJoined();
+    await countStateChange(ctx, target);
+    const next = await setConversationState(ctx, target, state, { exceptSocket: socket.id });
     socket.emit(RelayServerEvent.set, next);
   });
 
   on(RelayClientEvent.patchState, async (patches) => {
-    const next = await patchConversationState(ctx, requireJoined(), patches, { exceptSocket: socket.id });
+    const target = requireJoined();
+    await countStateChange(ctx, target);
+    const next = await patchConversationState(ctx, target, patches, { exceptSocket: socket.id });
     socket.emit(RelayServerEvent.patch, next);
   });
 }

@@ -48,10 +48,11 @@ export const conversationRoutes = (ctx: ConversationContext) => [
     query: localeQuery,
     status: 201,
     response: dataEnvelopeSchema(conversationCreatedSchema),
-    handler: async ({ vendor, identity, outsider, body, query }) => ({
+    handler: async ({ vendor, identity, outsider, body, query, request }) => ({
       data: await createConversation(ctx, callerOf({ vendor, identity, outsider }), body, {
         locale: query.locale,
         relayUrl: relayUrl(ctx),
+        address: request.ip,
       }),
     }),
   }),

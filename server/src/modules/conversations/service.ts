@@ -11,6 +11,7 @@ import type { AppContext } from '../../platform/context';
 import { randomToken } from '../../platform/crypto';
 import { notFound, timedOut, validationError } from '../../platform/errors';
 import { type Caller, channelsOf, mayOpenConversation, mayUseApp } from './access';
+import { checkParametersSize, countEmbedOpening } from './limits';
 import type { AppRow, ConversationContext, ReplyObserver } from './ports';
 import { presentConversation, presentListItem, presentMessage } from './present';
 import {
@@ -73,6 +74,7 @@ export async function openConversation(
       vendor_channel: `This caller may only open conversations on: ${channelsOf(caller).join(', ')}.`,
     });
   }
+  checkParametersSize(ctx, caller, body.parameters);
   const app = await requireApp(ctx, caller, body.vendor_app_id);
   const conversation = await insertConversation(ctx.db, caller.vendor.id, {
     appId: app.id,
@@ -100,8 +102,10 @@ export async function createConversation(
   ctx: ConversationContext,
   caller: Caller,
   body: CreateConversationBody,
-  opts: { locale?: string; relayUrl: string },
+  /** `address`: where an HTTP call came from (an embed's openings are counted by it). */
+  opts: { locale?: string; relayUrl: string; address?: string },
 ): Promise<ConversationCreated> {
+  await countEmbedOpening(ctx, caller, opts.address);
   const { conversation, messages } = await openConversation(ctx, caller, body, opts);
   return { ...presentConversation(conversation, opts.relayUrl), messages: messages.map(presentMessage) };
 }

@@ -1,4 +1,4 @@
-import { jsonPatch, RELAY_STATE_MAX_BYTES } from '@llmor/contracts';
+import { jsonInputProblem, jsonPatch } from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
 import { applyPatch, deepClone, type Operation, validate as validatePatch } from '../../platform/json-patch';
 import { changeState, readState } from './repo';
@@ -20,32 +20,40 @@ export interface StateTarget {
   token: string;
 }
 
-const MAX_DEPTH = 64;
-
-function isJsonValue(value: unknown, depth: number): boolean {
-  if (depth > MAX_DEPTH) return false;
+/** Plain JSON only (no binary, no class instances); called after `checkJsonInput`, so its depth is bounded. */
+function isJsonValue(value: unknown): boolean {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
   if (typeof value === 'number') return Number.isFinite(value);
-  if (Array.isArray(value)) return value.every((v) => isJsonValue(v, depth + 1));
+  if (Array.isArray(value)) return value.every(isJsonValue);
   if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    return Object.values(value as object).every((v) => isJsonValue(v, depth + 1));
+    return Object.values(value as object).every(isJsonValue);
   }
   return false;
 }
 
-/** The state if it is a JSON object within the size limit; otherwise a StateError saying why. */
-export function checkState(value: unknown): Record<string, unknown> {
+/** Refuses what no state may hold: nesting past the limit, text the database cannot store (docs/adr/0022). */
+function checkJsonInput(value: unknown): void {
+  const problem = jsonInputProblem(value);
+  if (problem) throw new StateError(problem.message);
+}
+
+/** The state if it is a JSON object within `maxBytes`; otherwise a StateError saying why. */
+export function checkState(value: unknown, maxBytes: number): Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new StateError('The state must be a JSON object.');
   }
-  if (!isJsonValue(value, 0)) throw new StateError('The state must contain JSON values only.');
-  if (Buffer.byteLength(JSON.stringify(value), 'utf8') > RELAY_STATE_MAX_BYTES) {
-    throw new StateError(`The state must not exceed ${RELAY_STATE_MAX_BYTES / 1024} KiB.`);
+  checkJsonInput(value);
+  if (!isJsonValue(value)) throw new StateError('The state must contain JSON values only.');
+  if (Buffer.byteLength(JSON.stringify(value), 'utf8') > maxBytes) {
+    throw new StateError(`The state must not exceed ${formatBytes(maxBytes)}.`);
   }
   return value as Record<string, unknown>;
 }
 
-function applyPatches(current: unknown, patches: unknown): Record<string, unknown> {
+const formatBytes = (bytes: number) => (bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`);
+
+function applyPatches(current: unknown, patches: unknown, maxBytes: number): Record<string, unknown> {
+  checkJsonInput(patches);
   const shape = jsonPatch.safeParse(patches);
   if (!shape.success) {
     throw new StateError('Patches must be an array of JSON Patch (RFC 6902) operations.');
@@ -60,7 +68,7 @@ function applyPatches(current: unknown, patches: unknown): Record<string, unknow
   } catch (err) {
     throw new StateError(`Invalid patch: ${(err as Error).message.split('\n')[0]}`);
   }
-  return checkState(result);
+  return checkState(result, maxBytes);
 }
 
 export async function getConversationState(
@@ -91,7 +99,7 @@ export function setConversationState(
   state: unknown,
   opts: { exceptSocket?: string } = {},
 ): Promise<Record<string, unknown>> {
-  const checked = checkState(state);
+  const checked = checkState(state, ctx.config.STATE_MAX_BYTES);
   return change(ctx, target, () => checked, opts);
 }
 
@@ -102,5 +110,5 @@ export function patchConversationState(
   patches: unknown,
   opts: { exceptSocket?: string } = {},
 ): Promise<Record<string, unknown>> {
-  return change(ctx, target, (current) => applyPatches(current, patches), opts);
+  return change(ctx, target, (current) => applyPatches(current, patches, ctx.config.STATE_MAX_BYTES), opts);
 }

@@ -168,6 +168,7 @@ export const datastoreRoutes = (ctx: KnowledgeContext) => [
     resource: 'Datastore',
     body: searchBody,
     response: dataEnvelopeSchema(z.array(searchHitSchema)),
+    errors: ['BadGateway'],
     handler: async ({ vendor, params, body }) => ({
       data: await service.search(ctx, vendor.id, params.datastoreId, body.query, body.k),
     }),

@@ -16,11 +16,11 @@ import {
   type SearchHit,
 } from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
-import { conflict, notFound, validationError } from '../../platform/errors';
+import { badGateway, conflict, notFound, validationError } from '../../platform/errors';
 import type { JobQueue } from '../../platform/queue';
 import { findApp } from '../apps/repo';
 import { embeddingModelFor } from '../models/providers/index';
-import type { EmbeddingModel } from '../models/providers/types';
+import { type EmbeddingModel, ProviderError } from '../models/providers/types';
 import { checkDocumentSize, documentHash, documentText, parseImport } from './parse';
 import type { DatastoreRow, DocumentRow } from './repo';
 import * as repo from './repo';
@@ -300,8 +300,16 @@ export async function searchDatastore(
   });
 }
 
+/** A search asked for directly: a failing embedding provider is the provider's failure (502), not ours. */
 export async function search(ctx: KnowledgeContext, vendorId: number, id: number, query: string, k: number) {
-  return searchDatastore(ctx, vendorId, await requireDatastore(ctx, vendorId, id), query, k);
+  const ds = await requireDatastore(ctx, vendorId, id);
+  try {
+    return await searchDatastore(ctx, vendorId, ds, query, k);
+  } catch (err) {
+    if (err instanceof ProviderError)
+      throw badGateway(`The embedding model could not answer: ${err.message}`);
+    throw err;
+  }
 }
 
 /** Retrieval for an app's replies: the named datastores of the app (all when none named). */

@@ -12,6 +12,7 @@ const STATUS: Record<ErrorName, number> = {
   [ErrorName.PayloadTooLarge]: 413,
   [ErrorName.TooManyRequests]: 429,
   [ErrorName.InternalServerError]: 500,
+  [ErrorName.BadGateway]: 502,
   [ErrorName.GatewayTimeout]: 504,
 };
 

@@ -1,4 +1,12 @@
-import { type ErrorBody, ErrorName, errorBodySchema, INVALID_ACCESS_TOKEN, idParam } from '@llmor/contracts';
+import {
+  type ErrorBody,
+  ErrorName,
+  errorBodySchema,
+  INVALID_ACCESS_TOKEN,
+  idParam,
+  type JsonInputProblem,
+  jsonInputProblem,
+} from '@llmor/contracts';
 import type {
   FastifyError,
   FastifyInstance,
@@ -10,7 +18,7 @@ import type {
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../config';
-import { AppError, badRequest, notFound, tooManyRequests, unauthorized } from '../errors';
+import { AppError, badRequest, notFound, tooManyRequests, unauthorized, validationError } from '../errors';
 import type { RateLimiter } from '../rate-limit';
 import { fieldErrors } from '../validate';
 import { errorStatus, statusErrorName } from './errors';
@@ -101,11 +109,23 @@ export class Pipeline {
       const text = body as string;
       if (request.routeOptions.config.route?.rawBody) request.rawBody = text;
       if (text.trim() === '') return done(null, undefined);
+      let parsed: unknown;
       try {
-        done(null, JSON.parse(text));
+        parsed = JSON.parse(text);
       } catch {
-        done(badRequest('The request body is not valid JSON.'), undefined);
+        return done(badRequest('The request body is not valid JSON.'), undefined);
       }
+      const problem = jsonInputProblem(parsed);
+      if (problem) return done(inputRefused(problem), undefined);
+      done(null, parsed);
+    });
+    // Text that enters by the path, the query or the X-Vendor header is held to the same rule as bodies,
+    // before anything is looked up (docs/adr/0022). A path value that cannot be stored names no resource.
+    app.addHook('onRequest', async (request) => {
+      if (jsonInputProblem(request.params)) throw notFound(request.routeOptions.config.route?.resource);
+      const problem =
+        jsonInputProblem(request.query) ?? jsonInputProblem({ 'X-Vendor': request.headers['x-vendor'] });
+      if (problem) throw inputRefused(problem);
     });
 
     app.setErrorHandler((error: FastifyError | AppError | InputError, request, reply) =>
@@ -291,6 +311,11 @@ export class Pipeline {
     request.log.error({ err: error }, 'request failed');
     return send(500, { name: ErrorName.InternalServerError, message: 'Internal server error' });
   }
+}
+
+/** 400 naming the field (dotted path) that breaks the JSON input rules. */
+function inputRefused(problem: JsonInputProblem): AppError {
+  return validationError({ [problem.path.join('.') || '_']: problem.message }, problem.message);
 }
 
 function tooLargeText(limit: number | undefined): string {

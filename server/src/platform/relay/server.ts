@@ -2,6 +2,7 @@ import { RELAY_PATH } from '@llmor/contracts';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { Server, type Socket } from 'socket.io';
 import type { RelayHub } from './hub';
+import type { RelayMiddleware } from './limits';
 
 export interface RelayOptions {
   /** A socket.io server on the app's HTTP server at `/stream`, websocket transport only. */
@@ -10,6 +11,8 @@ export interface RelayOptions {
   redisUrl?: string;
   /** What a connected socket may do (the conversations module answers join/get/set/patchState). */
   onConnection: (socket: Socket) => void;
+  /** Checks a connection must pass before `onConnection` (limits per address). */
+  middleware?: RelayMiddleware[];
 }
 
 /**
@@ -52,7 +55,10 @@ export async function startRelay(
     };
   }
 
-  if (opts.serve) io.on('connection', opts.onConnection);
+  if (opts.serve) {
+    for (const middleware of opts.middleware ?? []) io.use(middleware);
+    io.on('connection', opts.onConnection);
+  }
   hub.attach(io);
 
   app.addHook('preClose', async () => {
