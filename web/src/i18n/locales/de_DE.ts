@@ -45,6 +45,8 @@ export const de_DE: Messages<EnMessages> = {
     language: 'Sprache',
     signOut: 'Abmelden',
     apiReference: 'API-Referenz',
+    account: 'Konto',
+    invitations: '{{count}} offene Einladungen',
   },
   footer: {
     poweredBy: 'Bereitgestellt von llmor · © {{year}}',

@@ -41,6 +41,8 @@ export const en_US = {
     language: 'Language',
     signOut: 'Sign out',
     apiReference: 'API reference',
+    account: 'Account',
+    invitations: '{{count}} pending invitations',
   },
   footer: {
     poweredBy: 'Powered by llmor · © {{year}}',

@@ -45,6 +45,8 @@ export const fr_FR: Messages<EnMessages> = {
     language: 'Langue',
     signOut: 'Se déconnecter',
     apiReference: 'Référence de l’API',
+    account: 'Compte',
+    invitations: '{{count}} invitations en attente',
   },
   footer: {
     poweredBy: 'Propulsé par llmor · © {{year}}',

@@ -45,6 +45,8 @@ export const gsw_CH: Messages<EnMessages> = {
     language: 'Sprach',
     signOut: 'Abmälde',
     apiReference: 'API-Referenz',
+    account: 'Konto',
+    invitations: '{{count}} offeni Iiladige',
   },
   footer: {
     poweredBy: 'Betribe mit llmor · © {{year}}',

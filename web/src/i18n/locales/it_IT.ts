@@ -44,6 +44,8 @@ export const it_IT: Messages<EnMessages> = {
     language: 'Lingua',
     signOut: 'Esci',
     apiReference: 'Riferimento API',
+    account: 'Account',
+    invitations: '{{count}} inviti in sospeso',
   },
   footer: {
     poweredBy: 'Realizzato con llmor · © {{year}}',
