@@ -117,6 +117,12 @@ export const de_DE: Messages<EnMessages> = {
     toLogin: 'Zur Anmeldung',
     forgot: 'Passwort vergessen?',
     sendLink: 'Link senden',
+    signInToAccept: 'Melden Sie sich als {{email}} an, um anzunehmen.',
+    signIn: 'Anmelden',
+    acceptSignedIn: 'Einladung annehmen',
+    otherAccount:
+      'Sie sind als {{current}} angemeldet. Diese Einladung gilt {{email}}: Melden Sie sich ab und als diese Person an.',
+    signOut: 'Abmelden',
   },
   inviteLink: {
     title: 'Einladungslink',

@@ -116,6 +116,12 @@ export const it_IT: Messages<EnMessages> = {
     toLogin: 'Vai all’accesso',
     forgot: 'Password dimenticata?',
     sendLink: 'Invia link',
+    signInToAccept: 'Accedi come {{email}} per accettare.',
+    signIn: 'Accedi',
+    acceptSignedIn: 'Accetta invito',
+    otherAccount:
+      'Hai effettuato l’accesso come {{current}}. Questo invito è per {{email}}: esci, poi accedi con quell’account.',
+    signOut: 'Esci',
   },
   inviteLink: {
     title: 'Link di invito',
