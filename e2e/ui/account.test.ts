@@ -131,6 +131,22 @@ describe('account: an existing account is invited to another vendor', () => {
     await owner.page.goto('/settings/users');
     await expect.poll(() => row.getByTestId('member-status').getAttribute('data-status')).toBe('active');
 
+    // The other way round, through the link: Globex's owner invites Acme's, who opens the link signed in as
+    // the invited person and accepts with one button; Globex is then in their vendor switcher.
+    await invitee.page.goto('/settings/users');
+    await invitee.page.getByTestId('members-invite').click();
+    await invitee.page.getByTestId('invite-email').fill('owner@acme.test');
+    await invitee.page.getByTestId('invite-submit').click();
+    await invitee.page.getByTestId('invite-link').waitFor();
+    const back = await invitee.page.getByTestId('invite-link').inputValue();
+    await invitee.page.getByTestId('invite-link-close').click();
+    await owner.page.goto(back);
+    await owner.page.getByTestId('link-accept').click();
+    await owner.page.getByTestId('dashboard-heading').waitFor();
+    await owner.page.getByTestId('org-switcher').click();
+    await owner.page.getByTestId('org-item-globex').waitFor();
+    await owner.page.keyboard.press('Escape');
+
     for (const session of [invitee, owner, stranger]) {
       expect(session.errors).toEqual([]);
       await session.context.close();
