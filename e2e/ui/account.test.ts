@@ -194,7 +194,7 @@ describe('account: names, password and sessions are the person’s own', () => {
     await here.page.getByTestId('account-password-submit').click();
     await expect
       .poll(() => here.page.getByTestId('account-password-changed').textContent())
-      .toBe('Password changed. 1 other sessions were signed out.');
+      .toBe('Password changed. 1 other session was signed out.');
     await expect.poll(() => here.page.getByTestId('account-session-row').count()).toBe(1);
 
     // The other browser is signed out: its next page is the sign-in; the old password no longer works.
@@ -215,7 +215,7 @@ describe('account: names, password and sessions are the person’s own', () => {
     await here.page.getByTestId('account-sessions-confirm-submit').click();
     await expect
       .poll(() => here.page.getByTestId('account-sessions-ended').textContent())
-      .toBe('1 other sessions were signed out.');
+      .toBe('1 other session was signed out.');
     await there.page.goto('/apps');
     await there.page.waitForURL('**/login', { timeout: 15_000 });
 

@@ -24,7 +24,8 @@ const en_US = {
     confirm: 'Repeat the new password',
     mismatch: 'The passwords differ.',
     submit: 'Change password',
-    changed: 'Password changed. {{count}} other sessions were signed out.',
+    changed_one: 'Password changed. {{count}} other session was signed out.',
+    changed_other: 'Password changed. {{count}} other sessions were signed out.',
   },
   sessions: {
     title: 'Sessions',
@@ -39,7 +40,8 @@ const en_US = {
     confirmText: 'Every other browser and device signed in to your account is signed out.',
     cancel: 'Cancel',
     confirm: 'Sign out',
-    ended: '{{count}} other sessions were signed out.',
+    ended_one: '{{count}} other session was signed out.',
+    ended_other: '{{count}} other sessions were signed out.',
   },
   invitations: {
     title: 'Invitations',
@@ -80,7 +82,8 @@ const de_DE: AccountMessages = {
     confirm: 'Neues Passwort wiederholen',
     mismatch: 'Die Passwörter stimmen nicht überein.',
     submit: 'Passwort ändern',
-    changed: 'Passwort geändert. {{count}} andere Sitzungen wurden abgemeldet.',
+    changed_one: 'Passwort geändert. {{count}} andere Sitzung wurde abgemeldet.',
+    changed_other: 'Passwort geändert. {{count}} andere Sitzungen wurden abgemeldet.',
   },
   sessions: {
     title: 'Sitzungen',
@@ -95,7 +98,8 @@ const de_DE: AccountMessages = {
     confirmText: 'Alle anderen Browser und Geräte, die bei Ihrem Konto angemeldet sind, werden abgemeldet.',
     cancel: 'Abbrechen',
     confirm: 'Abmelden',
-    ended: '{{count}} andere Sitzungen wurden abgemeldet.',
+    ended_one: '{{count}} andere Sitzung wurde abgemeldet.',
+    ended_other: '{{count}} andere Sitzungen wurden abgemeldet.',
   },
   invitations: {
     title: 'Einladungen',
@@ -134,7 +138,8 @@ const fr_FR: AccountMessages = {
     confirm: 'Répétez le nouveau mot de passe',
     mismatch: 'Les mots de passe diffèrent.',
     submit: 'Changer le mot de passe',
-    changed: 'Mot de passe changé. {{count}} autres sessions ont été déconnectées.',
+    changed_one: 'Mot de passe changé. {{count}} autre session a été déconnectée.',
+    changed_other: 'Mot de passe changé. {{count}} autres sessions ont été déconnectées.',
   },
   sessions: {
     title: 'Sessions',
@@ -149,7 +154,8 @@ const fr_FR: AccountMessages = {
     confirmText: 'Tous les autres navigateurs et appareils connectés à votre compte sont déconnectés.',
     cancel: 'Annuler',
     confirm: 'Déconnecter',
-    ended: '{{count}} autres sessions ont été déconnectées.',
+    ended_one: '{{count}} autre session a été déconnectée.',
+    ended_other: '{{count}} autres sessions ont été déconnectées.',
   },
   invitations: {
     title: 'Invitations',
@@ -188,7 +194,8 @@ const it_IT: AccountMessages = {
     confirm: 'Ripeti la nuova password',
     mismatch: 'Le password non coincidono.',
     submit: 'Cambia password',
-    changed: 'Password cambiata. {{count}} altre sessioni sono state disconnesse.',
+    changed_one: 'Password cambiata. {{count}} altra sessione è stata disconnessa.',
+    changed_other: 'Password cambiata. {{count}} altre sessioni sono state disconnesse.',
   },
   sessions: {
     title: 'Sessioni',
@@ -203,7 +210,8 @@ const it_IT: AccountMessages = {
     confirmText: 'Tutti gli altri browser e dispositivi collegati al tuo account vengono disconnessi.',
     cancel: 'Annulla',
     confirm: 'Esci',
-    ended: '{{count}} altre sessioni sono state disconnesse.',
+    ended_one: '{{count}} altra sessione è stata disconnessa.',
+    ended_other: '{{count}} altre sessioni sono state disconnesse.',
   },
   invitations: {
     title: 'Inviti',

@@ -46,7 +46,8 @@ export const de_DE: Messages<EnMessages> = {
     signOut: 'Abmelden',
     apiReference: 'API-Referenz',
     account: 'Konto',
-    invitations: '{{count}} offene Einladungen',
+    invitations_one: '{{count}} offene Einladung',
+    invitations_other: '{{count}} offene Einladungen',
   },
   footer: {
     poweredBy: 'Bereitgestellt von llmor · © {{year}}',

@@ -42,7 +42,8 @@ export const en_US = {
     signOut: 'Sign out',
     apiReference: 'API reference',
     account: 'Account',
-    invitations: '{{count}} pending invitations',
+    invitations_one: '{{count}} pending invitation',
+    invitations_other: '{{count}} pending invitations',
   },
   footer: {
     poweredBy: 'Powered by llmor · © {{year}}',

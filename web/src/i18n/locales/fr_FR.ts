@@ -46,7 +46,8 @@ export const fr_FR: Messages<EnMessages> = {
     signOut: 'Se déconnecter',
     apiReference: 'Référence de l’API',
     account: 'Compte',
-    invitations: '{{count}} invitations en attente',
+    invitations_one: '{{count}} invitation en attente',
+    invitations_other: '{{count}} invitations en attente',
   },
   footer: {
     poweredBy: 'Propulsé par llmor · © {{year}}',

@@ -46,7 +46,8 @@ export const gsw_CH: Messages<EnMessages> = {
     signOut: 'Abmälde',
     apiReference: 'API-Referenz',
     account: 'Konto',
-    invitations: '{{count}} offeni Iiladige',
+    invitations_one: '{{count}} offeni Iiladig',
+    invitations_other: '{{count}} offeni Iiladige',
   },
   footer: {
     poweredBy: 'Betribe mit llmor · © {{year}}',

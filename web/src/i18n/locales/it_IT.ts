@@ -45,7 +45,8 @@ export const it_IT: Messages<EnMessages> = {
     signOut: 'Esci',
     apiReference: 'Riferimento API',
     account: 'Account',
-    invitations: '{{count}} inviti in sospeso',
+    invitations_one: '{{count}} invito in sospeso',
+    invitations_other: '{{count}} inviti in sospeso',
   },
   footer: {
     poweredBy: 'Realizzato con llmor · © {{year}}',
