@@ -155,14 +155,31 @@ describe('account: an existing account is invited to another vendor', () => {
 });
 
 describe('account: names, password and sessions are the person’s own', () => {
-  it('renames, changes the password (signing the other browser out) and signs out everywhere else', async () => {
+  it('declines an invitation, renames, changes the password (signing the other browser out), signs out everywhere else', async () => {
     const ownerLink = await createVendor('beta', 'Beta', 'rita@beta.test');
     const here = await acceptAsNewAccount(ownerLink, 'first password 1');
     const there = await newPage(browser, app.url);
     await signIn(there.page, { email: 'rita@beta.test', password: 'first password 1' });
 
-    // Rename: the user menu and the vendor's member list show the new name.
+    // An invitation from another vendor can be declined: it is gone, and nothing was joined.
+    const api = await signedClient(app.url, 'demo');
+    const demo = (
+      await api<{ data: { id: number; key: string; name: string }[] }>('GET', '/v1/vendors')
+    ).data.find((v) => v.key === 'demo')!;
+    await api('POST', `/v1/vendors/${demo.id}/users`, { email: 'rita@beta.test', role: 'member' });
     await openAccountPage(here.page);
+    await here.page
+      .getByTestId(`account-invitation-${demo.id}`)
+      .getByTestId('account-invitation-decline')
+      .click();
+    await toast(here.page, `The invitation to ${demo.name} was declined.`);
+    await here.page.getByTestId('account-invitations-empty').waitFor();
+    await here.page.getByTestId('org-switcher').click();
+    await here.page.getByTestId('org-item-beta').waitFor();
+    expect(await here.page.getByTestId('org-item-demo').count()).toBe(0);
+    await here.page.keyboard.press('Escape');
+
+    // Rename: the user menu and the vendor's member list show the new name.
     await expect.poll(() => here.page.getByTestId('account-email').inputValue()).toBe('rita@beta.test');
     await here.page.getByTestId('account-firstname').fill('Rita');
     await here.page.getByTestId('account-lastname').fill('Renamed');
