@@ -140,6 +140,12 @@ describe('account: an existing account is invited to another vendor', () => {
     await invitee.page.getByTestId('invite-link').waitFor();
     const back = await invitee.page.getByTestId('invite-link').inputValue();
     await invitee.page.getByTestId('invite-link-close').click();
+    // Someone else signed in (Globex's owner, in the stranger's browser) may sign out from the link.
+    await stranger.page.goto(back);
+    await stranger.page.getByTestId('link-sign-out').click();
+    await expect
+      .poll(() => stranger.page.getByTestId('link-sign-in-prompt').textContent())
+      .toBe('Sign in as owner@acme.test to accept.');
     await owner.page.goto(back);
     await owner.page.getByTestId('link-accept').click();
     await owner.page.getByTestId('dashboard-heading').waitFor();
