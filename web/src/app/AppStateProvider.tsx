@@ -162,6 +162,16 @@ export function AppStateProvider({ children }: { children: ReactNode }) {
         saveLocale(locale);
         reloadPage();
       },
+      updateUser: (user) => setState((s) => ({ ...s, user })),
+      reloadVendors: async () => {
+        await queryClient.invalidateQueries({ queryKey: vendorsQueryOptions().queryKey });
+        const vendors = (await queryClient.fetchQuery({ ...vendorsQueryOptions(), staleTime: 0 })).data;
+        setState((s) => ({
+          ...s,
+          vendors,
+          vendor: vendors.find((v) => v.id === s.vendor?.id) ?? null,
+        }));
+      },
     }),
     [state, initialize, queryClient],
   );

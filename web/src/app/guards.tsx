@@ -1,6 +1,7 @@
-import { Navigate, Outlet, useLocation } from 'react-router';
+import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router';
 import { NoVendorSelected } from '../components/NoVendorSelected';
 import { useAppState } from '../lib/appState';
+import { safeReturnPath } from '../lib/returnPath';
 
 /** Signed-out users are sent to /login. */
 export function RequireAuth() {
@@ -10,10 +11,14 @@ export function RequireAuth() {
   return <Outlet />;
 }
 
-/** Signed-in users on /login go to the dashboard. */
+/**
+ * Signed-in users on /login go to the dashboard, or back to where `?next=` says when it is a path of this
+ * console (an invitation link that asked them to sign in first).
+ */
 export function RedirectIfAuthenticated() {
   const { authenticated } = useAppState();
-  if (authenticated) return <Navigate to="/" replace />;
+  const [search] = useSearchParams();
+  if (authenticated) return <Navigate to={safeReturnPath(search.get('next')) ?? '/'} replace />;
   return <Outlet />;
 }
 

@@ -2,6 +2,7 @@
 // feature's texts under its area key (features/<area>/i18n.ts adds them at runtime).
 import 'i18next';
 import type { EditorMessages } from '../components/editorMessages';
+import type { AccountMessages } from '../features/account';
 import type { AdminMessages } from '../features/admin';
 import type { ApiReferenceMessages } from '../features/api-reference';
 import type { AppsMessages } from '../features/apps';
@@ -22,6 +23,7 @@ declare module 'i18next' {
     defaultNS: 'translation';
     resources: {
       translation: typeof en_US & {
+        account: AccountMessages;
         admin: AdminMessages;
         apiReference: ApiReferenceMessages;
         apps: AppsMessages;

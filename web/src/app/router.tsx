@@ -27,6 +27,7 @@ const functions = () => import('./routes/functions');
 const FunctionsRoute = lazy(() => functions().then((m) => ({ default: m.FunctionsRoute })));
 const FunctionRoute = lazy(() => functions().then((m) => ({ default: m.FunctionRoute })));
 const SettingsRoute = lazy(() => import('./routes/settings').then((m) => ({ default: m.SettingsRoute })));
+const AccountRoute = lazy(() => import('./routes/AccountRoute').then((m) => ({ default: m.AccountRoute })));
 const LinkRoute = lazy(() => import('./routes/LinkRoute').then((m) => ({ default: m.LinkRoute })));
 const ApiReferenceRoute = lazy(() =>
   import('./routes/ApiReferenceRoute').then((m) => ({ default: m.ApiReferenceRoute })),
@@ -108,6 +109,8 @@ export const router = createBrowserRouter([
             children: [
               { index: true, element: <DashboardRoute /> },
               { path: 'docs/api', element: <ApiReferenceRoute /> },
+              // The person's own account: no vendor needed (an invitation may be their way into one).
+              { path: 'account', element: <AccountRoute /> },
               {
                 element: <RequireVendor />,
                 children: [

@@ -32,6 +32,10 @@ export interface AppActions {
   signOut(): Promise<void>;
   /** Stores the locale and reloads the page. */
   changeLocale(locale: Locale): void;
+  /** The signed-in person changed (their names, on the account page). */
+  updateUser(user: User): void;
+  /** Fetches the person's vendors again (after accepting an invitation), keeping the selected one. */
+  reloadVendors(): Promise<void>;
 }
 
 export type AppContextValue = AppState & AppActions;

@@ -1,15 +1,17 @@
 import { LOCALE_LABELS, LOCALES } from '@llmor/contracts';
-import { Group, Menu, Text } from '@mantine/core';
-import { IconApi, IconCheck, IconLanguage, IconLogout } from '@tabler/icons-react';
+import { Badge, Group, Menu, Text } from '@mantine/core';
+import { IconApi, IconCheck, IconLanguage, IconLogout, IconUserCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { LoadedMenuProps } from '../../components/DeferredMenu';
+import { usePendingInvitationCount } from '../../features/account';
 import { useAppState } from '../../lib/appState';
 
 /** The user menu's dropdown (a chunk loaded on intent, see DeferredMenu). */
 export function UserMenuDropdown({ target, defaultOpened }: LoadedMenuProps) {
   const { t } = useTranslation();
   const { user, locale, changeLocale, signOut } = useAppState();
+  const invitations = usePendingInvitationCount();
   if (!user) return null;
 
   return (
@@ -43,6 +45,26 @@ export function UserMenuDropdown({ target, defaultOpened }: LoadedMenuProps) {
           </Menu.Item>
         ))}
         <Menu.Divider />
+        <Menu.Item
+          component={Link}
+          to="/account"
+          leftSection={<IconUserCircle size={16} />}
+          rightSection={
+            invitations > 0 ? (
+              <Badge
+                size="sm"
+                circle
+                aria-label={t('user.invitations', { count: invitations })}
+                data-testid="account-link-badge"
+              >
+                {invitations}
+              </Badge>
+            ) : null
+          }
+          data-testid="account-link"
+        >
+          {t('user.account')}
+        </Menu.Item>
         <Menu.Item
           component={Link}
           to="/docs/api"

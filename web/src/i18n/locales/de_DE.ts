@@ -45,6 +45,9 @@ export const de_DE: Messages<EnMessages> = {
     language: 'Sprache',
     signOut: 'Abmelden',
     apiReference: 'API-Referenz',
+    account: 'Konto',
+    invitations_one: '{{count}} offene Einladung',
+    invitations_other: '{{count}} offene Einladungen',
   },
   footer: {
     poweredBy: 'Bereitgestellt von llmor · © {{year}}',
@@ -115,6 +118,12 @@ export const de_DE: Messages<EnMessages> = {
     toLogin: 'Zur Anmeldung',
     forgot: 'Passwort vergessen?',
     sendLink: 'Link senden',
+    signInToAccept: 'Melden Sie sich als {{email}} an, um anzunehmen.',
+    signIn: 'Anmelden',
+    acceptSignedIn: 'Einladung annehmen',
+    otherAccount:
+      'Sie sind als {{current}} angemeldet. Diese Einladung gilt {{email}}: Melden Sie sich ab und als diese Person an.',
+    signOut: 'Abmelden',
   },
   inviteLink: {
     title: 'Einladungslink',

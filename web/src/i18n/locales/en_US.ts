@@ -41,6 +41,9 @@ export const en_US = {
     language: 'Language',
     signOut: 'Sign out',
     apiReference: 'API reference',
+    account: 'Account',
+    invitations_one: '{{count}} pending invitation',
+    invitations_other: '{{count}} pending invitations',
   },
   footer: {
     poweredBy: 'Powered by llmor · © {{year}}',
@@ -111,6 +114,12 @@ export const en_US = {
     toLogin: 'Go to sign in',
     forgot: 'Forgot your password?',
     sendLink: 'Send link',
+    signInToAccept: 'Sign in as {{email}} to accept.',
+    signIn: 'Sign in',
+    acceptSignedIn: 'Accept invitation',
+    otherAccount:
+      'You are signed in as {{current}}. This invitation is for {{email}}: sign out, then sign in as them.',
+    signOut: 'Sign out',
   },
   inviteLink: {
     title: 'Invitation link',

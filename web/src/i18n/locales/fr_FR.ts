@@ -45,6 +45,9 @@ export const fr_FR: Messages<EnMessages> = {
     language: 'Langue',
     signOut: 'Se déconnecter',
     apiReference: 'Référence de l’API',
+    account: 'Compte',
+    invitations_one: '{{count}} invitation en attente',
+    invitations_other: '{{count}} invitations en attente',
   },
   footer: {
     poweredBy: 'Propulsé par llmor · © {{year}}',
@@ -115,6 +118,12 @@ export const fr_FR: Messages<EnMessages> = {
     toLogin: 'Aller à la connexion',
     forgot: 'Mot de passe oublié ?',
     sendLink: 'Envoyer le lien',
+    signInToAccept: 'Connectez-vous en tant que {{email}} pour accepter.',
+    signIn: 'Se connecter',
+    acceptSignedIn: 'Accepter l’invitation',
+    otherAccount:
+      'Vous êtes connecté en tant que {{current}}. Cette invitation est pour {{email}} : déconnectez-vous, puis connectez-vous avec ce compte.',
+    signOut: 'Se déconnecter',
   },
   inviteLink: {
     title: 'Lien d’invitation',

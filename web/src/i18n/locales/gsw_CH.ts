@@ -45,6 +45,9 @@ export const gsw_CH: Messages<EnMessages> = {
     language: 'Sprach',
     signOut: 'Abmälde',
     apiReference: 'API-Referenz',
+    account: 'Konto',
+    invitations_one: '{{count}} offeni Iiladig',
+    invitations_other: '{{count}} offeni Iiladige',
   },
   footer: {
     poweredBy: 'Betribe mit llmor · © {{year}}',
@@ -115,6 +118,12 @@ export const gsw_CH: Messages<EnMessages> = {
     toLogin: 'Zur Aamäldig',
     forgot: 'Passwort vergässe?',
     sendLink: 'Link schicke',
+    signInToAccept: 'Mäld dich als {{email}} aa, zum aanäh.',
+    signIn: 'Aamälde',
+    acceptSignedIn: 'Iiladig aanäh',
+    otherAccount:
+      'Du bisch als {{current}} aagmäldet. Die Iiladig isch für {{email}}: mäld dich ab und als die Person aa.',
+    signOut: 'Abmälde',
   },
   inviteLink: {
     title: 'Iiladigslink',

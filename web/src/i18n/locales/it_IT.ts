@@ -44,6 +44,9 @@ export const it_IT: Messages<EnMessages> = {
     language: 'Lingua',
     signOut: 'Esci',
     apiReference: 'Riferimento API',
+    account: 'Account',
+    invitations_one: '{{count}} invito in sospeso',
+    invitations_other: '{{count}} inviti in sospeso',
   },
   footer: {
     poweredBy: 'Realizzato con llmor · © {{year}}',
@@ -114,6 +117,12 @@ export const it_IT: Messages<EnMessages> = {
     toLogin: 'Vai all’accesso',
     forgot: 'Password dimenticata?',
     sendLink: 'Invia link',
+    signInToAccept: 'Accedi come {{email}} per accettare.',
+    signIn: 'Accedi',
+    acceptSignedIn: 'Accetta invito',
+    otherAccount:
+      'Hai effettuato l’accesso come {{current}}. Questo invito è per {{email}}: esci, poi accedi con quell’account.',
+    signOut: 'Esci',
   },
   inviteLink: {
     title: 'Link di invito',

@@ -14,23 +14,31 @@ import {
   Title,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { IconAlertCircle, IconInfoCircle } from '@tabler/icons-react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { isApiError } from '../../../lib/api/error';
+import { useAppState } from '../../../lib/appState';
 import { events } from '../../../lib/events';
 import { zodFormValidate } from '../../../lib/form';
+import { loginReturningTo } from '../../../lib/returnPath';
 import { useLink, useLinkInfo } from '../api/links';
 
 type Values = InvitationAcceptBody & { confirm: string };
 
 /**
- * /invitation/{token} and /reset-password/{token}: the link a mail (or an inviter) gave; choose a
- * password (and, when invited, your name), then land signed in on the dashboard.
+ * /invitation/{token} and /reset-password/{token}: the link a mail (or an inviter) gave. A reset, or the
+ * invitation of a new account (`action: 'set_password'`): choose a password (and, when invited, your
+ * name), then land signed in on the dashboard. The invitation of an existing account (`action: 'sign_in'`)
+ * is accepted only signed in as that person (docs/adr/0023-identity-across-tenants.md): the page offers
+ * to sign in and comes back, or to sign out of someone else's account.
  */
 export function LinkPage({ token, purpose }: { token: string; purpose: 'invite' | 'reset' }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const location = useLocation();
+  const { authenticated, user, signOut } = useAppState();
   const info = useLinkInfo(token);
   const use = useLink(purpose);
   const form = useForm<Values>({
@@ -41,6 +49,12 @@ export function LinkPage({ token, purpose }: { token: string; purpose: 'invite' 
       return errors;
     },
   });
+  const data = info.data?.data;
+  // The names the inviter typed, for the invited person to keep or correct.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: filled once when the link's answer arrives.
+  useEffect(() => {
+    if (purpose === 'invite' && data) form.setValues({ firstname: data.firstname, lastname: data.lastname });
+  }, [data]);
   const onSubmit = async ({ confirm: _confirm, ...values }: Values) => {
     const body = purpose === 'invite' ? values : { token, password: values.password };
     try {
@@ -51,11 +65,23 @@ export function LinkPage({ token, purpose }: { token: string; purpose: 'invite' 
       // Shown below from the mutation's error.
     }
   };
+  const onAcceptSignedIn = async () => {
+    try {
+      await use.mutateAsync({ token });
+      // Initialisation runs again: the new vendor is in the list (and chosen when there was none).
+      events.emit('user-did-sign-in');
+      navigate('/', { replace: true });
+    } catch {
+      // Shown below from the mutation's error.
+    }
+  };
   const failure = use.error ?? (info.isError ? info.error : null);
   const failureText = failure
     ? ((isApiError(failure) ? failure.serverMessage : null) ?? t('errors.unknownMessage'))
     : null;
-  const data = info.data?.data;
+  const signInOnly = purpose === 'invite' && data?.action === 'sign_in';
+  const signedInAsInvited =
+    authenticated && !!user && !!data && user.email.toLowerCase() === data.email.toLowerCase();
 
   return (
     <Center mih="100vh" p="md">
@@ -81,6 +107,60 @@ export function LinkPage({ token, purpose }: { token: string; purpose: 'invite' 
             <Anchor component={Link} to="/login" size="sm">
               {t('link.toLogin')}
             </Anchor>
+          </Stack>
+        ) : signInOnly ? (
+          <Stack gap="md" data-testid="link-sign-in-only">
+            <div>
+              <Title order={2} data-testid="link-title">
+                {t('link.inviteTitle', { vendor: data.vendor_name ?? 'llmor' })}
+              </Title>
+              <Text c="dimmed" size="sm" data-testid="link-email">
+                {data.email}
+              </Text>
+            </div>
+            {failureText && (
+              <Alert color="red" icon={<IconAlertCircle size={18} />} data-testid="link-error" role="alert">
+                {failureText}
+              </Alert>
+            )}
+            {signedInAsInvited ? (
+              <Button
+                loading={use.isPending}
+                fullWidth
+                onClick={() => void onAcceptSignedIn()}
+                data-testid="link-accept"
+              >
+                {t('link.acceptSignedIn')}
+              </Button>
+            ) : authenticated && user ? (
+              <>
+                <Alert color="yellow" icon={<IconInfoCircle size={18} />} data-testid="link-other-account">
+                  {t('link.otherAccount', { current: user.email, email: data.email })}
+                </Alert>
+                <Button
+                  variant="default"
+                  fullWidth
+                  onClick={() => void signOut()}
+                  data-testid="link-sign-out"
+                >
+                  {t('link.signOut')}
+                </Button>
+              </>
+            ) : (
+              <>
+                <Alert color="blue" icon={<IconInfoCircle size={18} />} data-testid="link-sign-in-prompt">
+                  {t('link.signInToAccept', { email: data.email })}
+                </Alert>
+                <Button
+                  component={Link}
+                  to={loginReturningTo(location.pathname)}
+                  fullWidth
+                  data-testid="link-sign-in"
+                >
+                  {t('link.signIn')}
+                </Button>
+              </>
+            )}
           </Stack>
         ) : (
           <form onSubmit={form.onSubmit((v) => void onSubmit(v))} noValidate>

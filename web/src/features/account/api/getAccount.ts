@@ -1,0 +1,15 @@
+import type { DataEnvelope, User } from '@llmor/contracts';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api/client';
+import { accountKeys } from './keys';
+
+/** GET /v1/account: the signed-in person. */
+export function getAccount(): Promise<DataEnvelope<User>> {
+  return apiRequest('/v1/account', { skipDefaultErrorHandler: true });
+}
+
+export const accountQueryOptions = () => queryOptions({ queryKey: accountKeys.me(), queryFn: getAccount });
+
+export function useAccount() {
+  return useQuery(accountQueryOptions());
+}

@@ -1,0 +1,22 @@
+import type { DataEnvelope, PendingInvitation } from '@llmor/contracts';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api/client';
+import { accountKeys } from './keys';
+
+/** GET /v1/account/invitations: the person's own pending invitations. */
+export function getInvitations(): Promise<DataEnvelope<PendingInvitation[]>> {
+  return apiRequest('/v1/account/invitations', { skipDefaultErrorHandler: true });
+}
+
+export const invitationsQueryOptions = () =>
+  queryOptions({ queryKey: accountKeys.invitations(), queryFn: getInvitations });
+
+export function useInvitations() {
+  return useQuery(invitationsQueryOptions());
+}
+
+/** How many invitations wait for an answer (the user menu's badge); 0 while unknown. */
+export function usePendingInvitationCount(): number {
+  const { data } = useQuery({ ...invitationsQueryOptions(), staleTime: 60_000 });
+  return data?.data.length ?? 0;
+}

@@ -1,0 +1,3 @@
+export { usePendingInvitationCount } from './api/getInvitations';
+export { AccountPage } from './components/AccountPage';
+export type { AccountMessages } from './i18n';
