@@ -1,7 +1,6 @@
 import { type PasswordChangeBody, passwordChangeBody } from '@llmor/contracts';
-import { Alert, Button, Group, PasswordInput, Stack } from '@mantine/core';
+import { Button, Group, PasswordInput, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconCheck } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { submitErrors, toFormErrors, zodFormValidate } from '../../../lib/form';
@@ -10,6 +9,8 @@ import { useChangePassword } from '../api/changePassword';
 type Values = PasswordChangeBody & { confirm: string };
 
 /** Current and new password (POST /v1/account/password): every other session is signed out. */
+import { SessionsEndedAlert } from './SessionsEndedAlert';
+
 export function PasswordSection() {
   const { t } = useTranslation();
   const change = useChangePassword();
@@ -38,15 +39,11 @@ export function PasswordSection() {
     <form onSubmit={form.onSubmit((v) => void onSubmit(v))} noValidate data-testid="account-password-form">
       <Stack gap="sm" maw={520}>
         {ended !== null && (
-          <Alert
-            color="green"
-            icon={<IconCheck size={18} />}
-            withCloseButton
+          <SessionsEndedAlert
+            text={t('account.password.changed', { count: ended })}
             onClose={() => setEnded(null)}
-            data-testid="account-password-changed"
-          >
-            {t('account.password.changed', { count: ended })}
-          </Alert>
+            testId="account-password-changed"
+          />
         )}
         <PasswordInput
           label={t('account.password.current')}

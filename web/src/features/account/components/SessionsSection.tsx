@@ -1,5 +1,4 @@
-import { Alert, Badge, Button, Group, Modal, Stack, Table, Text } from '@mantine/core';
-import { IconCheck } from '@tabler/icons-react';
+import { Badge, Button, Group, Modal, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadingState } from '../../../components/LoadingState';
@@ -9,6 +8,7 @@ import { formatDateTime } from '../../../lib/format/date';
 import { useSessions } from '../api/getSessions';
 import { useSignOutOtherSessions } from '../api/signOutOtherSessions';
 import { SectionFailed } from './SectionFailed';
+import { SessionsEndedAlert } from './SessionsEndedAlert';
 
 /** The person's signed-in sessions, and signing out every other one. */
 export function SessionsSection() {
@@ -45,15 +45,11 @@ export function SessionsSection() {
   return (
     <Stack gap="sm">
       {ended !== null && (
-        <Alert
-          color="green"
-          icon={<IconCheck size={18} />}
-          withCloseButton
+        <SessionsEndedAlert
+          text={t('account.sessions.ended', { count: ended })}
           onClose={() => setEnded(null)}
-          data-testid="account-sessions-ended"
-        >
-          {t('account.sessions.ended', { count: ended })}
-        </Alert>
+          testId="account-sessions-ended"
+        />
       )}
       {rows.length === 0 ? (
         <Text c="dimmed" size="sm" data-testid="account-sessions-empty">

@@ -80,6 +80,10 @@ export function LinkPage({ token, purpose }: { token: string; purpose: 'invite' 
     ? ((isApiError(failure) ? failure.serverMessage : null) ?? t('errors.unknownMessage'))
     : null;
   const signInOnly = purpose === 'invite' && data?.action === 'sign_in';
+  const title =
+    purpose === 'invite'
+      ? t('link.inviteTitle', { vendor: data?.vendor_name ?? 'llmor' })
+      : t('link.resetTitle');
   const signedInAsInvited =
     authenticated && !!user && !!data && user.email.toLowerCase() === data.email.toLowerCase();
 
@@ -110,19 +114,7 @@ export function LinkPage({ token, purpose }: { token: string; purpose: 'invite' 
           </Stack>
         ) : signInOnly ? (
           <Stack gap="md" data-testid="link-sign-in-only">
-            <div>
-              <Title order={2} data-testid="link-title">
-                {t('link.inviteTitle', { vendor: data.vendor_name ?? 'llmor' })}
-              </Title>
-              <Text c="dimmed" size="sm" data-testid="link-email">
-                {data.email}
-              </Text>
-            </div>
-            {failureText && (
-              <Alert color="red" icon={<IconAlertCircle size={18} />} data-testid="link-error" role="alert">
-                {failureText}
-              </Alert>
-            )}
+            <LinkHeader title={title} email={data.email} failure={failureText} />
             {signedInAsInvited ? (
               <Button
                 loading={use.isPending}
@@ -165,21 +157,7 @@ export function LinkPage({ token, purpose }: { token: string; purpose: 'invite' 
         ) : (
           <form onSubmit={form.onSubmit((v) => void onSubmit(v))} noValidate>
             <Stack gap="md">
-              <div>
-                <Title order={2} data-testid="link-title">
-                  {purpose === 'invite'
-                    ? t('link.inviteTitle', { vendor: data.vendor_name ?? 'llmor' })
-                    : t('link.resetTitle')}
-                </Title>
-                <Text c="dimmed" size="sm" data-testid="link-email">
-                  {data.email}
-                </Text>
-              </div>
-              {failureText && (
-                <Alert color="red" icon={<IconAlertCircle size={18} />} data-testid="link-error" role="alert">
-                  {failureText}
-                </Alert>
-              )}
+              <LinkHeader title={title} email={data.email} failure={failureText} />
               {purpose === 'invite' && (
                 <Group grow>
                   <TextInput
@@ -218,5 +196,26 @@ export function LinkPage({ token, purpose }: { token: string; purpose: 'invite' 
         )}
       </Paper>
     </Center>
+  );
+}
+
+/** What the link is for and whom it names, with the last failure. */
+function LinkHeader({ title, email, failure }: { title: string; email: string; failure: string | null }) {
+  return (
+    <>
+      <div>
+        <Title order={2} data-testid="link-title">
+          {title}
+        </Title>
+        <Text c="dimmed" size="sm" data-testid="link-email">
+          {email}
+        </Text>
+      </div>
+      {failure && (
+        <Alert color="red" icon={<IconAlertCircle size={18} />} data-testid="link-error" role="alert">
+          {failure}
+        </Alert>
+      )}
+    </>
   );
 }
