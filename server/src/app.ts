@@ -231,6 +231,11 @@ export async function buildApp(
     await ctx.completion.close();
   });
 
+  // Replies whose process died left their leases: released, with the interrupted reply's notice, before this
+  // process takes a send; on the embedded database this process is the only one, so every lease is stale
+  // (ADR 0025).
+  await completion.releaseStaleLeases(ctx, { all: opts.database.kind === 'pglite' });
+
   // Background work: every process can queue jobs; a worker also runs them, and at start resumes what a
   // stopped or killed process left (on the embedded database it is the only process, so every lease is stale).
   queue.define([...adminJobs(), ...sessionJobs(ctx), ...datastoreJobs(ctx), ...slackJobs(ctx)]);
