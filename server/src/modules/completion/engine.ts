@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { RelayMessageType } from '@llmor/contracts';
+import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../platform/context';
 import { conflict } from '../../platform/errors';
@@ -113,6 +114,11 @@ export class CompletionEngine implements EngineSeams {
   };
   /** Overrides `COMPLETION_TIMEOUT_MS` (tests). */
   timeoutMs: number | undefined;
+  /**
+   * How long `close()` lets running replies finish before stopping them: a serving process sets `DRAIN_MS`
+   * (server.ts); test servers stop them at once.
+   */
+  drainMs = 0;
   /** This process's id on the reply leases it holds (ADR 0025). */
   readonly instanceId: string = randomUUID();
   private readonly running = new Map<number, Running>();
@@ -198,15 +204,28 @@ export class CompletionEngine implements EngineSeams {
     }
   }
 
-  /** Stops every running reply (each still stores its error message and sends its end events). */
-  async close(): Promise<void> {
+  /**
+   * Stops the engine: lets running replies finish for up to `drainMs` (logging how many it waits for), then
+   * stops the rest; each still stores its error message and sends its end events.
+   */
+  async close(log?: FastifyBaseLogger): Promise<void> {
+    const settled = (ms: number) =>
+      Promise.race([
+        Promise.allSettled([...this.running.values()].map((r) => r.done)),
+        new Promise((resolve) => setTimeout(resolve, ms).unref()),
+      ]);
+    if (this.drainMs > 0 && this.running.size > 0) {
+      log?.info(
+        `waiting for ${plural(this.running.size, 'reply', 'replies')} to finish (at most ${this.drainMs / 1000} s)…`,
+      );
+      await settled(this.drainMs);
+    }
     const all = [...this.running.values()];
+    if (all.length === 0) return;
+    if (this.drainMs > 0) log?.warn(`stopping ${plural(all.length, 'reply', 'replies')} still running`);
     for (const r of all)
       r.controller.abort(new ReplyError('The server is shutting down; the reply was stopped.'));
-    await Promise.race([
-      Promise.allSettled(all.map((r) => r.done)),
-      new Promise((resolve) => setTimeout(resolve, SHUTDOWN_WAIT_MS).unref()),
-    ]);
+    await settled(SHUTDOWN_WAIT_MS);
   }
 
   private async run(
@@ -287,6 +306,8 @@ export class CompletionEngine implements EngineSeams {
     }
   }
 }
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** The error-role text for a failed reply: user-facing messages as they are, anything else generic. */
 function errorText(err: unknown, signal: AbortSignal): string {
