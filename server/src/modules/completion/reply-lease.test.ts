@@ -26,11 +26,13 @@ import {
 import { INTERRUPTED_TEXT } from './engine';
 import { finish, makeChatApp, makeConversation, makeVendorModel, ScriptedModel, text } from './testing';
 
-const messagesOf = async (server: TestServer, conversation: ConversationRow) =>
+type Server = Pick<TestServer, 'ctx'>;
+
+const messagesOf = async (server: Server, conversation: ConversationRow) =>
   (await listMessages(server.ctx.db, conversation.vendorId, conversation.id)).map((m) => [m.role, m.message]);
 
 /** The state a process leaves when it dies mid-reply: the user's message stored, the lease held by it. */
-async function diedMidReply(server: TestServer, conversation: ConversationRow, leaseFor: string) {
+async function diedMidReply(server: Server, conversation: ConversationRow, leaseFor: string) {
   await insertMessage(server.ctx.db, conversation.vendorId, conversation.id, {
     role: 'user',
     creator: 'user',
@@ -221,5 +223,26 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('one reply per conversation ac
       ['user', 'Now'],
       ['assistant', 'From B'],
     ]);
+  });
+
+  it('a starting instance releases the lapsed leases of dead instances, not the live leases of others', async () => {
+    const vendor = await makeVendor(a.ctx);
+    const app = await makeChatApp(a.ctx, vendor, { model: await makeVendorModel(a.ctx, vendor) });
+    const lapsed = await makeConversation(a.ctx, app);
+    const live = await makeConversation(a.ctx, app);
+    await diedMidReply(a, lapsed, '-1 second');
+    // As a reply running on another instance leaves it: held and renewed.
+    await diedMidReply(a, live, '1 hour');
+
+    const starting = await createListeningTestServer({ databaseUrl: a.databaseUrl });
+    await starting.close();
+    expect(await messagesOf(a, lapsed)).toEqual([
+      ['user', 'Before the crash'],
+      ['error', INTERRUPTED_TEXT],
+    ]);
+    expect(await messagesOf(a, live)).toEqual([['user', 'Before the crash']]);
+    expect((await findConversation(a.ctx.db, vendor.id, live.token))?.replyLeaseHolder).toBe(
+      'a-dead-process',
+    );
   });
 });
