@@ -6,7 +6,7 @@ import { createHmac } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodeAccessToken, signingMessage } from '@llmor/contracts';
+import { encodeAccessToken, RELAY_PATH, type RelayAuth, signingMessage } from '@llmor/contracts';
 import { loadConfig } from '@llmor/server/platform/config';
 import { type RunningServer, startServer } from '@llmor/server/server';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
@@ -118,7 +118,8 @@ export async function toast(page: Page, text: string): Promise<void> {
 
 /**
  * A signed API client over real HTTP for test setup (CONTRACTS.md "Sessions and request signing"),
- * signed in as the admin and acting in the vendor with this key.
+ * signed in as the admin and acting in the vendor with this key; `relayAuth()` is its session's relay
+ * handshake (as the console's).
  */
 export async function signedClient(
   baseUrl: string,
@@ -129,15 +130,18 @@ export async function signedClient(
     token: string;
     secret: string;
   };
-  const call = async <T = { data: never }>(method: string, path: string, body?: unknown): Promise<T> => {
+  const accessToken = (method: string, path: string) => {
     const timestamp = Math.floor(Date.now() / 1000);
     const signature = createHmac('sha256', session.secret)
       .update(signingMessage(method, path, timestamp))
       .digest('hex');
+    return encodeAccessToken(session.token, timestamp, signature);
+  };
+  const call = async <T = { data: never }>(method: string, path: string, body?: unknown): Promise<T> => {
     const res = await fetch(`${baseUrl}${path}`, {
       method,
       headers: {
-        'X-AccessToken': encodeAccessToken(session.token, timestamp, signature),
+        'X-AccessToken': accessToken(method, path),
         'X-Vendor': vendorKey,
         Accept: 'application/json',
         ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
@@ -149,7 +153,9 @@ export async function signedClient(
     return (text ? JSON.parse(text) : { data: undefined }) as T;
   };
   await call('POST', '/v1/auth/signin', { identifier: user.email, secret: user.password });
-  return call;
+  return Object.assign(call, {
+    relayAuth: (): RelayAuth => ({ access_token: accessToken('GET', RELAY_PATH) }),
+  });
 }
 
 /**

@@ -1,31 +1,56 @@
 /**
- * Background work survives a kill -9 (the embedded default): a half-embedded import resumes on the next
- * start, nothing is lost and nothing stays stuck.
+ * The embedded default survives a kill -9 and stops promptly on SIGTERM: a half-embedded import resumes
+ * and an interrupted reply leaves its notice on the next start, nothing is lost and nothing stays stuck
+ * (ADR 0025).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Agent, get } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isAlive } from '@llmor/server/platform/db/lock';
 import { type FakeOpenAI, startFakeOpenAI } from '@llmor/server/test/fakes/index';
+import { RelayClient } from '@llmor/server/test/relay-client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ADMIN, signedClient } from '../harness';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const dataDir = mkdtempSync(join(tmpdir(), 'llmor-recovery-'));
+const dataDirs: string[] = [];
 const children: ChildProcess[] = [];
-let fake: FakeOpenAI | undefined;
+const fakes: FakeOpenAI[] = [];
 
 afterAll(async () => {
   for (const c of children) {
     if (c.pid && c.exitCode === null && c.signalCode === null) process.kill(-c.pid, 'SIGKILL');
   }
-  await fake?.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  for (const f of fakes) await f.close();
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 });
 
+function newDataDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'llmor-recovery-'));
+  dataDirs.push(dir);
+  return dir;
+}
+
+async function newFake(): Promise<FakeOpenAI> {
+  const fake = await startFakeOpenAI();
+  fakes.push(fake);
+  return fake;
+}
+
+/** kill -9 of the whole process group, as a crash; resolves once the server process itself is gone. */
+async function crash(child: ChildProcess, dataDir: string): Promise<void> {
+  process.kill(-child.pid!, 'SIGKILL');
+  await new Promise((r) => child.once('exit', r));
+  // tsx runs the server in a child process: wait until that one is gone too, as a restart after a crash would.
+  const holder = Number(readFileSync(join(dataDir, 'llmor.lock'), 'utf8'));
+  await expect.poll(() => isAlive(holder), { timeout: 10_000 }).toBe(false);
+}
+
 /** The server as `npm start` runs it (without the web build), in its own process group. */
-async function start(): Promise<{ url: string; child: ChildProcess }> {
+async function start(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['server/src/main.ts'], {
     cwd: ROOT,
     detached: true,
@@ -67,11 +92,12 @@ const QA = [
 
 describe('kill -9 during embedding', () => {
   it('resumes the half-embedded import on the next start', async () => {
-    fake = await startFakeOpenAI();
+    const dataDir = newDataDir();
+    const fake = await newFake();
     // The first embedding call never answers: the worker is mid-batch when the process dies.
     fake.embeddings({ kind: 'hang' });
 
-    const first = await start();
+    const first = await start(dataDir);
     const api = await signedClient(first.url, 'demo');
     const vendorId = ((await api('GET', '/v1/vendors')).data as { id: number; key: string }[]).find(
       (v) => v.key === 'demo',
@@ -93,17 +119,13 @@ describe('kill -9 during embedding', () => {
     const imported = (await api('POST', `/v1/datastores/${ds.id}/docs/import`, { mode: 'qa', data: QA }))
       .data as unknown[];
     expect(imported).toHaveLength(3);
-    await expect.poll(() => fake!.requests.length, { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => fake.requests.length, { timeout: 15_000 }).toBe(1);
 
-    process.kill(-first.child.pid!, 'SIGKILL');
-    await new Promise((r) => first.child.once('exit', r));
-    // tsx runs the server in a child process: wait until that one is gone too, as a restart after a crash would.
-    const holder = Number(readFileSync(join(dataDir, 'llmor.lock'), 'utf8'));
-    await expect.poll(() => isAlive(holder), { timeout: 10_000 }).toBe(false);
+    await crash(first.child, dataDir);
 
     // Next start: the provider answers; the import completes without waiting for any lease to expire.
     fake.embeddings({ kind: 'embeddings', dimensions: 8 });
-    const second = await start();
+    const second = await start(dataDir);
     const api2 = await signedClient(second.url, 'demo');
     const status = async () =>
       (await api2('GET', `/v1/datastores/${ds.id}/status`)).data as { documents: number; pending: number };
@@ -111,5 +133,103 @@ describe('kill -9 during embedding', () => {
     expect(await status()).toMatchObject({ documents: 3, pending: 0, failed: 0 });
     expect(fake.requests).toHaveLength(2);
     fake.expectNoFailures();
+  }, 120_000);
+});
+
+interface Sent {
+  data: { role: string; message: string | null }[];
+}
+
+describe('kill -9 during a reply', () => {
+  it('takes the next send at once after a restart and shows the interrupted reply', async () => {
+    const dataDir = newDataDir();
+    const fake = await newFake();
+    // The first reply streams a piece, then never finishes: the process dies mid-stream.
+    fake.chat({ kind: 'reply', text: ['Half an ans'], stall: true });
+
+    const first = await start(dataDir);
+    const api = await signedClient(first.url, 'demo');
+    const vendorId = ((await api('GET', '/v1/vendors')).data as { id: number; key: string }[]).find(
+      (v) => v.key === 'demo',
+    )!.id;
+    const model: { id: number } = (
+      await api('POST', `/v1/vendors/${vendorId}/avamodels/openai-compatible-chat/install`, {
+        parameters: { base_url: fake.baseUrl, model: 'fake-chat' },
+      })
+    ).data;
+    const app: { id: number; name: string } = (
+      await api('POST', `/v1/vendors/${vendorId}/apps`, { app_key: 'chatbot' })
+    ).data;
+    await api('PUT', `/v1/vendors/${vendorId}/apps/${app.id}`, {
+      name: app.name,
+      completion_vendor_model_id: model.id,
+    });
+    const { token }: { token: string } = (
+      await api('POST', '/v1/conversations', { vendor_app_id: app.id, vendor_channel: 'management' })
+    ).data;
+    // The send waits for its reply, which never comes: it ends with the process.
+    const pending = api('POST', `/v1/conversations/${token}`, { content: 'Before the crash' }).catch(
+      (err: unknown) => err,
+    );
+    await expect.poll(() => fake.requests.length, { timeout: 15_000 }).toBe(1);
+
+    await crash(first.child, dataDir);
+    expect(await pending).toBeInstanceOf(Error);
+
+    fake.chat({ kind: 'reply', text: ['Here you ', 'are.'] });
+    const second = await start(dataDir);
+    const api2 = await signedClient(second.url, 'demo');
+    const sent: Sent = await api2('POST', `/v1/conversations/${token}`, { content: 'Again' });
+    // After the app's greeting, if it has one:
+    expect(sent.data.slice(-4).map((m) => [m.role, m.message])).toEqual([
+      ['user', 'Before the crash'],
+      ['error', 'The reply was interrupted (the server stopped).'],
+      ['user', 'Again'],
+      ['assistant', 'Here you are.'],
+    ]);
+    fake.expectNoFailures();
+  }, 120_000);
+});
+
+describe('SIGTERM with a console tab open', () => {
+  it('exits within 5 s, and a restart on the same DATA_DIR works at once', async () => {
+    const dataDir = newDataDir();
+    const first = await start(dataDir);
+    const api = await signedClient(first.url, 'demo');
+    // What an open tab holds: a keep-alive HTTP connection, one opened ahead of use (no request yet) and a
+    // relay socket.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const keptAlive = await new Promise<{ status?: number; closed: Promise<void> }>((resolve, reject) => {
+      let closed: Promise<void> | undefined;
+      get(`${first.url}/healthz`, { agent }, (res) => {
+        res.resume();
+        res.once('end', () => resolve({ status: res.statusCode, closed: closed! }));
+      })
+        .once('socket', (socket) => {
+          closed = new Promise((done) => socket.once('close', () => done()));
+        })
+        .once('error', reject);
+    });
+    expect(keptAlive.status).toBe(200);
+    const spare = connect(Number(new URL(first.url).port), '127.0.0.1');
+    await new Promise((r) => spare.once('connect', r));
+    const spareClosed = new Promise((r) => spare.once('close', r));
+    const tab = await RelayClient.connect(first.url, api.relayAuth());
+    const exited = new Promise<number | null>((r) => first.child.once('exit', (code) => r(code)));
+
+    const stoppedAt = Date.now();
+    process.kill(-first.child.pid!, 'SIGTERM');
+    expect(
+      await Promise.race([exited, new Promise((r) => setTimeout(() => r('still running'), 5_000))]),
+    ).toBe(0);
+    expect(Date.now() - stoppedAt).toBeLessThan(5_000);
+    await keptAlive.closed;
+    await spareClosed;
+    expect(tab.socket.connected).toBe(false);
+    // The lock went with it: the next start on the same data succeeds.
+    expect(existsSync(join(dataDir, 'llmor.lock'))).toBe(false);
+    const second = await start(dataDir);
+    expect((await fetch(`${second.url}/healthz`)).status).toBe(200);
+    agent.destroy();
   }, 120_000);
 });

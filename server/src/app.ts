@@ -42,6 +42,7 @@ import type { AppContext } from './platform/context';
 import type { SecretBox } from './platform/crypto';
 import type { Database } from './platform/db';
 import { proxyTrust } from './platform/http/client-address';
+import { endConnectionsWhenStopping } from './platform/http/connections';
 import { openApiRoutes, registerOpenApi } from './platform/http/openapi';
 import { Pipeline } from './platform/http/pipeline';
 import type { RouteSpec } from './platform/http/route';
@@ -185,6 +186,7 @@ export async function buildApp(
     },
   });
   pipeline.install(app);
+  endConnectionsWhenStopping(app);
   await registerSecurityHeaders(app);
   registerEmbedCors(app, ctx);
   await registerOpenApi(app, VERSION);
@@ -226,10 +228,16 @@ export async function buildApp(
       ),
     ],
   });
-  // Replies still running when the server stops are aborted; each stores its error and end events.
-  app.addHook('onClose', async () => {
-    await ctx.completion.close();
+  // Replies still running when the server stops get the engine's drain, then are aborted; each stores its
+  // error and end events. Before the HTTP server waits for its requests: a send waits for its reply (ADR 0025).
+  app.addHook('preClose', async () => {
+    await ctx.completion.close(app.log);
   });
+
+  // Replies whose process died left their leases: released, with the interrupted reply's notice, before this
+  // process takes a send; on the embedded database this process is the only one, so every lease is stale
+  // (ADR 0025).
+  await completion.releaseStaleLeases(ctx, { all: opts.database.kind === 'pglite' });
 
   // Background work: every process can queue jobs; a worker also runs them, and at start resumes what a
   // stopped or killed process left (on the embedded database it is the only process, so every lease is stale).

@@ -13,6 +13,9 @@ function adminLine(seed: SeedResult): string {
   return `Admin sign-in: ${seed.email} (password as set at first start; set SEED_ADMIN_PASSWORD to reset it)`;
 }
 
+/** A stop that takes longer ends the process anyway (the DATA_DIR lock goes with it). */
+const STOP_DEADLINE_MS = 20_000;
+
 async function main() {
   const config = loadConfig();
   const server = await startServer(config, {
@@ -31,7 +34,13 @@ async function main() {
     if (stopping) return;
     stopping = true;
     server.app.log.info(`${signal} received, shutting down`);
+    // Whatever still holds the close (ADR 0025: the drain and stopping replies take at most 15 s).
+    setTimeout(() => {
+      server.app.log.error(`not stopped within ${STOP_DEADLINE_MS / 1000} s, exiting`);
+      process.exit(1);
+    }, STOP_DEADLINE_MS).unref();
     await server.close();
+    server.app.log.info('stopped');
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { RedisClientType } from 'redis';
 import { buildApp, type ServerContext } from './app';
+import { DRAIN_MS } from './modules/completion/engine';
 import { closeSiliconPools } from './modules/functions/sandbox';
 import { type Config, linkBaseUrl } from './platform/config';
 import { SecretBox } from './platform/crypto';
@@ -44,6 +45,8 @@ export async function startServer(
       serveWeb: config.ROLES.includes('api'),
       now: opts.now,
     });
+    // A stopping process lets running replies finish for a while (ADR 0025).
+    ctx.completion.drainMs = DRAIN_MS;
     await app.listen({ port: config.PORT, host: config.HOST });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;

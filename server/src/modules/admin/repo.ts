@@ -4,7 +4,7 @@ import { likePattern } from '../../platform/db/search';
 import type { VendorRow } from '../../platform/http/identity';
 import { planNameOf } from '../billing/repo';
 
-const { vendors, vendorUsers, apps } = schema;
+const { vendors } = schema;
 
 export interface AdminVendorRow {
   vendor: VendorRow;
@@ -13,11 +13,11 @@ export interface AdminVendorRow {
   plan: string | null;
 }
 
+// Spelt out: inside a sub-select drizzle renders columns unqualified, and `"id"` there would be the
+// counted table's own (apps.id = apps.vendor_id counted one app for every vendor).
 const memberCount =
-  sql<number>`(select count(*) from ${vendorUsers} where ${vendorUsers.vendorId} = ${vendors.id})`.mapWith(
-    Number,
-  );
-const appCount = sql<number>`(select count(*) from ${apps} where ${apps.vendorId} = ${vendors.id})`.mapWith(
+  sql<number>`(select count(*) from vendor_users vu where vu.vendor_id = "vendors"."id")`.mapWith(Number);
+const appCount = sql<number>`(select count(*) from apps a where a.vendor_id = "vendors"."id")`.mapWith(
   Number,
 );
 

@@ -340,6 +340,31 @@ describe('completion engine', () => {
     expect(rows.filter((r) => r.role === 'assistant')).toHaveLength(MAX_TOOL_ROUNDS);
   });
 
+  it('lets running replies finish within the drain when stopping, then stops the rest, which store their error', async () => {
+    const quick = await setup();
+    const slow = await setup();
+    const models = new Map([
+      [quick.vm.id, new ScriptedModel([[{ type: 'delay', ms: 50 }, text('Done'), finish()]])],
+      [slow.vm.id, new ScriptedModel([[text('Thinking'), { type: 'hang' }]])],
+    ]);
+    server.ctx.completion.resolveModel = (_ctx, row) => models.get(row.id)!;
+    server.ctx.completion.drainMs = 2_000;
+    try {
+      const sent = [quick.send('Quick?'), slow.send('Slow?')];
+      await server.ctx.completion.close(server.ctx.log);
+      await Promise.all(sent);
+    } finally {
+      server.ctx.completion.drainMs = 0;
+    }
+    expect(await quick.stored()).toEqual([msg('user', 'Quick?'), msg('assistant', 'Done')]);
+    expect(await slow.stored()).toEqual([
+      msg('user', 'Slow?'),
+      msg('assistant', 'Thinking'),
+      msg('error', 'The server is shutting down; the reply was stopped.'),
+    ]);
+    expect(server.ctx.completion.isRunning(slow.conversation.id)).toBe(false);
+  });
+
   it('gives up on a model that hangs and ignores the abort signal', async () => {
     useModel([[text('Thinking'), { type: 'hang' }]]);
     server.ctx.completion.timeoutMs = 300;

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { RelayMessageType } from '@llmor/contracts';
+import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../platform/context';
 import { conflict } from '../../platform/errors';
@@ -11,6 +13,8 @@ import {
   type MessageRow,
   type NewMessage,
   releaseReplyLease,
+  releaseStaleReplyLeases,
+  renewReplyLeases,
 } from '../conversations/repo';
 import { chatModelFor } from '../models/providers/index';
 import { type ChatModel, ProviderError } from '../models/providers/types';
@@ -33,6 +37,8 @@ import {
 
 export const DEFAULT_COMPLETION_TIMEOUT_MS = 180_000;
 const SHUTDOWN_WAIT_MS = 5_000;
+/** How long a stopping server lets running replies finish before it stops them (ADR 0025). */
+export const DRAIN_MS = 10_000;
 export const UNEXPECTED_ERROR_TEXT = 'The reply could not be completed because of an unexpected error.';
 
 const RESOLVED_MODELS_MAX = 500;
@@ -75,8 +81,14 @@ interface Running {
 }
 
 const BUSY_TEXT = 'A reply is still being generated in this conversation. Wait for it to finish.';
-/** A reply's lease outlives its timeout by this much (storing the error, the end events). */
-const LEASE_MARGIN_MS = 30_000;
+/** Stored in a conversation whose reply's process died (its lease was found stale, ADR 0025). */
+export const INTERRUPTED_TEXT = 'The reply was interrupted (the server stopped).';
+/**
+ * A reply's lease lasts this long and its instance renews it every `LEASE_RENEW_MS` while the reply runs:
+ * a lease that lapsed belongs to an instance that died (ADR 0025).
+ */
+export const LEASE_MS = 30_000;
+const LEASE_RENEW_MS = 10_000;
 
 /**
  * Answers user messages. One reply at a time per conversation, on any instance (a map in this process,
@@ -102,7 +114,16 @@ export class CompletionEngine implements EngineSeams {
   };
   /** Overrides `COMPLETION_TIMEOUT_MS` (tests). */
   timeoutMs: number | undefined;
+  /**
+   * How long `close()` lets running replies finish before stopping them: a serving process sets `DRAIN_MS`
+   * (server.ts); test servers stop them at once.
+   */
+  drainMs = 0;
+  /** This process's id on the reply leases it holds (ADR 0025). */
+  readonly instanceId: string = randomUUID();
   private readonly running = new Map<number, Running>();
+  /** Renews this instance's leases while any reply runs. */
+  private heartbeat: NodeJS.Timeout | undefined;
 
   isRunning(conversationId: number): boolean {
     return this.running.has(conversationId);
@@ -121,10 +142,37 @@ export class CompletionEngine implements EngineSeams {
     const controller = new AbortController();
     const entry: Running = { controller, done: Promise.resolve() };
     this.running.set(id, entry);
+    this.beat(ctx);
     entry.done = this.leaseAndRun(ctx, input, controller.signal).finally(() => {
       if (this.running.get(id) === entry) this.running.delete(id);
+      this.beat(ctx);
     });
     return entry.done;
+  }
+
+  /** Keeps the heartbeat running exactly while replies run. */
+  private beat(ctx: AppContext): void {
+    if (this.running.size === 0) {
+      clearInterval(this.heartbeat);
+      this.heartbeat = undefined;
+    } else {
+      this.heartbeat ??= setInterval(() => {
+        renewReplyLeases(ctx.db, this.instanceId, LEASE_MS).catch((err: unknown) =>
+          ctx.log.error({ err }, 'could not renew the reply leases'),
+        );
+      }, LEASE_RENEW_MS).unref();
+    }
+  }
+
+  /**
+   * Lets go of the reply leases of processes that died mid-reply, storing `INTERRUPTED_TEXT` in each of
+   * those conversations. `all` when no other process can hold one (the embedded database at start).
+   */
+  async releaseStaleLeases(ctx: AppContext, opts: { all: boolean }): Promise<void> {
+    const released = await releaseStaleReplyLeases(ctx.db, INTERRUPTED_TEXT, opts);
+    if (released.length > 0) {
+      ctx.log.warn({ conversations: released }, `released ${released.length} interrupted replies' leases`);
+    }
   }
 
   private replyTimeoutMs(ctx: AppContext): number {
@@ -133,31 +181,51 @@ export class CompletionEngine implements EngineSeams {
 
   /**
    * The same rule across instances: the conversation's reply lease in the database (409 if held), taken
-   * in the statement that reads the messages before the new one (the context's history).
+   * in the statement that reads the messages before the new one (the context's history). A lapsed lease
+   * (its instance died) is released first, leaving the interrupted reply's notice.
    */
   private async leaseAndRun(ctx: AppContext, input: CompletionInput, signal: AbortSignal): Promise<void> {
     const { vendorId, id } = input.conversation;
-    const leaseMs = this.replyTimeoutMs(ctx) + LEASE_MARGIN_MS;
-    const earlier = await claimReplyLease(ctx.db, vendorId, id, leaseMs, HISTORY_MAX_MESSAGES - 1);
+    const claim = () =>
+      claimReplyLease(ctx.db, vendorId, id, this.instanceId, LEASE_MS, HISTORY_MAX_MESSAGES - 1);
+    let earlier = await claim();
+    if (!earlier) {
+      const conversation = { vendorId, id };
+      const released = await releaseStaleReplyLeases(ctx.db, INTERRUPTED_TEXT, { all: false, conversation });
+      if (released.length > 0) earlier = await claim();
+    }
     if (!earlier) throw conflict(BUSY_TEXT);
     try {
       await this.run(ctx, input, earlier, signal);
     } finally {
-      await releaseReplyLease(ctx.db, vendorId, id).catch((err: unknown) =>
+      await releaseReplyLease(ctx.db, vendorId, id, this.instanceId).catch((err: unknown) =>
         ctx.log.error({ err, conversation: id }, 'could not release the reply lease'),
       );
     }
   }
 
-  /** Stops every running reply (each still stores its error message and sends its end events). */
-  async close(): Promise<void> {
+  /**
+   * Stops the engine: lets running replies finish for up to `drainMs` (logging how many it waits for), then
+   * stops the rest; each still stores its error message and sends its end events.
+   */
+  async close(log?: FastifyBaseLogger): Promise<void> {
+    const settled = (ms: number) =>
+      Promise.race([
+        Promise.allSettled([...this.running.values()].map((r) => r.done)),
+        new Promise((resolve) => setTimeout(resolve, ms).unref()),
+      ]);
+    if (this.drainMs > 0 && this.running.size > 0) {
+      log?.info(
+        `waiting for ${plural(this.running.size, 'reply', 'replies')} to finish (at most ${this.drainMs / 1000} s)…`,
+      );
+      await settled(this.drainMs);
+    }
     const all = [...this.running.values()];
+    if (all.length === 0) return;
+    if (this.drainMs > 0) log?.warn(`stopping ${plural(all.length, 'reply', 'replies')} still running`);
     for (const r of all)
       r.controller.abort(new ReplyError('The server is shutting down; the reply was stopped.'));
-    await Promise.race([
-      Promise.allSettled(all.map((r) => r.done)),
-      new Promise((resolve) => setTimeout(resolve, SHUTDOWN_WAIT_MS).unref()),
-    ]);
+    await settled(SHUTDOWN_WAIT_MS);
   }
 
   private async run(
@@ -238,6 +306,8 @@ export class CompletionEngine implements EngineSeams {
     }
   }
 }
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** The error-role text for a failed reply: user-facing messages as they are, anything else generic. */
 function errorText(err: unknown, signal: AbortSignal): string {

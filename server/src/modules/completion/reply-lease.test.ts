@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../platform/db';
@@ -10,8 +13,36 @@ import {
   makeVendor,
   type TestServer,
 } from '../../test/harness';
-import { claimReplyLease, insertMessage, listMessages, releaseReplyLease } from '../conversations/repo';
+import {
+  type ConversationRow,
+  claimReplyLease,
+  findConversation,
+  insertMessage,
+  listMessages,
+  releaseReplyLease,
+  releaseStaleReplyLeases,
+  renewReplyLeases,
+} from '../conversations/repo';
+import { INTERRUPTED_TEXT } from './engine';
 import { finish, makeChatApp, makeConversation, makeVendorModel, ScriptedModel, text } from './testing';
+
+type Server = Pick<TestServer, 'ctx'>;
+
+const messagesOf = async (server: Server, conversation: ConversationRow) =>
+  (await listMessages(server.ctx.db, conversation.vendorId, conversation.id)).map((m) => [m.role, m.message]);
+
+/** The state a process leaves when it dies mid-reply: the user's message stored, the lease held by it. */
+async function diedMidReply(server: Server, conversation: ConversationRow, leaseFor: string) {
+  await insertMessage(server.ctx.db, conversation.vendorId, conversation.id, {
+    role: 'user',
+    creator: 'user',
+    message: 'Before the crash',
+  });
+  await server.ctx.db
+    .update(schema.conversations)
+    .set({ replyLeaseUntil: sql.raw(`now() + interval '${leaseFor}'`), replyLeaseHolder: 'a-dead-process' })
+    .where(eq(schema.conversations.id, conversation.id));
+}
 
 describe('reply lease', () => {
   let server: TestServer;
@@ -22,27 +53,69 @@ describe('reply lease', () => {
     await server?.close();
   });
 
-  it('is held by one reply at a time, released when done, and lapses when its holder died', async () => {
+  it('is held by one reply at a time, released by its holder when done, and lapses when its holder died', async () => {
     const vendor = await makeVendor(server.ctx);
     const app = await makeChatApp(server.ctx, vendor, { model: await makeVendorModel(server.ctx, vendor) });
     const conversation = await makeConversation(server.ctx, app);
     const { db } = server.ctx;
-    const claim = (vendorId = vendor.id) => claimReplyLease(db, vendorId, conversation.id, 60_000, 10);
+    const claim = (vendorId = vendor.id) => claimReplyLease(db, vendorId, conversation.id, 'me', 60_000, 10);
     expect(await claim()).toEqual([]);
     expect(await claim()).toBeNull();
-    // Another vendor cannot take (or see) it.
+    // Another vendor cannot take (or see) it, nor another holder release it.
     const other = await makeVendor(server.ctx);
-    await releaseReplyLease(db, other.id, conversation.id);
+    await releaseReplyLease(db, other.id, conversation.id, 'me');
+    await releaseReplyLease(db, vendor.id, conversation.id, 'someone-else');
     expect(await claim()).toBeNull();
     expect(await claim(other.id)).toBeNull();
-    await releaseReplyLease(db, vendor.id, conversation.id);
+    await releaseReplyLease(db, vendor.id, conversation.id, 'me');
     expect(await claim()).toEqual([]);
-    // A process killed mid-reply never releases: its lease runs out instead.
+    // A live lease is not stale.
+    const stale = () => releaseStaleReplyLeases(db, 'Gone', { all: false, conversation });
+    expect(await stale()).toEqual([]);
+    // A process killed mid-reply never releases: its lease runs out, and releasing it leaves a notice.
     await db
       .update(schema.conversations)
       .set({ replyLeaseUntil: sql`now() - interval '1 second'` })
       .where(eq(schema.conversations.id, conversation.id));
-    expect(await claim()).toEqual([]);
+    expect(await claim()).toBeNull();
+    expect(await stale()).toEqual([conversation.id]);
+    expect(await stale()).toEqual([]);
+    expect(await messagesOf(server, conversation)).toEqual([['error', 'Gone']]);
+    expect((await claim())?.map((m) => m.message)).toEqual(['Gone']);
+  });
+
+  it("renews only its holder's leases", async () => {
+    const vendor = await makeVendor(server.ctx);
+    const app = await makeChatApp(server.ctx, vendor, { model: await makeVendorModel(server.ctx, vendor) });
+    const mine = await makeConversation(server.ctx, app);
+    const theirs = await makeConversation(server.ctx, app);
+    const { db } = server.ctx;
+    await claimReplyLease(db, vendor.id, mine.id, 'me', 1_000, 1);
+    await claimReplyLease(db, vendor.id, theirs.id, 'them', 1_000, 1);
+    await renewReplyLeases(db, 'me', 600_000);
+    const until = async (c: ConversationRow) =>
+      (await findConversation(db, vendor.id, c.token))!.replyLeaseUntil!.getTime() - Date.now();
+    expect(await until(mine)).toBeGreaterThan(60_000);
+    expect(await until(theirs)).toBeLessThan(60_000);
+  });
+
+  it("takes over a dead instance's lapsed lease at the next send and stores the interrupted reply", async () => {
+    const vendor = await makeVendor(server.ctx);
+    const user = await makeUser(server.ctx, { vendors: [vendor] });
+    const app = await makeChatApp(server.ctx, vendor, { model: await makeVendorModel(server.ctx, vendor) });
+    const conversation = await makeConversation(server.ctx, app);
+    server.ctx.completion.resolveModel = () => new ScriptedModel([[text('Answer'), finish()]]);
+    await diedMidReply(server, conversation, '-1 second');
+    const client = await Client.signedIn(server.app, user.email, user.password);
+    client.vendorKey = vendor.key;
+    const res = await client.post(`/v1/conversations/${conversation.token}`, { content: 'Again' });
+    expect(res.statusCode).toBe(200);
+    expect(await messagesOf(server, conversation)).toEqual([
+      ['user', 'Before the crash'],
+      ['error', INTERRUPTED_TEXT],
+      ['user', 'Again'],
+      ['assistant', 'Answer'],
+    ]);
   });
 
   it("reads the conversation's last messages, oldest first, with the lease", async () => {
@@ -59,12 +132,47 @@ describe('reply lease', () => {
       });
       await insertMessage(db, vendor.id, elsewhere.id, { role: 'user', creator: 'user', message: `x${i}` });
     }
-    const history = await claimReplyLease(db, vendor.id, conversation.id, 60_000, 3);
+    const history = await claimReplyLease(db, vendor.id, conversation.id, 'me', 60_000, 3);
     expect(history?.map((m) => m.message)).toEqual(['m3', 'm4', 'm5']);
     expect(history?.[0]).toMatchObject({ role: 'user', creator: 'user', conversationId: conversation.id });
     expect(history?.[0]?.createdAt).toBeInstanceOf(Date);
     // Held: nothing is read.
-    expect(await claimReplyLease(db, vendor.id, conversation.id, 60_000, 3)).toBeNull();
+    expect(await claimReplyLease(db, vendor.id, conversation.id, 'me', 60_000, 3)).toBeNull();
+  });
+});
+
+/** The embedded database: the starting process is the only one, so every lease it finds is stale. */
+describe.skipIf(Boolean(process.env.DATABASE_URL))('a restart after a process died mid-reply', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'llmor-lease-'));
+  const servers: TestServer[] = [];
+  afterAll(async () => {
+    for (const s of servers) await s.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('releases the lease at start and stores the interrupted reply: the next send is answered at once', async () => {
+    const before = await createTestServer({ env: { DATA_DIR: dataDir } });
+    const vendor = await makeVendor(before.ctx);
+    const user = await makeUser(before.ctx, { vendors: [vendor] });
+    const app = await makeChatApp(before.ctx, vendor, { model: await makeVendorModel(before.ctx, vendor) });
+    const conversation = await makeConversation(before.ctx, app);
+    // Held for long: only the restart can explain its release.
+    await diedMidReply(before, conversation, '1 hour');
+    await before.close();
+
+    const after = await createTestServer({ env: { DATA_DIR: dataDir } });
+    servers.push(after);
+    after.ctx.completion.resolveModel = () => new ScriptedModel([[text('Answer'), finish()]]);
+    const client = await Client.signedIn(after.app, user.email, user.password);
+    client.vendorKey = vendor.key;
+    const res = await client.post(`/v1/conversations/${conversation.token}`, { content: 'Again' });
+    expect(res.statusCode).toBe(200);
+    expect(await messagesOf(after, conversation)).toEqual([
+      ['user', 'Before the crash'],
+      ['error', INTERRUPTED_TEXT],
+      ['user', 'Again'],
+      ['assistant', 'Answer'],
+    ]);
   });
 });
 
@@ -115,5 +223,26 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('one reply per conversation ac
       ['user', 'Now'],
       ['assistant', 'From B'],
     ]);
+  });
+
+  it('a starting instance releases the lapsed leases of dead instances, not the live leases of others', async () => {
+    const vendor = await makeVendor(a.ctx);
+    const app = await makeChatApp(a.ctx, vendor, { model: await makeVendorModel(a.ctx, vendor) });
+    const lapsed = await makeConversation(a.ctx, app);
+    const live = await makeConversation(a.ctx, app);
+    await diedMidReply(a, lapsed, '-1 second');
+    // As a reply running on another instance leaves it: held and renewed.
+    await diedMidReply(a, live, '1 hour');
+
+    const starting = await createListeningTestServer({ databaseUrl: a.databaseUrl });
+    await starting.close();
+    expect(await messagesOf(a, lapsed)).toEqual([
+      ['user', 'Before the crash'],
+      ['error', INTERRUPTED_TEXT],
+    ]);
+    expect(await messagesOf(a, live)).toEqual([['user', 'Before the crash']]);
+    expect((await findConversation(a.ctx.db, vendor.id, live.token))?.replyLeaseHolder).toBe(
+      'a-dead-process',
+    );
   });
 });

@@ -152,27 +152,31 @@ export async function messagesWithState(
 }
 
 /**
- * Takes the conversation's reply lease for `leaseMs` if no live one is held — one atomic update, so of
- * two instances racing for it exactly one wins — and in the same statement reads the conversation's last
- * `history` messages, oldest first (the reply's context). Null when the lease is held. A lease left by a
- * killed process lapses on its own.
+ * Takes the conversation's reply lease for `holder` (an instance id, ADR 0025) for `leaseMs` if none is
+ * held — one atomic update, so of two instances racing for it exactly one wins — and in the same statement
+ * reads the conversation's last `history` messages, oldest first (the reply's context). Null when a lease
+ * is held, live or lapsed: a lapsed one is let go by `releaseStaleReplyLeases`, which stores its notice.
  */
 export async function claimReplyLease(
   db: Db,
   vendorId: number,
   conversationId: number,
+  holder: string,
   leaseMs: number,
   history: number,
 ): Promise<MessageRow[] | null> {
   const lease = db.$with('lease').as(
     db
       .update(conversations)
-      .set({ replyLeaseUntil: sql`now() + make_interval(secs => ${leaseMs / 1000})` })
+      .set({
+        replyLeaseUntil: sql`now() + make_interval(secs => ${leaseMs / 1000})`,
+        replyLeaseHolder: holder,
+      })
       .where(
         and(
           eq(conversations.vendorId, vendorId),
           eq(conversations.id, conversationId),
-          sql`(${conversations.replyLeaseUntil} is null or ${conversations.replyLeaseUntil} < now())`,
+          sql`${conversations.replyLeaseUntil} is null`,
         ),
       )
       .returning({ id: conversations.id }),
@@ -194,11 +198,61 @@ export async function claimReplyLease(
   return rows.flatMap((row) => (row.message ? [row.message] : [])).sort((a, b) => a.id - b.id);
 }
 
-export async function releaseReplyLease(db: Db, vendorId: number, conversationId: number): Promise<void> {
+/** Lets go of the lease if `holder` still holds it (a lease taken over after it lapsed is not touched). */
+export async function releaseReplyLease(
+  db: Db,
+  vendorId: number,
+  conversationId: number,
+  holder: string,
+): Promise<void> {
   await db
     .update(conversations)
-    .set({ replyLeaseUntil: null })
-    .where(and(eq(conversations.vendorId, vendorId), eq(conversations.id, conversationId)));
+    .set({ replyLeaseUntil: null, replyLeaseHolder: null })
+    .where(
+      and(
+        eq(conversations.vendorId, vendorId),
+        eq(conversations.id, conversationId),
+        eq(conversations.replyLeaseHolder, holder),
+      ),
+    );
+}
+
+/** Extends every lease `holder` holds by `leaseMs` from now: the running instance's heartbeat (ADR 0025). */
+export async function renewReplyLeases(db: Db, holder: string, leaseMs: number): Promise<void> {
+  await db
+    .update(conversations)
+    .set({ replyLeaseUntil: sql`now() + make_interval(secs => ${leaseMs / 1000})` })
+    .where(
+      and(sql`${conversations.replyLeaseUntil} is not null`, eq(conversations.replyLeaseHolder, holder)),
+    );
+}
+
+/**
+ * Lets go of reply leases whose holder is gone and stores `notice` as an error entry in each of those
+ * conversations, in one statement: of several instances releasing the same lease exactly one stores it.
+ * `all`: every lease (the embedded database at start, where no other process can hold one); otherwise only
+ * lapsed ones, in `conversation` if given. Returns the conversations' ids.
+ */
+export async function releaseStaleReplyLeases(
+  db: Db,
+  notice: string,
+  opts: { all: boolean; conversation?: { vendorId: number; id: number } },
+): Promise<number[]> {
+  const lapsed = opts.all ? sql`` : sql` and reply_lease_until < now()`;
+  const only = opts.conversation
+    ? sql` and vendor_id = ${opts.conversation.vendorId} and id = ${opts.conversation.id}`
+    : sql``;
+  const result = await db.execute(sql`
+    with released as (
+      update conversations set reply_lease_until = null, reply_lease_holder = null
+      where reply_lease_until is not null${lapsed}${only}
+      returning vendor_id, id)
+    insert into messages (vendor_id, conversation_id, role, creator, message)
+    select vendor_id, id, 'error', 'system', ${notice} from released
+    returning conversation_id`);
+  return (result as unknown as { rows: { conversation_id: number }[] }).rows.map(
+    (row) => row.conversation_id,
+  );
 }
 
 /** Several messages in one statement, in order (a caller's history). */

@@ -33,11 +33,15 @@ export function lockDataDir(dataDir: string): () => void {
       writeSync(fd, String(process.pid));
       closeSync(fd);
       let released = false;
-      return () => {
+      const release = () => {
         if (released) return;
         released = true;
+        process.off('exit', release);
         rmSync(path, { force: true });
       };
+      // A process that exits without closing the database (a stop past its deadline) lets go of it too.
+      process.once('exit', release);
+      return release;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const holder = Number.parseInt(readFileSync(path, 'utf8'), 10);

@@ -237,6 +237,8 @@ export const conversations = pgTable(
     stateVersion: integer('state_version').notNull().default(0),
     /** While a reply runs, until when its instance holds it (one reply per conversation on any instance). */
     replyLeaseUntil: timestamp('reply_lease_until', { withTimezone: true }),
+    /** The instance (one process, ADR 0025) whose reply holds the lease; it alone renews and releases it. */
+    replyLeaseHolder: text('reply_lease_holder'),
     embedId: integer('embed_id'),
     clientId: integer('client_id'),
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
@@ -245,6 +247,8 @@ export const conversations = pgTable(
   (t) => [
     uniqueIndex('conversations_token_uq').on(t.token),
     index('conversations_app_idx').on(t.appId, t.id),
+    // Few rows hold a lease: renewing an instance's leases and releasing stale ones read only these.
+    index('conversations_reply_lease_idx').on(t.replyLeaseUntil).where(sql`reply_lease_until is not null`),
   ],
 );
 

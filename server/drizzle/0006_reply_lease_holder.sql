@@ -1,0 +1,2 @@
+ALTER TABLE "conversations" ADD COLUMN "reply_lease_holder" text;--> statement-breakpoint
+CREATE INDEX "conversations_reply_lease_idx" ON "conversations" USING btree ("reply_lease_until") WHERE reply_lease_until is not null;
