@@ -9,6 +9,7 @@ import { schema } from '../../platform/db';
 import { FakeStripe } from '../../test/fakes/stripe';
 import { Client, createTestServer, makeUser, makeVendor, type TestServer, uniq } from '../../test/harness';
 import type { VendorRow } from '../vendors/repo';
+import { verifyWebhook } from './stripe';
 import { INVALID_SIGNATURE } from './webhook';
 
 const WEBHOOK_SECRET = 'whsec_test_secret';
@@ -515,5 +516,34 @@ describe('invoices by their subscription', () => {
     expect((await billingRows(vendor.id)).invoices).toEqual([
       { externalId: invoice.id, status: 'paid', linked: true },
     ]);
+  });
+});
+
+describe('the signature’s time: 300 s either way', () => {
+  it('accepts a signature 299 s old or ahead and refuses one 301 s old or ahead', async () => {
+    const receivedAtMs = 1_800_000_000_500;
+    const at = Math.floor(receivedAtMs / 1000);
+    const event = stripe.event('customer.created', { id: 'cus_time', object: 'customer' });
+    const verify = (offset: number) => {
+      const { payload, signature } = stripe.signed(event, WEBHOOK_SECRET, at + offset);
+      return verifyWebhook(payload, signature, WEBHOOK_SECRET, receivedAtMs);
+    };
+    await expect(verify(-299)).resolves.toMatchObject({ id: event.id });
+    await expect(verify(299)).resolves.toMatchObject({ id: event.id });
+    await expect(verify(-301)).rejects.toThrow();
+    await expect(verify(301)).rejects.toThrow();
+  });
+
+  it('the webhook refuses an event signed 600 s ahead and changes nothing; 299 s ahead is applied', async () => {
+    const { vendor, subscription } = await checkedOut();
+    const event = stripe.event('customer.subscription.created', subscription);
+    const now = Math.floor(Date.now() / 1000);
+    const before = await tables();
+    const ahead = await send(event, now + 600);
+    expect(ahead.statusCode).toBe(400);
+    expect(ahead.json()).toMatchObject({ name: 'BadRequest', message: INVALID_SIGNATURE });
+    expect(await tables()).toBe(before);
+    expect((await send(event, now + 299)).statusCode).toBe(200);
+    expect((await billingRows(vendor.id)).subscriptions).toMatchObject([{ status: 'active' }]);
   });
 });

@@ -18,7 +18,8 @@ import {
 } from './repo';
 import { fromUnix, idOf, stripeClient, verifyWebhook } from './stripe';
 
-export const INVALID_SIGNATURE = 'The Stripe signature is missing, invalid or too old.';
+export const INVALID_SIGNATURE =
+  'The Stripe signature is missing, invalid, or not dated within 300 s of now.';
 
 const SUBSCRIPTION_EVENTS = [
   'customer.subscription.created',
@@ -166,7 +167,7 @@ async function subscriptionStateOf(ctx: AppContext, event: Stripe.Event): Promis
 }
 
 /**
- * `POST /v1/billing/stripe/webhook`: verifies `Stripe-Signature` over the raw body (300 s tolerance)
+ * `POST /v1/billing/stripe/webhook`: verifies `Stripe-Signature` over the raw body (300 s tolerance either way)
  * and applies the event once by its id, whatever order events arrive in (ADR 0024). Anything not
  * verified answers 400 and changes nothing.
  */
