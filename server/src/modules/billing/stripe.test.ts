@@ -3,12 +3,15 @@
  * Checkout, the portal, the address synced, cancel at period end at Stripe, and the webhook (good,
  * forged, stale, replayed) keeping subscriptions and invoices in step.
  */
+import { createServer } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../platform/db';
 import { FakeStripe } from '../../test/fakes/stripe';
 import { Client, createTestServer, makeUser, makeVendor, type TestServer, uniq } from '../../test/harness';
 import type { VendorRow } from '../vendors/repo';
+import { upsertStripeSubscription } from './repo';
+import { STRIPE_UNREACHABLE } from './service';
 import { verifyWebhook } from './stripe';
 import { INVALID_SIGNATURE } from './webhook';
 
@@ -545,5 +548,78 @@ describe('the signature’s time: 300 s either way', () => {
     expect(await tables()).toBe(before);
     expect((await send(event, now + 299)).statusCode).toBe(200);
     expect((await billingRows(vendor.id)).subscriptions).toMatchObject([{ status: 'active' }]);
+  });
+});
+
+describe('Stripe unreachable', () => {
+  let down: TestServer;
+
+  beforeAll(async () => {
+    // A port nothing listens on: Stripe's connection is refused.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as { port: number };
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    down = await createTestServer({
+      env: {
+        STRIPE_SECRET_KEY: 'sk_test_llmor',
+        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+        STRIPE_API_URL: `http://127.0.0.1:${port}`,
+      },
+    });
+  });
+  afterAll(async () => {
+    await down?.close();
+  });
+
+  it('checkout, the portal, the address and cancel answer 502 "Could not reach Stripe." and change nothing', async () => {
+    const su = await makeUser(down.ctx, { isSu: true });
+    const operator = await Client.signedIn(down.app, su.email, su.password);
+    const vendor = await makeVendor(down.ctx);
+    const user = await makeUser(down.ctx, { vendors: [vendor], role: 'owner' });
+    const owner = await Client.signedIn(down.app, user.email, user.password);
+    const plan = (
+      await operator.post('/v1/admin/plans', {
+        name: uniq('Pro '),
+        price_minor: 2900,
+        currency: 'CHF',
+        interval: 'month',
+        stripe_price_id: 'price_somewhere',
+      })
+    ).json().data;
+    const sub = await upsertStripeSubscription(
+      down.ctx.db,
+      vendor.id,
+      'sub_unreachable1',
+      {
+        planId: plan.id,
+        quantity: 1,
+        status: 'active',
+        currentPeriodStart: new Date(),
+        currentPeriodEnd: new Date(Date.now() + 86_400_000),
+        cancelAtPeriodEnd: false,
+        stripeStateAt: new Date(),
+      },
+      { fresh: false },
+    );
+    const base = `/v1/vendors/${vendor.id}/billing`;
+    for (const res of [
+      await owner.post(`${base}/to/checkout`, { subscription_id: plan.id }),
+      await owner.get(`${base}/to/payment-method`),
+      await owner.put(`${base}/address`, {
+        name: 'Acme AG',
+        line1: 'Weg 1',
+        postal_code: '3011',
+        city: 'Bern',
+        country: 'CH',
+      }),
+      await owner.post(`${base}/to/cancel`, { subscription_id: sub!.id }),
+    ]) {
+      expect(res.statusCode, res.body).toBe(502);
+      expect(res.json()).toMatchObject({ name: 'BadGateway', message: STRIPE_UNREACHABLE });
+    }
+    expect((await owner.get(`${base}/address`)).json().data.name).toBe('');
+    const limits = (await owner.get(`${base}/subscription_limits`)).json().data;
+    expect(limits.subscription).toMatchObject({ id: sub!.id, cancel_at_period_end: false });
   });
 });
