@@ -7,12 +7,14 @@
  * | --- | --- | --- |
  * | POST /v1/openai/chat/completions | `chatCompletionBody` | `ChatCompletion`, or with `stream: true` SSE `data: ChatCompletionChunk` lines then `data: [DONE]` |
  * | GET /v1/openai/models | – | `{object: 'list', data: [OpenAiModel]}` (the client's app) |
+ * | GET /v1/openai/models/{model} | – | `OpenAiModel` when `model` is the client's app, else 404 |
  *
  * `messages` is either a whole history (stored in a new `api` conversation; the last message, which must
  * be the user's, is answered) or, with the header `X-Conversation: <token>`, only the new message for a
  * stored conversation of that client. Every answer names its conversation in `X-Conversation`. The app's
  * own prompt, model, tools and datastores apply; request fields for them (`temperature`, `tools`, …) are
- * ignored. Errors: `{"error": {"message", "type", "param", "code"}}`.
+ * ignored. Errors: `{"error": {"message", "type", "param", "code"}}`, also for any other path or method under
+ * `/v1/openai` (404, 405 with `Allow`).
  */
 import { z } from 'zod';
 
@@ -91,6 +93,9 @@ export const openAiModelSchema = z.object({
   created: z.number().int(),
   owned_by: z.string(),
 });
+export type OpenAiModel = z.infer<typeof openAiModelSchema>;
+/** `GET /v1/openai/models/{model}`: the model id as OpenAI's SDKs send it (the app's name). */
+export const openAiModelParam = z.object({ model: z.string().min(1).max(200) });
 export const openAiModelListSchema = z.object({
   object: z.literal('list'),
   data: z.array(openAiModelSchema),

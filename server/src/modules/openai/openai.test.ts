@@ -531,3 +531,53 @@ describe('GET /v1/openai/models', () => {
     expect(res.statusCode).toBe(401);
   });
 });
+
+describe('GET /v1/openai/models/{model} and paths no route takes', () => {
+  it("retrieves the client's app by its model id; any other id is 404 in OpenAI's shape", async () => {
+    const { sdk, app } = await appWithClient();
+    expect(await sdk.models.retrieve(app.name)).toEqual({
+      id: app.name,
+      object: 'model',
+      created: expect.any(Number),
+      owned_by: vendor.key,
+    });
+    for (const id of [`${app.name} (another)`, 'gpt-4o']) {
+      const err = await sdk.models.retrieve(id).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(OpenAI.NotFoundError);
+      expect((err as APIError).error).toEqual({
+        message: `The model '${id}' does not exist or you do not have access to it.`,
+        type: 'invalid_request_error',
+        param: null,
+        code: 'not_found',
+      });
+    }
+  });
+
+  it("answers an unknown path 404 and a wrong method 405 (with Allow) in OpenAI's shape", async () => {
+    const { sdk } = await appWithClient();
+    const unknown = await sdk.get('/no/such/thing').catch((e: unknown) => e);
+    expect(unknown).toBeInstanceOf(OpenAI.NotFoundError);
+    expect((unknown as APIError).error).toEqual({
+      message: 'Unknown request URL: GET /v1/openai/no/such/thing.',
+      type: 'invalid_request_error',
+      param: null,
+      code: 'not_found',
+    });
+    const wrong = await sdk.post('/models').catch((e: unknown) => e);
+    expect((wrong as APIError).status).toBe(405);
+    expect((wrong as APIError).headers?.get('allow')).toBe('GET, HEAD');
+    expect((wrong as APIError).error).toEqual({
+      message: 'POST is not allowed on /v1/openai/models; use GET or HEAD.',
+      type: 'invalid_request_error',
+      param: null,
+      code: 'method_not_allowed',
+    });
+    const raw = await fetch(`${server.url}/v1/openai/chat/completions`, { method: 'GET' });
+    expect(raw.status).toBe(405);
+    expect(raw.headers.get('allow')).toBe('POST');
+    expect(await raw.json()).toMatchObject({ error: { code: 'method_not_allowed' } });
+    // Outside /v1/openai the ordinary shape stays.
+    const elsewhere = await fetch(`${server.url}/v1/no-such-route`);
+    expect(await elsewhere.json()).toMatchObject({ name: 'NotFound' });
+  });
+});

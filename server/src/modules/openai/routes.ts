@@ -4,6 +4,8 @@ import {
   chatCompletionSchema,
   conversationTokenParam,
   openAiModelListSchema,
+  openAiModelParam,
+  openAiModelSchema,
 } from '@llmor/contracts';
 import type { FastifyRequest } from 'fastify';
 import { badRequest } from '../../platform/errors';
@@ -13,7 +15,7 @@ import { type ClientCaller, callerOf } from '../conversations/access';
 import type { ConversationContext } from '../conversations/ports';
 import { relayUrl } from '../conversations/service';
 import { openAiErrorShape } from './present';
-import { chatCompletion, listModels, streamCompletion } from './service';
+import { chatCompletion, listModels, retrieveModel, streamCompletion } from './service';
 
 const tags = ['openai'];
 const access = { auth: 'bearer' } as const;
@@ -71,5 +73,17 @@ export const openAiRoutes = (ctx: ConversationContext) => [
     response: openAiModelListSchema,
     errorShape: openAiErrorShape,
     handler: ({ outsider }) => listModels(ctx, clientOf(outsider)),
+  }),
+  route({
+    method: 'GET',
+    url: '/v1/openai/models/:model',
+    summary: "The client's app as a model, when the id names it",
+    tags,
+    access,
+    params: openAiModelParam,
+    resource: 'Model',
+    response: openAiModelSchema,
+    errorShape: openAiErrorShape,
+    handler: ({ outsider, params }) => retrieveModel(ctx, clientOf(outsider), params.model),
   }),
 ];

@@ -11,6 +11,7 @@ import {
   ErrorName,
   LAST_MESSAGE_NOT_USER,
   type OpenAiMessage,
+  type OpenAiModel,
   type OpenAiModelList,
   type OpenAiUsage,
   RelayMessageType,
@@ -50,20 +51,32 @@ async function requireApp(ctx: ConversationContext, caller: ClientCaller): Promi
 /** The model name the client's app goes by (any name is accepted and echoed back). */
 const modelIdOf = (app: AppRow) => app.name;
 
+const modelOf = (app: AppRow, caller: ClientCaller): OpenAiModel => ({
+  id: modelIdOf(app),
+  object: 'model',
+  created: Math.floor(app.createdAt.getTime() / 1000),
+  owned_by: caller.vendor.key,
+});
+
 /** `GET /v1/openai/models`: the client's app, as the one model this key reaches. */
 export async function listModels(ctx: ConversationContext, caller: ClientCaller): Promise<OpenAiModelList> {
+  return { object: 'list', data: [modelOf(await requireApp(ctx, caller), caller)] };
+}
+
+/** `GET /v1/openai/models/{model}`: the client's app when `model` names it, else 404. */
+export async function retrieveModel(
+  ctx: ConversationContext,
+  caller: ClientCaller,
+  model: string,
+): Promise<OpenAiModel> {
   const app = await requireApp(ctx, caller);
-  return {
-    object: 'list',
-    data: [
-      {
-        id: modelIdOf(app),
-        object: 'model',
-        created: Math.floor(app.createdAt.getTime() / 1000),
-        owned_by: caller.vendor.key,
-      },
-    ],
-  };
+  if (modelIdOf(app) !== model) {
+    throw new AppError(
+      ErrorName.NotFound,
+      `The model '${model}' does not exist or you do not have access to it.`,
+    );
+  }
+  return modelOf(app, caller);
 }
 
 /** The model name to echo: the request's, else the app's. */
