@@ -10,13 +10,14 @@
  * | GET /v1/openai/models/{model} | – | `OpenAiModel` when `model` is the client's app, else 404 |
  *
  * `messages` is either a whole history (stored in a new `api` conversation; the last message, which must
- * be the user's, is answered) or, with the header `X-Conversation: <token>`, only the new message for a
+ * be the user's, is answered; no message longer than `MESSAGE_MAX_CHARS`, no `system`/`developer` message) or, with the header `X-Conversation: <token>`, only the new message for a
  * stored conversation of that client. Every answer names its conversation in `X-Conversation`. The app's
  * own prompt, model, tools and datastores apply; request fields for them (`temperature`, `tools`, …) are
  * ignored. Errors: `{"error": {"message", "type", "param", "code"}}`, also for any other path or method under
  * `/v1/openai` (404, 405 with `Allow`).
  */
 import { z } from 'zod';
+import { MESSAGE_MAX_CHARS } from './conversations';
 
 export const CONVERSATION_HEADER = 'x-conversation';
 export const LAST_MESSAGE_NOT_USER = 'The last message must be a user message with text.';
@@ -36,10 +37,44 @@ export const openAiMessage = z.object({
 });
 export type OpenAiMessage = z.infer<typeof openAiMessage>;
 
+/** The text of a message: a string, or its text parts joined (other parts are not kept). */
+export function openAiMessageText(message: OpenAiMessage): string {
+  const { content } = message;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter((part) => part.type === 'text' && typeof part.text === 'string')
+    .map((part) => part.text)
+    .join('');
+}
+
+export const SYSTEM_MESSAGE_REFUSED =
+  "System and developer messages are not accepted: the app's own prompt, set in llmor, applies.";
+export const messageTooLong = (max: number) => `At most ${max.toLocaleString('en-US')} characters`;
+
+/**
+ * A request's messages, each held to the conversation API's cap (`MESSAGE_MAX_CHARS`, the whole history
+ * alike) and none a system or developer prompt (ADR 0024).
+ */
+const openAiMessages = z
+  .array(openAiMessage)
+  .min(1, 'At least one message')
+  .max(1000)
+  .superRefine((messages, issue) => {
+    messages.forEach((message, i) => {
+      if (message.role === 'system' || message.role === 'developer') {
+        issue.addIssue({ code: 'custom', path: [i, 'role'], message: SYSTEM_MESSAGE_REFUSED });
+      }
+      if (openAiMessageText(message).length > MESSAGE_MAX_CHARS) {
+        issue.addIssue({ code: 'custom', path: [i, 'content'], message: messageTooLong(MESSAGE_MAX_CHARS) });
+      }
+    });
+  });
+
 export const chatCompletionBody = z.object({
   /** Echoed back; the client's app answers whatever it names. */
   model: z.string().max(200).optional(),
-  messages: z.array(openAiMessage).min(1, 'At least one message').max(1000),
+  messages: openAiMessages,
   stream: z.boolean().nullish(),
   stream_options: z.object({ include_usage: z.boolean().nullish() }).nullish(),
 });

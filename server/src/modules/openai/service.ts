@@ -14,6 +14,7 @@ import {
   type OpenAiModel,
   type OpenAiModelList,
   type OpenAiUsage,
+  openAiMessageText,
   RelayMessageType,
 } from '@llmor/contracts';
 import type { FastifyReply } from 'fastify';
@@ -84,29 +85,18 @@ async function echoedModel(ctx: ConversationContext, request: CompletionRequest)
   return request.body.model ?? modelIdOf(await requireApp(ctx, request.caller));
 }
 
-/** The text of a message: a string, or its text parts joined. */
-function textOf(message: OpenAiMessage): string {
-  const { content } = message;
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .filter((part) => part.type === 'text' && typeof part.text === 'string')
-    .map((part) => part.text)
-    .join('');
-}
-
-/** History messages as stored: system (and developer) prompts, user and assistant text; tool traffic is not kept. */
+/**
+ * History messages as stored: user and assistant text; tool traffic is not kept (system and developer
+ * prompts are refused by the contract, ADR 0024).
+ */
 function storedForm(message: OpenAiMessage): NewMessage | null {
-  const text = textOf(message);
+  const text = openAiMessageText(message);
   if (!text.trim()) return null;
   switch (message.role) {
     case 'user':
       return { role: 'user', creator: 'user', message: text };
     case 'assistant':
       return { role: 'assistant', creator: 'system', message: text };
-    case 'system':
-    case 'developer':
-      return { role: 'system', creator: 'system', message: text };
     default:
       return null;
   }
@@ -119,7 +109,7 @@ async function prepare(
 ): Promise<{ conversation: ConversationRow; app: AppRow; content: string }> {
   const { caller, body } = request;
   const last = body.messages.at(-1)!;
-  const content = textOf(last);
+  const content = openAiMessageText(last);
   if (last.role !== 'user' || !content.trim()) {
     throw validationError(
       { [`messages.${body.messages.length - 1}`]: LAST_MESSAGE_NOT_USER },
