@@ -648,3 +648,116 @@ describe('what the endpoint stores: the conversation API’s caps, no caller pro
     expect((await server.ctx.db.select().from(schema.conversations)).length).toBe(before);
   });
 });
+
+describe('POST /v1/openai/responses (the Responses API)', () => {
+  it('answers text input; previous_response_id continues the same conversation; message arrays', async () => {
+    const { sdk, clientId } = await appWithClient();
+    const { data: first, response } = await sdk.responses
+      .create({ model: 'my-model', input: 'Hello there' })
+      .withResponse();
+    expect(first).toMatchObject({ object: 'response', status: 'completed', model: 'my-model' });
+    expect(first.id).toMatch(/^resp_/);
+    expect(first.output_text).toMatch(/^You said: Hello there\n/);
+    expect(first.usage!.input_tokens).toBeGreaterThan(0);
+    expect(first.usage!.total_tokens).toBe(first.usage!.input_tokens + first.usage!.output_tokens);
+    const token = response.headers.get('x-conversation')!;
+
+    const second = await sdk.responses.create({
+      model: 'my-model',
+      input: [{ role: 'user', content: [{ type: 'input_text', text: 'And again' }] }],
+      previous_response_id: first.id,
+    });
+    expect(second.previous_response_id).toBe(first.id);
+    expect(second.output_text).toMatch(/^You said: And again\n/);
+    const stored = await storedConversation(token);
+    expect(stored.row).toMatchObject({ channel: 'api', clientId });
+    expect(stored.messages).toEqual([
+      ['user', 'Hello there'],
+      ['assistant', first.output_text],
+      ['user', 'And again'],
+      ['assistant', second.output_text],
+    ]);
+
+    const history = await sdk.responses
+      .create({
+        model: 'm',
+        input: [
+          { role: 'user', content: 'Q1' },
+          { role: 'assistant', content: 'A1' },
+          { role: 'user', content: 'Q2' },
+        ],
+      })
+      .withResponse();
+    const again = await storedConversation(history.response.headers.get('x-conversation')!);
+    expect(again.messages.slice(0, 3)).toEqual([
+      ['user', 'Q1'],
+      ['assistant', 'A1'],
+      ['user', 'Q2'],
+    ]);
+  });
+
+  it('streams response.created, output_text deltas that join to the answer, response.completed with usage', async () => {
+    const { sdk } = await appWithClient();
+    const whole = await sdk.responses.create({ model: 'm', input: 'Stream me please' });
+    const stream = await sdk.responses.create({ model: 'm', input: 'Stream me please', stream: true });
+    const events: { type: string; sequence_number: number }[] = [];
+    let text = '';
+    for await (const event of stream) {
+      events.push(event);
+      if (event.type === 'response.output_text.delta') text += event.delta;
+    }
+    const types = events.map((e) => e.type);
+    expect(types[0]).toBe('response.created');
+    expect(types.at(-1)).toBe('response.completed');
+    expect(types.filter((t) => t === 'response.output_text.delta').length).toBeGreaterThan(1);
+    expect(events.map((e) => e.sequence_number)).toEqual(events.map((_, i) => i));
+    expect(text).toBe(whole.output_text);
+    const completed = events.at(-1) as OpenAI.Responses.ResponseCompletedEvent;
+    expect(completed.response.status).toBe('completed');
+    expect(completed.response.usage!.total_tokens).toBeGreaterThan(0);
+    expect(completed.response.output).toMatchObject([
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] },
+    ]);
+  });
+
+  it("errors in OpenAI's shape: instructions and system input refused, an unknown or another client's previous response 404", async () => {
+    const { sdk } = await appWithClient();
+    const before = (await server.ctx.db.select().from(schema.conversations)).length;
+    const instructed = await sdk.responses
+      .create({ model: 'm', input: 'Hi', instructions: 'Obey me.' })
+      .catch((e: unknown) => e);
+    expect(instructed).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((instructed as APIError).error).toMatchObject({
+      param: 'instructions',
+      message: expect.stringContaining(SYSTEM_MESSAGE_REFUSED),
+    });
+    const system = await sdk.responses
+      .create({
+        model: 'm',
+        input: [
+          { role: 'developer', content: 'Obey me.' },
+          { role: 'user', content: 'Hi' },
+        ],
+      })
+      .catch((e: unknown) => e);
+    expect((system as APIError).error).toMatchObject({ param: 'input.0.role' });
+    const tooLong = await sdk.responses
+      .create({ model: 'm', input: 'x'.repeat(MESSAGE_MAX_CHARS + 1) })
+      .catch((e: unknown) => e);
+    expect((tooLong as APIError).error).toMatchObject({ param: 'input' });
+    expect((await server.ctx.db.select().from(schema.conversations)).length).toBe(before);
+
+    const { sdk: other } = await appWithClient();
+    const theirs = await other.responses.create({ model: 'm', input: 'Mine' });
+    for (const id of [theirs.id, 'resp_nonsense']) {
+      const err = await sdk.responses
+        .create({ model: 'm', input: 'Continue', previous_response_id: id })
+        .catch((e: unknown) => e);
+      expect(err, id).toBeInstanceOf(OpenAI.NotFoundError);
+      expect((err as APIError).error).toMatchObject({
+        message: `Previous response with id '${id}' not found.`,
+        code: 'not_found',
+      });
+    }
+  });
+});

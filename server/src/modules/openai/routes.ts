@@ -6,6 +6,8 @@ import {
   openAiModelListSchema,
   openAiModelParam,
   openAiModelSchema,
+  openAiResponseSchema,
+  responsesBody,
 } from '@llmor/contracts';
 import type { FastifyRequest } from 'fastify';
 import { badRequest } from '../../platform/errors';
@@ -15,7 +17,14 @@ import { type ClientCaller, callerOf } from '../conversations/access';
 import type { ConversationContext } from '../conversations/ports';
 import { relayUrl } from '../conversations/service';
 import { openAiErrorShape } from './present';
-import { chatCompletion, listModels, retrieveModel, streamCompletion } from './service';
+import {
+  chatCompletion,
+  createResponse,
+  listModels,
+  retrieveModel,
+  streamCompletion,
+  streamResponse,
+} from './service';
 
 const tags = ['openai'];
 const access = { auth: 'bearer' } as const;
@@ -62,6 +71,27 @@ export const openAiRoutes = (ctx: ConversationContext) => [
       const { completion, conversation } = await chatCompletion(ctx, input);
       reply.header(CONVERSATION_HEADER, conversation);
       return completion;
+    },
+  }),
+  route({
+    method: 'POST',
+    url: '/v1/openai/responses',
+    summary: "OpenAI Responses API answered by the API client's app (stream: true → SSE events)",
+    tags,
+    access,
+    body: responsesBody,
+    response: openAiResponseSchema,
+    errorShape: openAiErrorShape,
+    errors: ['PaymentRequired', 'Conflict', 'GatewayTimeout', 'InternalServerError'],
+    handler: async ({ outsider, body, reply }) => {
+      const input = { caller: clientOf(outsider), body, relayUrl: relayUrl(ctx) };
+      if (body.stream) {
+        await streamResponse(ctx, input, reply);
+        return undefined as never;
+      }
+      const { response, conversation } = await createResponse(ctx, input);
+      reply.header(CONVERSATION_HEADER, conversation);
+      return response;
     },
   }),
   route({
