@@ -29,6 +29,7 @@ import { registerHealthRoutes } from './modules/health/routes';
 import { registerIconRoutes } from './modules/icons/routes';
 import { memberRoutes } from './modules/members/routes';
 import { modelRoutes } from './modules/models/routes';
+import { openAiUnrouted } from './modules/openai/present';
 import { openAiRoutes } from './modules/openai/routes';
 import { settingsRoutes } from './modules/settings/routes';
 import { slackJobs } from './modules/slack/reply';
@@ -252,7 +253,13 @@ export async function buildApp(
 
   const webServed =
     opts.serveWeb !== false && (await registerWebConsole(app, opts.config.WEB_DIST ?? DEFAULT_WEB_DIST));
+  const openAiUnroutedAnswer = openAiUnrouted(pipeline.routes);
   app.setNotFoundHandler((request, reply) => {
+    const openAi = openAiUnroutedAnswer(request.method, request.url);
+    if (openAi) {
+      if (openAi.allow) reply.header('allow', openAi.allow);
+      return reply.code(openAi.status).send(openAi.body);
+    }
     if (webServed && (request.method === 'GET' || request.method === 'HEAD') && isConsoleRoute(request.url)) {
       return sendConsole(reply);
     }

@@ -7,14 +7,18 @@
  * | --- | --- | --- |
  * | POST /v1/openai/chat/completions | `chatCompletionBody` | `ChatCompletion`, or with `stream: true` SSE `data: ChatCompletionChunk` lines then `data: [DONE]` |
  * | GET /v1/openai/models | – | `{object: 'list', data: [OpenAiModel]}` (the client's app) |
+ * | GET /v1/openai/models/{model} | – | `OpenAiModel` when `model` is the client's app, else 404 |
+ * | POST /v1/openai/responses | `responsesBody` | `OpenAiResponse`, or with `stream: true` SSE events `response.created`, `response.output_text.delta`…, `response.completed` |
  *
  * `messages` is either a whole history (stored in a new `api` conversation; the last message, which must
- * be the user's, is answered) or, with the header `X-Conversation: <token>`, only the new message for a
+ * be the user's, is answered; no message longer than `MESSAGE_MAX_CHARS`, no `system`/`developer` message) or, with the header `X-Conversation: <token>`, only the new message for a
  * stored conversation of that client. Every answer names its conversation in `X-Conversation`. The app's
  * own prompt, model, tools and datastores apply; request fields for them (`temperature`, `tools`, …) are
- * ignored. Errors: `{"error": {"message", "type", "param", "code"}}`.
+ * ignored. Errors: `{"error": {"message", "type", "param", "code"}}`, also for any other path or method under
+ * `/v1/openai` (404, 405 with `Allow`).
  */
 import { z } from 'zod';
+import { MESSAGE_MAX_CHARS } from './conversations';
 
 export const CONVERSATION_HEADER = 'x-conversation';
 export const LAST_MESSAGE_NOT_USER = 'The last message must be a user message with text.';
@@ -34,10 +38,53 @@ export const openAiMessage = z.object({
 });
 export type OpenAiMessage = z.infer<typeof openAiMessage>;
 
+/** Text parts: Chat Completions' `text`, the Responses API's `input_text` and `output_text`. */
+const TEXT_PARTS = ['text', 'input_text', 'output_text'];
+
+/** The text of a message: a string, or its text parts joined (other parts are not kept). */
+export function openAiMessageText(message: OpenAiMessage): string {
+  const { content } = message;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter((part) => TEXT_PARTS.includes(part.type) && typeof part.text === 'string')
+    .map((part) => part.text)
+    .join('');
+}
+
+export const SYSTEM_MESSAGE_REFUSED =
+  "System and developer messages are not accepted: the app's own prompt, set in llmor, applies.";
+export const messageTooLong = (max: number) => `At most ${max.toLocaleString('en-US')} characters`;
+
+/**
+ * A request's messages, each held to the conversation API's cap (`MESSAGE_MAX_CHARS`, the whole history
+ * alike) and none a system or developer prompt (ADR 0024).
+ */
+function refineMessages(messages: OpenAiMessage[], issue: z.RefinementCtx, path: (string | number)[] = []) {
+  messages.forEach((message, i) => {
+    if (message.role === 'system' || message.role === 'developer') {
+      issue.addIssue({ code: 'custom', path: [...path, i, 'role'], message: SYSTEM_MESSAGE_REFUSED });
+    }
+    if (openAiMessageText(message).length > MESSAGE_MAX_CHARS) {
+      issue.addIssue({
+        code: 'custom',
+        path: [...path, i, 'content'],
+        message: messageTooLong(MESSAGE_MAX_CHARS),
+      });
+    }
+  });
+}
+
+const openAiMessages = z
+  .array(openAiMessage)
+  .min(1, 'At least one message')
+  .max(1000)
+  .superRefine((messages, issue) => refineMessages(messages, issue));
+
 export const chatCompletionBody = z.object({
   /** Echoed back; the client's app answers whatever it names. */
   model: z.string().max(200).optional(),
-  messages: z.array(openAiMessage).min(1, 'At least one message').max(1000),
+  messages: openAiMessages,
   stream: z.boolean().nullish(),
   stream_options: z.object({ include_usage: z.boolean().nullish() }).nullish(),
 });
@@ -91,6 +138,9 @@ export const openAiModelSchema = z.object({
   created: z.number().int(),
   owned_by: z.string(),
 });
+export type OpenAiModel = z.infer<typeof openAiModelSchema>;
+/** `GET /v1/openai/models/{model}`: the model id as OpenAI's SDKs send it (the app's name). */
+export const openAiModelParam = z.object({ model: z.string().min(1).max(200) });
 export const openAiModelListSchema = z.object({
   object: z.literal('list'),
   data: z.array(openAiModelSchema),
@@ -106,3 +156,70 @@ export const openAiErrorSchema = z.object({
   }),
 });
 export type OpenAiError = z.infer<typeof openAiErrorSchema>;
+
+// ------------------------------------------------------------------------------------------------
+// The Responses API: POST /v1/openai/responses
+// ------------------------------------------------------------------------------------------------
+
+/**
+ * `POST /v1/openai/responses`: `input` is text (one user message) or messages (`input_text` /
+ * `output_text` parts); `previous_response_id` continues that response's conversation; `instructions`
+ * is refused like system messages (ADR 0024). Other fields are accepted and ignored.
+ */
+export const responsesBody = z
+  .object({
+    model: z.string().max(200).optional(),
+    input: z.union([z.string(), z.array(openAiMessage).min(1, 'At least one message').max(1000)], {
+      error: 'Must be text or a list of messages',
+    }),
+    instructions: z.string().nullish(),
+    stream: z.boolean().nullish(),
+    previous_response_id: z.string().max(300).nullish(),
+  })
+  .superRefine((body, issue) => {
+    if (body.instructions) {
+      issue.addIssue({ code: 'custom', path: ['instructions'], message: SYSTEM_MESSAGE_REFUSED });
+    }
+    if (typeof body.input === 'string') {
+      if (body.input.length > MESSAGE_MAX_CHARS) {
+        issue.addIssue({ code: 'custom', path: ['input'], message: messageTooLong(MESSAGE_MAX_CHARS) });
+      }
+    } else refineMessages(body.input, issue, ['input']);
+  });
+export type ResponsesBody = z.infer<typeof responsesBody>;
+
+export const openAiResponseUsageSchema = z.object({
+  input_tokens: z.number().int(),
+  input_tokens_details: z.object({ cached_tokens: z.number().int() }),
+  output_tokens: z.number().int(),
+  output_tokens_details: z.object({ reasoning_tokens: z.number().int() }),
+  total_tokens: z.number().int(),
+});
+
+export const openAiResponseSchema = z.object({
+  id: z.string(),
+  object: z.literal('response'),
+  created_at: z.number().int(),
+  status: z.enum(['in_progress', 'completed']),
+  model: z.string(),
+  output: z.array(
+    z.object({
+      id: z.string(),
+      type: z.literal('message'),
+      status: z.literal('completed'),
+      role: z.literal('assistant'),
+      content: z.array(
+        z.object({ type: z.literal('output_text'), text: z.string(), annotations: z.array(z.unknown()) }),
+      ),
+    }),
+  ),
+  parallel_tool_calls: z.boolean(),
+  tool_choice: z.literal('auto'),
+  tools: z.array(z.unknown()),
+  previous_response_id: z.string().nullable(),
+  instructions: z.null(),
+  error: z.null(),
+  incomplete_details: z.null(),
+  usage: openAiResponseUsageSchema.nullable(),
+});
+export type OpenAiResponse = z.infer<typeof openAiResponseSchema>;

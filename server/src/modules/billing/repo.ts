@@ -1,4 +1,19 @@
-import { and, asc, count, desc, eq, inArray, lt, ne, or, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  inArray,
+  isNull,
+  lt,
+  lte,
+  ne,
+  notInArray,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import { type Db, schema } from '../../platform/db';
 
 const {
@@ -199,7 +214,29 @@ export async function replaceSubscription(
   });
 }
 
-/** Stripe's view of one subscription, by its Stripe id; a live one ends the vendor's others. */
+/** Statuses after which Stripe never revives a subscription: a state no event overrides (ADR 0024). */
+export const TERMINAL_STATUSES = ['canceled', 'incomplete_expired'];
+
+/** What the webhook knows of a Stripe subscription before applying an event to it. */
+export async function stripeSubscriptionState(
+  db: Db,
+  vendorId: number,
+  externalId: string,
+): Promise<Pick<SubscriptionRow, 'status' | 'stripeStateAt'> | null> {
+  const rows = await db
+    .select({ status: subscriptions.status, stripeStateAt: subscriptions.stripeStateAt })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.vendorId, vendorId), eq(subscriptions.externalId, externalId)))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/**
+ * Stripe's view of one subscription, by its Stripe id, as of `values.stripeStateAt`; a live one ends the
+ * vendor's others. Applied in any order of arrival (ADR 0024): a terminal state stays, and a state older
+ * than the one applied — or as old, unless `fresh` (just fetched from Stripe) — changes nothing. A
+ * terminal state applies over any live one whatever its time. Answers the row when it was applied.
+ */
 export async function upsertStripeSubscription(
   db: Db,
   vendorId: number,
@@ -207,8 +244,16 @@ export async function upsertStripeSubscription(
   values: Pick<
     typeof subscriptions.$inferInsert,
     'planId' | 'quantity' | 'status' | 'currentPeriodStart' | 'currentPeriodEnd' | 'cancelAtPeriodEnd'
-  >,
+  > & { stripeStateAt: Date },
+  opts: { fresh: boolean },
 ): Promise<SubscriptionRow | null> {
+  const at = values.stripeStateAt;
+  const newer = TERMINAL_STATUSES.includes(values.status)
+    ? undefined
+    : or(
+        isNull(subscriptions.stripeStateAt),
+        opts.fresh ? lte(subscriptions.stripeStateAt, at) : lt(subscriptions.stripeStateAt, at),
+      );
   const [row] = await db
     .insert(subscriptions)
     .values({ ...values, vendorId, externalId })
@@ -216,7 +261,11 @@ export async function upsertStripeSubscription(
       target: subscriptions.externalId,
       set: { ...values, modifiedAt: new Date() },
       // A Stripe id names one vendor's subscription for good.
-      setWhere: eq(subscriptions.vendorId, vendorId),
+      setWhere: and(
+        eq(subscriptions.vendorId, vendorId),
+        notInArray(subscriptions.status, TERMINAL_STATUSES),
+        newer,
+      ),
     })
     .returning();
   if (row && LIVE_STATUSES.includes(row.status)) await endOthers(db, vendorId, row.id);
@@ -267,19 +316,25 @@ export async function countInvoices(db: Db, vendorId: number): Promise<number> {
   return row?.n ?? 0;
 }
 
+/** Invoice statuses Stripe never leaves: an older `invoice.finalized` (open) arriving late keeps them. */
+const FINAL_INVOICE_STATUSES = ['paid', 'void', 'uncollectible'];
+
 export async function upsertInvoice(
   db: Db,
   vendorId: number,
   externalId: string,
   values: Omit<typeof invoices.$inferInsert, 'id' | 'vendorId' | 'externalId' | 'createdAt'>,
 ): Promise<void> {
+  const keepFinal = FINAL_INVOICE_STATUSES.includes(values.status)
+    ? undefined
+    : notInArray(invoices.status, FINAL_INVOICE_STATUSES);
   await db
     .insert(invoices)
     .values({ ...values, vendorId, externalId })
     .onConflictDoUpdate({
       target: invoices.externalId,
       set: values,
-      setWhere: eq(invoices.vendorId, vendorId),
+      setWhere: and(eq(invoices.vendorId, vendorId), keepFinal),
     });
 }
 
@@ -363,6 +418,16 @@ export async function vendorIdByCustomer(db: Db, customerId: string): Promise<nu
         sql`${vendorSettings.value}->>'customerId' = ${customerId}`,
       ),
     )
+    .limit(1);
+  return rows[0]?.vendorId ?? null;
+}
+
+/** The vendor of a Stripe subscription llmor keeps (an invoice names it, whoever created its customer). */
+export async function vendorIdBySubscription(db: Db, externalId: string): Promise<number | null> {
+  const rows = await db
+    .select({ vendorId: subscriptions.vendorId })
+    .from(subscriptions)
+    .where(eq(subscriptions.externalId, externalId))
     .limit(1);
   return rows[0]?.vendorId ?? null;
 }

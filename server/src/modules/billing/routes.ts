@@ -135,6 +135,7 @@ export const billingRoutes = (ctx: AppContext) => [
     params: vendorPath,
     body: checkoutBody,
     response: dataEnvelopeSchema(redirectUrlSchema),
+    errors: ['BadGateway'],
     handler: async ({ vendor, body }) => ({
       data: await checkout(ctx, vendor, body),
     }),
@@ -148,7 +149,7 @@ export const billingRoutes = (ctx: AppContext) => [
     params: vendorPath,
     body: cancelBody,
     response: dataEnvelopeSchema(subscriptionSchema),
-    errors: ['Conflict'],
+    errors: ['Conflict', 'BadGateway'],
     handler: async ({ vendor, body }) => ({ data: await cancelSubscription(ctx, vendor, body) }),
   }),
   route({
@@ -159,6 +160,7 @@ export const billingRoutes = (ctx: AppContext) => [
     access: owner,
     params: vendorPath,
     response: dataEnvelopeSchema(redirectUrlSchema),
+    errors: ['BadGateway'],
     handler: async ({ vendor }) => ({
       data: await paymentMethodPortal(ctx, vendor),
     }),
@@ -193,6 +195,7 @@ export const billingRoutes = (ctx: AppContext) => [
     params: vendorPath,
     body: billingAddressBody,
     response: dataEnvelopeSchema(billingAddressSchema),
+    errors: ['BadGateway'],
     handler: async ({ vendor, body }) => ({ data: await saveBillingAddress(ctx, vendor, body) }),
   }),
   route({

@@ -23,7 +23,7 @@ import {
 import type Stripe from 'stripe';
 import type { AppContext } from '../../platform/context';
 import type { Db } from '../../platform/db';
-import { badRequest, conflict, notFound, paymentRequired } from '../../platform/errors';
+import { badGateway, badRequest, conflict, notFound, paymentRequired } from '../../platform/errors';
 import type { VendorRow } from '../../platform/http/identity';
 import { readSetting, writeSetting } from '../settings/repo';
 import { findVendorById } from '../vendors/repo';
@@ -324,12 +324,18 @@ async function requireStripe(ctx: AppContext): Promise<Stripe> {
   return stripe;
 }
 
-/** Stripe's refusals (a bad price id, a deleted customer) answer 400 with Stripe's message. */
+export const STRIPE_UNREACHABLE = 'Could not reach Stripe.';
+
+/**
+ * Stripe's refusals (a bad price id, a deleted customer) answer 400 with Stripe's message; Stripe not
+ * reached (connection refused or reset, timed out) answers 502.
+ */
 async function atStripe<T>(call: Promise<T>): Promise<T> {
   try {
     return await call;
   } catch (err) {
     const e = err as { type?: string; message?: string };
+    if (e.type === 'StripeConnectionError') throw badGateway(STRIPE_UNREACHABLE);
     if (typeof e.type === 'string' && e.type.startsWith('Stripe')) {
       throw badRequest(`Stripe refused the request: ${e.message ?? e.type}`);
     }

@@ -3,12 +3,16 @@
  * Checkout, the portal, the address synced, cancel at period end at Stripe, and the webhook (good,
  * forged, stale, replayed) keeping subscriptions and invoices in step.
  */
+import { createServer } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../platform/db';
 import { FakeStripe } from '../../test/fakes/stripe';
 import { Client, createTestServer, makeUser, makeVendor, type TestServer, uniq } from '../../test/harness';
 import type { VendorRow } from '../vendors/repo';
+import { upsertStripeSubscription } from './repo';
+import { STRIPE_UNREACHABLE } from './service';
+import { verifyWebhook } from './stripe';
 import { INVALID_SIGNATURE } from './webhook';
 
 const WEBHOOK_SECRET = 'whsec_test_secret';
@@ -260,6 +264,8 @@ describe('the webhook', () => {
     });
     expect(stripe.subscriptions.get(subscription.id as string)!.cancel_at_period_end).toBe(true);
 
+    // Stripe's state changes with the event (the same second as `created`: the webhook asks Stripe).
+    stripe.subscriptions.get(subscription.id as string)!.status = 'past_due';
     await send(stripe.event('customer.subscription.updated', { ...subscription, status: 'past_due' }));
     expect((await owner.get(`${base}/subscription_limits`)).json().data.subscription.status).toBe('past_due');
     await send(stripe.event('customer.subscription.deleted', { ...subscription, status: 'canceled' }));
@@ -360,5 +366,260 @@ describe('the webhook', () => {
     // Only the event ids were recorded.
     const after = await tables();
     expect(after.replace(/stripeEvents:.*\n/, '')).toBe(before.replace(/stripeEvents:.*\n/, ''));
+  });
+});
+
+/** Every order of `items`. */
+function permutations<T>(items: T[]): T[][] {
+  if (items.length <= 1) return [items];
+  return items.flatMap((item, i) =>
+    permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
+  );
+}
+
+type StripeObj = Record<string, unknown>;
+
+/** A copy of a Stripe subscription with its item changed (the item holds quantity and period). */
+function withItem(sub: StripeObj, item: StripeObj, top: StripeObj = {}): StripeObj {
+  const items = sub.items as { data: StripeObj[] };
+  return { ...sub, ...top, items: { ...items, data: [{ ...items.data[0], ...item }] } };
+}
+
+/** The vendor's subscriptions and invoices as the webhook left them (ids of our rows left out). */
+async function billingRows(vendorId: number) {
+  const subs = await server.ctx.db
+    .select()
+    .from(schema.subscriptions)
+    .where(sql`${schema.subscriptions.vendorId} = ${vendorId}`);
+  const invoices = await server.ctx.db
+    .select()
+    .from(schema.invoices)
+    .where(sql`${schema.invoices.vendorId} = ${vendorId}`);
+  return {
+    subscriptions: subs.map((s) => ({
+      externalId: s.externalId,
+      planId: s.planId,
+      status: s.status,
+      quantity: s.quantity,
+      cancelAtPeriodEnd: s.cancelAtPeriodEnd,
+      currentPeriodStart: s.currentPeriodStart,
+      currentPeriodEnd: s.currentPeriodEnd,
+    })),
+    invoices: invoices.map((i) => ({
+      externalId: i.externalId,
+      status: i.status,
+      linked: i.subscriptionId !== null && i.subscriptionId === subs[0]?.id,
+    })),
+  };
+}
+
+describe('events in any order (ADR 0024)', () => {
+  it('created, updated, invoice.paid and deleted end in the same right state in every order', async () => {
+    const orders = permutations(['created', 'updated', 'paid', 'deleted'] as const);
+    expect(orders).toHaveLength(24);
+    for (const order of orders) {
+      const { vendor, plan, subscription } = await checkedOut();
+      const t0 = Math.floor(Date.now() / 1000) - 600;
+      const updated = withItem(subscription, { quantity: 2 }, { cancel_at_period_end: true });
+      const deleted = { ...updated, status: 'canceled', canceled_at: t0 + 120, ended_at: t0 + 120 };
+      // Stripe's subscription is as it is now: cancelled.
+      stripe.subscriptions.set(subscription.id as string, deleted);
+      const invoice = stripe.invoiceFor(subscription, { status: 'paid' });
+      const events = {
+        created: stripe.event('customer.subscription.created', subscription, undefined, t0),
+        paid: stripe.event('invoice.paid', invoice, undefined, t0 + 30),
+        updated: stripe.event('customer.subscription.updated', updated, undefined, t0 + 60),
+        deleted: stripe.event('customer.subscription.deleted', deleted, undefined, t0 + 120),
+      };
+      for (const name of order) {
+        const res = await send(events[name]);
+        expect(res.statusCode, `${order.join(' → ')}: ${name}`).toBe(200);
+      }
+      const item = (updated.items as { data: { current_period_start: number; current_period_end: number }[] })
+        .data[0]!;
+      expect(await billingRows(vendor.id), order.join(' → ')).toEqual({
+        subscriptions: [
+          {
+            externalId: subscription.id,
+            planId: plan.id,
+            status: 'canceled',
+            quantity: 2,
+            cancelAtPeriodEnd: true,
+            currentPeriodStart: new Date(item.current_period_start * 1000),
+            currentPeriodEnd: new Date(item.current_period_end * 1000),
+          },
+        ],
+        invoices: [{ externalId: invoice.id, status: 'paid', linked: true }],
+      });
+    }
+  });
+
+  it('an older update after a newer one changes nothing; a late invoice.finalized keeps the invoice paid', async () => {
+    const { vendor, owner, subscription } = await checkedOut();
+    const t0 = Math.floor(Date.now() / 1000) - 600;
+    const base = `/v1/vendors/${vendor.id}/billing/subscription_limits`;
+    await send(
+      stripe.event(
+        'customer.subscription.updated',
+        { ...subscription, status: 'past_due' },
+        undefined,
+        t0 + 60,
+      ),
+    );
+    await send(stripe.event('customer.subscription.updated', subscription, undefined, t0));
+    expect((await owner.get(base)).json().data.subscription.status).toBe('past_due');
+
+    const invoice = stripe.invoiceFor(subscription, { status: 'paid' });
+    await send(stripe.event('invoice.paid', invoice, undefined, t0 + 90));
+    await send(stripe.event('invoice.finalized', { ...invoice, status: 'open' }, undefined, t0 + 80));
+    const invoices = (await owner.get(`/v1/vendors/${vendor.id}/billing/invoices`)).json().data;
+    expect(invoices).toMatchObject([{ status: 'paid' }]);
+  });
+
+  it('events of the same second leave the order in doubt: the subscription is fetched from Stripe', async () => {
+    for (const order of [
+      ['created', 'updated'],
+      ['updated', 'created'],
+    ] as const) {
+      const { vendor, subscription } = await checkedOut();
+      const t = Math.floor(Date.now() / 1000) - 60;
+      const pastDue = { ...subscription, status: 'past_due' };
+      stripe.subscriptions.set(subscription.id as string, pastDue);
+      const events = {
+        created: stripe.event('customer.subscription.created', subscription, undefined, t),
+        updated: stripe.event('customer.subscription.updated', pastDue, undefined, t),
+      };
+      const before = stripe.requests.length;
+      for (const name of order) expect((await send(events[name])).statusCode).toBe(200);
+      expect(stripe.requests.slice(before)).toEqual([
+        { method: 'GET', path: `/v1/subscriptions/${subscription.id}`, params: {} },
+      ]);
+      expect((await billingRows(vendor.id)).subscriptions).toMatchObject([{ status: 'past_due' }]);
+    }
+  });
+});
+
+describe('invoices by their subscription', () => {
+  it('stores the invoice of a subscription llmor knows even when llmor did not create its customer', async () => {
+    const { vendor, owner, plan, subscription } = await checkedOut();
+    // A subscription made at Stripe for a customer created there (our metadata names vendor and plan).
+    const foreign = {
+      ...subscription,
+      id: 'sub_foreigncustomer1',
+      customer: 'cus_madeatstripe1',
+      metadata: { vendor_id: String(vendor.id), plan_id: String(plan.id) },
+    };
+    expect((await send(stripe.event('customer.subscription.created', foreign))).statusCode).toBe(200);
+    const invoice = stripe.invoiceFor(foreign, { status: 'paid', number: 'EXT-0001' });
+    // The invoice names the subscription (parent.subscription_details) but no vendor of ours in metadata.
+    (invoice.parent as { subscription_details: { metadata: unknown } }).subscription_details.metadata = {};
+    expect((await send(stripe.event('invoice.paid', invoice))).statusCode).toBe(200);
+    const invoices = (await owner.get(`/v1/vendors/${vendor.id}/billing/invoices`)).json();
+    expect(invoices.data).toMatchObject([{ number: 'EXT-0001', status: 'paid' }]);
+    expect((await billingRows(vendor.id)).invoices).toEqual([
+      { externalId: invoice.id, status: 'paid', linked: true },
+    ]);
+  });
+});
+
+describe('the signature’s time: 300 s either way', () => {
+  it('accepts a signature 299 s old or ahead and refuses one 301 s old or ahead', async () => {
+    const receivedAtMs = 1_800_000_000_500;
+    const at = Math.floor(receivedAtMs / 1000);
+    const event = stripe.event('customer.created', { id: 'cus_time', object: 'customer' });
+    const verify = (offset: number) => {
+      const { payload, signature } = stripe.signed(event, WEBHOOK_SECRET, at + offset);
+      return verifyWebhook(payload, signature, WEBHOOK_SECRET, receivedAtMs);
+    };
+    await expect(verify(-299)).resolves.toMatchObject({ id: event.id });
+    await expect(verify(299)).resolves.toMatchObject({ id: event.id });
+    await expect(verify(-301)).rejects.toThrow();
+    await expect(verify(301)).rejects.toThrow();
+  });
+
+  it('the webhook refuses an event signed 600 s ahead and changes nothing; 299 s ahead is applied', async () => {
+    const { vendor, subscription } = await checkedOut();
+    const event = stripe.event('customer.subscription.created', subscription);
+    const now = Math.floor(Date.now() / 1000);
+    const before = await tables();
+    const ahead = await send(event, now + 600);
+    expect(ahead.statusCode).toBe(400);
+    expect(ahead.json()).toMatchObject({ name: 'BadRequest', message: INVALID_SIGNATURE });
+    expect(await tables()).toBe(before);
+    expect((await send(event, now + 299)).statusCode).toBe(200);
+    expect((await billingRows(vendor.id)).subscriptions).toMatchObject([{ status: 'active' }]);
+  });
+});
+
+describe('Stripe unreachable', () => {
+  let down: TestServer;
+
+  beforeAll(async () => {
+    // A port nothing listens on: Stripe's connection is refused.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as { port: number };
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    down = await createTestServer({
+      env: {
+        STRIPE_SECRET_KEY: 'sk_test_llmor',
+        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+        STRIPE_API_URL: `http://127.0.0.1:${port}`,
+      },
+    });
+  });
+  afterAll(async () => {
+    await down?.close();
+  });
+
+  it('checkout, the portal, the address and cancel answer 502 "Could not reach Stripe." and change nothing', async () => {
+    const su = await makeUser(down.ctx, { isSu: true });
+    const operator = await Client.signedIn(down.app, su.email, su.password);
+    const vendor = await makeVendor(down.ctx);
+    const user = await makeUser(down.ctx, { vendors: [vendor], role: 'owner' });
+    const owner = await Client.signedIn(down.app, user.email, user.password);
+    const plan = (
+      await operator.post('/v1/admin/plans', {
+        name: uniq('Pro '),
+        price_minor: 2900,
+        currency: 'CHF',
+        interval: 'month',
+        stripe_price_id: 'price_somewhere',
+      })
+    ).json().data;
+    const sub = await upsertStripeSubscription(
+      down.ctx.db,
+      vendor.id,
+      'sub_unreachable1',
+      {
+        planId: plan.id,
+        quantity: 1,
+        status: 'active',
+        currentPeriodStart: new Date(),
+        currentPeriodEnd: new Date(Date.now() + 86_400_000),
+        cancelAtPeriodEnd: false,
+        stripeStateAt: new Date(),
+      },
+      { fresh: false },
+    );
+    const base = `/v1/vendors/${vendor.id}/billing`;
+    for (const res of [
+      await owner.post(`${base}/to/checkout`, { subscription_id: plan.id }),
+      await owner.get(`${base}/to/payment-method`),
+      await owner.put(`${base}/address`, {
+        name: 'Acme AG',
+        line1: 'Weg 1',
+        postal_code: '3011',
+        city: 'Bern',
+        country: 'CH',
+      }),
+      await owner.post(`${base}/to/cancel`, { subscription_id: sub!.id }),
+    ]) {
+      expect(res.statusCode, res.body).toBe(502);
+      expect(res.json()).toMatchObject({ name: 'BadGateway', message: STRIPE_UNREACHABLE });
+    }
+    expect((await owner.get(`${base}/address`)).json().data.name).toBe('');
+    const limits = (await owner.get(`${base}/subscription_limits`)).json().data;
+    expect(limits.subscription).toMatchObject({ id: sub!.id, cancel_at_period_end: false });
   });
 });

@@ -31,7 +31,16 @@ export async function stripeClient(config: Config): Promise<Stripe | null> {
   return client;
 }
 
-/** Verifies `Stripe-Signature` over the raw body (throws on a bad, forged or stale signature). */
+/** The `t=` of a `Stripe-Signature` header (seconds), or null. */
+const signedAt = (signature: string): number | null => {
+  const t = /(?:^|,)\s*t=(\d+)\s*(?:,|$)/.exec(signature)?.[1];
+  return t === undefined ? null : Number(t);
+};
+
+/**
+ * Verifies `Stripe-Signature` over the raw body (throws on a bad, forged or stale signature). The SDK
+ * refuses signatures older than the tolerance only; one signed further in the future is refused here.
+ */
 export async function verifyWebhook(
   rawBody: string | Buffer,
   signature: string,
@@ -39,7 +48,7 @@ export async function verifyWebhook(
   receivedAtMs: number,
 ): Promise<Stripe.Event> {
   const { default: StripeSdk } = await import('stripe');
-  return StripeSdk.webhooks.constructEvent(
+  const event = StripeSdk.webhooks.constructEvent(
     rawBody,
     signature,
     secret,
@@ -47,6 +56,11 @@ export async function verifyWebhook(
     undefined,
     receivedAtMs,
   );
+  const t = signedAt(signature);
+  if (t === null || t - Math.floor(receivedAtMs / 1000) > WEBHOOK_TOLERANCE_SECONDS) {
+    throw new Error('The signature is dated too far in the future.');
+  }
+  return event;
 }
 
 /** Stripe sends object references as ids or (expanded) objects. */

@@ -20,7 +20,7 @@ import type { RelayCallerPort } from '../conversations/ports';
 import { findEmbedByToken } from '../embeds/repo';
 import { findVendorById } from '../vendors/repo';
 import { findClientByTokenHash, recordClientUse } from './repo';
-import { clientTokenHash } from './service';
+import { clientRateKey, clientTokenHash } from './service';
 
 export const INVALID_CLIENT_TOKEN = 'Invalid API client token.';
 export const INACTIVE_CLIENT = 'This API client is inactive.';
@@ -57,7 +57,7 @@ async function clientCaller(
   if (vendorKey !== undefined && vendorKey !== vendor.key) throw unauthorized(VENDOR_MISMATCH);
   if (counted && client.requestRateLimit !== null && client.requestRateInterval !== null) {
     const hit = await ctx.rateLimiter.hit(
-      `api-client:${client.id}`,
+      clientRateKey(client.id),
       client.requestRateLimit,
       client.requestRateInterval,
     );

@@ -393,6 +393,33 @@ describe('API client on the conversation calls (X-VendorToken + X-Vendor)', () =
     expect((await openConversation(d.full_token)).statusCode).toBe(201);
   });
 
+  it('a changed limit holds at once: relaxed, the old window no longer blocks; a rename keeps the window', async () => {
+    const c = await createClient({ request_rate_limit: 1, request_rate_interval: 60 });
+    const token = (await openConversation(c.full_token)).json().data.token;
+    const read = () => asClient(c.full_token, 'GET', `/v1/conversations/${token}`);
+    expect((await read()).statusCode).toBe(429);
+    const relaxed = await owner.put(`${base}/${c.id}`, {
+      name: 'Backend',
+      request_rate_limit: 2,
+      request_rate_interval: 60,
+    });
+    expect(relaxed.statusCode, relaxed.body).toBe(200);
+    expect((await read()).statusCode).toBe(200);
+    expect((await read()).statusCode).toBe(200);
+    expect((await read()).statusCode).toBe(429);
+    // A rename leaves the window as it is.
+    expect(
+      (
+        await owner.put(`${base}/${c.id}`, {
+          name: 'Renamed',
+          request_rate_limit: 2,
+          request_rate_interval: 60,
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect((await read()).statusCode).toBe(429);
+  });
+
   it("is not held to the console's per-user send limit: its own limit governs", async () => {
     server.ctx.config.SEND_RATE_PER_MINUTE = 2;
     try {

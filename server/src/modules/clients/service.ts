@@ -80,6 +80,9 @@ export async function createClient(
   return { ...presentClient(row), full_token: token };
 }
 
+/** The shared rate limiter's key of a client's request window (callers.ts counts in it). */
+export const clientRateKey = (clientId: number) => `api-client:${clientId}`;
+
 export async function updateClient(
   ctx: AppContext,
   vendorId: number,
@@ -87,8 +90,18 @@ export async function updateClient(
   clientId: number,
   body: ClientInput,
 ): Promise<ApiClient> {
-  const row = await repo.updateClient(ctx.db, vendorId, appId, clientId, settingsOf(body));
+  const before = await repo.findClient(ctx.db, vendorId, appId, clientId);
+  if (!before) throw notFound('Client');
+  const settings = settingsOf(body);
+  const row = await repo.updateClient(ctx.db, vendorId, appId, clientId, settings);
   if (!row) throw notFound('Client');
+  // A changed limit holds from now: the window counted under the old one is dropped (on every instance).
+  if (
+    before.requestRateLimit !== settings.requestRateLimit ||
+    before.requestRateInterval !== settings.requestRateInterval
+  ) {
+    await ctx.rateLimiter.reset(clientRateKey(row.id));
+  }
   // A client turned off stops listening at once, on every instance.
   if (!row.active) ctx.relay.evict('client', [row.id]);
   return presentClient(row);

@@ -7,6 +7,7 @@ const KINDS: Record<number, { type: string; code: string | null }> = {
   402: { type: 'insufficient_quota', code: 'insufficient_quota' },
   403: { type: 'invalid_request_error', code: 'forbidden' },
   404: { type: 'invalid_request_error', code: 'not_found' },
+  405: { type: 'invalid_request_error', code: 'method_not_allowed' },
   409: { type: 'invalid_request_error', code: 'conversation_busy' },
   413: { type: 'invalid_request_error', code: 'request_too_large' },
   429: { type: 'requests', code: 'rate_limit_exceeded' },
@@ -32,3 +33,43 @@ export function openAiError(body: ErrorBody, status: number): OpenAiError {
 
 /** The pipeline's error shape for the OpenAI-compatible routes. */
 export const openAiErrorShape = { schema: openAiErrorSchema, present: openAiError };
+
+/** A declared route: its method and its URL pattern (`:name` parameters). */
+interface Declared {
+  method: string;
+  url: string;
+}
+
+export const OPENAI_PREFIX = '/v1/openai';
+
+/**
+ * What answers a request under `/v1/openai` that no route takes, in OpenAI's shape: 405 with `Allow`
+ * when the path is a route's under another method, else 404. Null for any other path.
+ */
+export function openAiUnrouted(
+  declared: readonly Declared[],
+): (method: string, url: string) => { status: 404 | 405; allow?: string; body: OpenAiError } | null {
+  const routes = declared
+    .filter((r) => r.url.startsWith(`${OPENAI_PREFIX}/`))
+    .map((r) => ({
+      methods: r.method === 'GET' ? ['GET', 'HEAD'] : [r.method],
+      pattern: new RegExp(`^${r.url.replace(/:[^/]+/g, '[^/]+')}/?$`),
+    }));
+  return (method, url) => {
+    const path = url.split('?')[0]!;
+    if (path !== OPENAI_PREFIX && !path.startsWith(`${OPENAI_PREFIX}/`)) return null;
+    const allowed = routes.filter((r) => r.pattern.test(path)).flatMap((r) => r.methods);
+    if (allowed.length) {
+      const message = `${method} is not allowed on ${path}; use ${allowed.join(' or ')}.`;
+      return {
+        status: 405,
+        allow: allowed.join(', '),
+        body: openAiError({ name: 'MethodNotAllowed', message }, 405),
+      };
+    }
+    return {
+      status: 404,
+      body: openAiError({ name: 'NotFound', message: `Unknown request URL: ${method} ${path}.` }, 404),
+    };
+  };
+}

@@ -4,6 +4,10 @@ import {
   chatCompletionSchema,
   conversationTokenParam,
   openAiModelListSchema,
+  openAiModelParam,
+  openAiModelSchema,
+  openAiResponseSchema,
+  responsesBody,
 } from '@llmor/contracts';
 import type { FastifyRequest } from 'fastify';
 import { badRequest } from '../../platform/errors';
@@ -13,7 +17,14 @@ import { type ClientCaller, callerOf } from '../conversations/access';
 import type { ConversationContext } from '../conversations/ports';
 import { relayUrl } from '../conversations/service';
 import { openAiErrorShape } from './present';
-import { chatCompletion, listModels, streamCompletion } from './service';
+import {
+  chatCompletion,
+  createResponse,
+  listModels,
+  retrieveModel,
+  streamCompletion,
+  streamResponse,
+} from './service';
 
 const tags = ['openai'];
 const access = { auth: 'bearer' } as const;
@@ -63,6 +74,27 @@ export const openAiRoutes = (ctx: ConversationContext) => [
     },
   }),
   route({
+    method: 'POST',
+    url: '/v1/openai/responses',
+    summary: "OpenAI Responses API answered by the API client's app (stream: true → SSE events)",
+    tags,
+    access,
+    body: responsesBody,
+    response: openAiResponseSchema,
+    errorShape: openAiErrorShape,
+    errors: ['PaymentRequired', 'Conflict', 'GatewayTimeout', 'InternalServerError'],
+    handler: async ({ outsider, body, reply }) => {
+      const input = { caller: clientOf(outsider), body, relayUrl: relayUrl(ctx) };
+      if (body.stream) {
+        await streamResponse(ctx, input, reply);
+        return undefined as never;
+      }
+      const { response, conversation } = await createResponse(ctx, input);
+      reply.header(CONVERSATION_HEADER, conversation);
+      return response;
+    },
+  }),
+  route({
     method: 'GET',
     url: '/v1/openai/models',
     summary: "The API client's app, as the one model its key reaches",
@@ -71,5 +103,17 @@ export const openAiRoutes = (ctx: ConversationContext) => [
     response: openAiModelListSchema,
     errorShape: openAiErrorShape,
     handler: ({ outsider }) => listModels(ctx, clientOf(outsider)),
+  }),
+  route({
+    method: 'GET',
+    url: '/v1/openai/models/:model',
+    summary: "The client's app as a model, when the id names it",
+    tags,
+    access,
+    params: openAiModelParam,
+    resource: 'Model',
+    response: openAiModelSchema,
+    errorShape: openAiErrorShape,
+    handler: ({ outsider, params }) => retrieveModel(ctx, clientOf(outsider), params.model),
   }),
 ];

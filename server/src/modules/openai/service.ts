@@ -11,9 +11,13 @@ import {
   ErrorName,
   LAST_MESSAGE_NOT_USER,
   type OpenAiMessage,
+  type OpenAiModel,
   type OpenAiModelList,
+  type OpenAiResponse,
   type OpenAiUsage,
+  openAiMessageText,
   RelayMessageType,
+  type ResponsesBody,
 } from '@llmor/contracts';
 import type { FastifyReply } from 'fastify';
 import { randomToken } from '../../platform/crypto';
@@ -50,50 +54,69 @@ async function requireApp(ctx: ConversationContext, caller: ClientCaller): Promi
 /** The model name the client's app goes by (any name is accepted and echoed back). */
 const modelIdOf = (app: AppRow) => app.name;
 
+const modelOf = (app: AppRow, caller: ClientCaller): OpenAiModel => ({
+  id: modelIdOf(app),
+  object: 'model',
+  created: Math.floor(app.createdAt.getTime() / 1000),
+  owned_by: caller.vendor.key,
+});
+
 /** `GET /v1/openai/models`: the client's app, as the one model this key reaches. */
 export async function listModels(ctx: ConversationContext, caller: ClientCaller): Promise<OpenAiModelList> {
+  return { object: 'list', data: [modelOf(await requireApp(ctx, caller), caller)] };
+}
+
+/** `GET /v1/openai/models/{model}`: the client's app when `model` names it, else 404. */
+export async function retrieveModel(
+  ctx: ConversationContext,
+  caller: ClientCaller,
+  model: string,
+): Promise<OpenAiModel> {
   const app = await requireApp(ctx, caller);
-  return {
-    object: 'list',
-    data: [
-      {
-        id: modelIdOf(app),
-        object: 'model',
-        created: Math.floor(app.createdAt.getTime() / 1000),
-        owned_by: caller.vendor.key,
-      },
-    ],
-  };
+  if (modelIdOf(app) !== model) {
+    throw new AppError(
+      ErrorName.NotFound,
+      `The model '${model}' does not exist or you do not have access to it.`,
+    );
+  }
+  return modelOf(app, caller);
 }
 
 /** The model name to echo: the request's, else the app's. */
-async function echoedModel(ctx: ConversationContext, request: CompletionRequest): Promise<string> {
-  return request.body.model ?? modelIdOf(await requireApp(ctx, request.caller));
+async function echoedModel(ctx: ConversationContext, caller: ClientCaller, model?: string): Promise<string> {
+  return model ?? modelIdOf(await requireApp(ctx, caller));
 }
 
-/** The text of a message: a string, or its text parts joined. */
-function textOf(message: OpenAiMessage): string {
-  const { content } = message;
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .filter((part) => part.type === 'text' && typeof part.text === 'string')
-    .map((part) => part.text)
-    .join('');
+/** One call's messages, whichever API brought them: `field` names them in errors (`messages`, `input`). */
+interface Turn {
+  caller: ClientCaller;
+  messages: OpenAiMessage[];
+  field: string;
+  /** Continue this stored conversation instead of storing `messages` as a new one. */
+  conversationToken?: string;
+  relayUrl: string;
 }
 
-/** History messages as stored: system (and developer) prompts, user and assistant text; tool traffic is not kept. */
+const chatTurn = (request: CompletionRequest): Turn => ({
+  caller: request.caller,
+  messages: request.body.messages,
+  field: 'messages',
+  relayUrl: request.relayUrl,
+  ...(request.conversationToken !== undefined ? { conversationToken: request.conversationToken } : {}),
+});
+
+/**
+ * History messages as stored: user and assistant text; tool traffic is not kept (system and developer
+ * prompts are refused by the contract, ADR 0024).
+ */
 function storedForm(message: OpenAiMessage): NewMessage | null {
-  const text = textOf(message);
+  const text = openAiMessageText(message);
   if (!text.trim()) return null;
   switch (message.role) {
     case 'user':
       return { role: 'user', creator: 'user', message: text };
     case 'assistant':
       return { role: 'assistant', creator: 'system', message: text };
-    case 'system':
-    case 'developer':
-      return { role: 'system', creator: 'system', message: text };
     default:
       return null;
   }
@@ -102,19 +125,19 @@ function storedForm(message: OpenAiMessage): NewMessage | null {
 /** The conversation to answer in, its app and the user's new message. */
 async function prepare(
   ctx: ConversationContext,
-  request: CompletionRequest,
+  turn: Turn,
 ): Promise<{ conversation: ConversationRow; app: AppRow; content: string }> {
-  const { caller, body } = request;
-  const last = body.messages.at(-1)!;
-  const content = textOf(last);
+  const { caller, messages } = turn;
+  const last = messages.at(-1)!;
+  const content = openAiMessageText(last);
   if (last.role !== 'user' || !content.trim()) {
     throw validationError(
-      { [`messages.${body.messages.length - 1}`]: LAST_MESSAGE_NOT_USER },
+      { [`${turn.field}.${messages.length - 1}`]: LAST_MESSAGE_NOT_USER },
       LAST_MESSAGE_NOT_USER,
     );
   }
-  if (request.conversationToken !== undefined) {
-    return { ...(await requireConversationWithApp(ctx, caller, request.conversationToken)), content };
+  if (turn.conversationToken !== undefined) {
+    return { ...(await requireConversationWithApp(ctx, caller, turn.conversationToken)), content };
   }
   const { conversation, app } = await openConversation(
     ctx,
@@ -122,7 +145,7 @@ async function prepare(
     { vendor_app_id: caller.appId, vendor_channel: 'api', parameters: {} },
     { greet: false },
   );
-  const history = body.messages.slice(0, -1).flatMap((message) => storedForm(message) ?? []);
+  const history = messages.slice(0, -1).flatMap((message) => storedForm(message) ?? []);
   await insertMessages(ctx.db, caller.vendor.id, conversation.id, history);
   return { conversation, app, content };
 }
@@ -163,7 +186,7 @@ class ReplyTap {
  */
 async function runReply(
   ctx: ConversationContext,
-  request: CompletionRequest,
+  request: Turn,
   { conversation, app, content }: Awaited<ReturnType<typeof prepare>>,
   tap: ReplyTap,
 ): Promise<string> {
@@ -190,11 +213,12 @@ export async function chatCompletion(
   ctx: ConversationContext,
   request: CompletionRequest,
 ): Promise<{ completion: ChatCompletion; conversation: string }> {
-  const model = await echoedModel(ctx, request);
-  const prepared = await prepare(ctx, request);
+  const model = await echoedModel(ctx, request.caller, request.body.model);
+  const turn = chatTurn(request);
+  const prepared = await prepare(ctx, turn);
   const { conversation } = prepared;
   const tap = new ReplyTap();
-  const text = await runReply(ctx, request, prepared, tap);
+  const text = await runReply(ctx, turn, prepared, tap);
   return {
     conversation: conversation.token,
     completion: {
@@ -215,6 +239,14 @@ export async function chatCompletion(
   };
 }
 
+/** A reply that failed after its stream opened, as the OpenAI error its stream ends with. */
+function streamFailure(ctx: ConversationContext, err: unknown) {
+  if (!(err instanceof AppError)) ctx.log.error({ err }, 'streamed reply failed');
+  const failure =
+    err instanceof AppError ? err : new AppError(ErrorName.InternalServerError, 'Internal server error');
+  return openAiError(failure.toBody(), errorStatus(failure.name));
+}
+
 /**
  * `stream: true`: a role chunk, one chunk per text piece as the app streams it, a finish chunk, the usage
  * chunk when `stream_options.include_usage`, then `[DONE]`. A reply that fails after text was sent ends
@@ -225,8 +257,9 @@ export async function streamCompletion(
   request: CompletionRequest,
   reply: FastifyReply,
 ): Promise<void> {
-  const model = await echoedModel(ctx, request);
-  const prepared = await prepare(ctx, request);
+  const model = await echoedModel(ctx, request.caller, request.body.model);
+  const turn = chatTurn(request);
+  const prepared = await prepare(ctx, turn);
   const { conversation } = prepared;
   const includeUsage = request.body.stream_options?.include_usage === true;
   const base = {
@@ -252,13 +285,10 @@ export async function streamCompletion(
   };
   const tap = new ReplyTap((text) => opened().data(chunk({ content: text }, null)));
   try {
-    await runReply(ctx, request, prepared, tap);
+    await runReply(ctx, turn, prepared, tap);
   } catch (err) {
     if (!sse) throw err;
-    if (!(err instanceof AppError)) ctx.log.error({ err }, 'streamed reply failed');
-    const failure =
-      err instanceof AppError ? err : new AppError(ErrorName.InternalServerError, 'Internal server error');
-    sse.data(openAiError(failure.toBody(), errorStatus(failure.name)));
+    sse.data(streamFailure(ctx, err));
     sse.done();
     return;
   }
@@ -266,4 +296,159 @@ export async function streamCompletion(
   stream.data(chunk({}, 'stop'));
   if (includeUsage) stream.data({ ...base, choices: [], usage: tap.usage });
   stream.done();
+}
+
+// ------------------------------------------------------------------------------------------------
+// The Responses API
+// ------------------------------------------------------------------------------------------------
+
+export interface ResponsesRequest {
+  caller: ClientCaller;
+  body: ResponsesBody;
+  relayUrl: string;
+}
+
+/**
+ * A response id names its conversation: 16 random characters, then the conversation's token (the
+ * capability the client already holds from `X-Conversation`), so `previous_response_id` needs no table.
+ */
+const RESPONSE_ID = /^resp_[A-Za-z0-9_-]{16}([A-Za-z0-9_-]{16,128})$/;
+const responseIdOf = (conversationToken: string) => `resp_${randomToken(12)}${conversationToken}`;
+
+function responsesTurn(request: ResponsesRequest): Turn {
+  const { body } = request;
+  const messages: OpenAiMessage[] =
+    typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : body.input;
+  const previous = body.previous_response_id;
+  const conversationToken = previous ? RESPONSE_ID.exec(previous)?.[1] : undefined;
+  if (previous && !conversationToken) throw previousNotFound(previous);
+  return {
+    caller: request.caller,
+    messages,
+    field: 'input',
+    relayUrl: request.relayUrl,
+    ...(conversationToken ? { conversationToken } : {}),
+  };
+}
+
+const previousNotFound = (id: string) =>
+  new AppError(ErrorName.NotFound, `Previous response with id '${id}' not found.`);
+
+/** `prepare`, answering an unknown `previous_response_id` as OpenAI does. */
+async function prepareResponse(ctx: ConversationContext, request: ResponsesRequest, turn: Turn) {
+  try {
+    return await prepare(ctx, turn);
+  } catch (err) {
+    const previous = request.body.previous_response_id;
+    if (previous && err instanceof AppError && err.name === ErrorName.NotFound)
+      throw previousNotFound(previous);
+    throw err;
+  }
+}
+
+/** The response object as it stands: in progress (no output yet) or completed with the text and usage. */
+function responseObject(
+  base: { id: string; created_at: number; model: string; previous_response_id: string | null },
+  done: { itemId: string; text: string; usage: OpenAiUsage } | null,
+): OpenAiResponse {
+  return {
+    ...base,
+    object: 'response',
+    status: done ? 'completed' : 'in_progress',
+    output: done
+      ? [
+          {
+            id: done.itemId,
+            type: 'message',
+            status: 'completed',
+            role: 'assistant',
+            content: [{ type: 'output_text', text: done.text, annotations: [] }],
+          },
+        ]
+      : [],
+    parallel_tool_calls: false,
+    tool_choice: 'auto',
+    tools: [],
+    instructions: null,
+    error: null,
+    incomplete_details: null,
+    usage: done
+      ? {
+          input_tokens: done.usage.prompt_tokens,
+          input_tokens_details: { cached_tokens: 0 },
+          output_tokens: done.usage.completion_tokens,
+          output_tokens_details: { reasoning_tokens: 0 },
+          total_tokens: done.usage.total_tokens,
+        }
+      : null,
+  };
+}
+
+async function startResponse(ctx: ConversationContext, request: ResponsesRequest) {
+  const model = await echoedModel(ctx, request.caller, request.body.model);
+  const turn = responsesTurn(request);
+  const prepared = await prepareResponse(ctx, request, turn);
+  const base = {
+    id: responseIdOf(prepared.conversation.token),
+    created_at: unixNow(),
+    model,
+    previous_response_id: request.body.previous_response_id ?? null,
+  };
+  return { turn, prepared, base, itemId: `msg_${randomToken(18)}` };
+}
+
+/** `POST /v1/openai/responses`: the same reply path as Chat Completions, in the Responses API's shape. */
+export async function createResponse(
+  ctx: ConversationContext,
+  request: ResponsesRequest,
+): Promise<{ response: OpenAiResponse; conversation: string }> {
+  const { turn, prepared, base, itemId } = await startResponse(ctx, request);
+  const tap = new ReplyTap();
+  const text = await runReply(ctx, turn, prepared, tap);
+  return {
+    conversation: prepared.conversation.token,
+    response: responseObject(base, { itemId, text, usage: tap.usage }),
+  };
+}
+
+/**
+ * `stream: true`: `response.created`, one `response.output_text.delta` per text piece as the app streams
+ * it, `response.output_text.done`, then `response.completed` with the usage. Opened lazily like the Chat
+ * Completions stream; a reply failing after it opened ends with an `error` event (the SDKs raise it).
+ */
+export async function streamResponse(
+  ctx: ConversationContext,
+  request: ResponsesRequest,
+  reply: FastifyReply,
+): Promise<void> {
+  const { turn, prepared, base, itemId } = await startResponse(ctx, request);
+  let sequence = 0;
+  let sse: SseStream | undefined;
+  const send = (type: string, data: Record<string, unknown>) =>
+    opened().event(type, { type, sequence_number: sequence++, ...data });
+  const opened = (): SseStream => {
+    if (sse) return sse;
+    sse = SseStream.open(reply, { [CONVERSATION_HEADER]: prepared.conversation.token });
+    sse.event('response.created', {
+      type: 'response.created',
+      sequence_number: sequence++,
+      response: responseObject(base, null),
+    });
+    return sse;
+  };
+  const at = { item_id: itemId, output_index: 0, content_index: 0 };
+  const tap = new ReplyTap((delta) => send('response.output_text.delta', { ...at, delta, logprobs: [] }));
+  let text: string;
+  try {
+    text = await runReply(ctx, turn, prepared, tap);
+  } catch (err) {
+    if (!sse) throw err;
+    const { error } = streamFailure(ctx, err);
+    send('error', { ...error, error });
+    sse.end();
+    return;
+  }
+  send('response.output_text.done', { ...at, text, logprobs: [] });
+  send('response.completed', { response: responseObject(base, { itemId, text, usage: tap.usage }) });
+  opened().end();
 }

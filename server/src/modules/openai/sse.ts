@@ -2,7 +2,7 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply } from 'fastify';
 
 /**
- * A server-sent events answer (OpenAI streaming: `data: <json>` lines, `data: [DONE]`). Opened lazily,
+ * A server-sent events answer (OpenAI streaming: `data: <json>` lines, `data: [DONE]`; or named events). Opened lazily,
  * so anything that fails before the first event is still answered as an ordinary error response.
  * Writes after the client went away are dropped (the reply itself goes on and is stored).
  */
@@ -30,6 +30,16 @@ export class SseStream {
 
   data(value: unknown): void {
     if (this.writable) this.reply.raw.write(`data: ${JSON.stringify(value)}\n\n`);
+  }
+
+  /** A named event (the Responses API's `event: response.created` …). */
+  event(name: string, value: unknown): void {
+    if (this.writable) this.reply.raw.write(`event: ${name}\ndata: ${JSON.stringify(value)}\n\n`);
+  }
+
+  /** Ends the stream without `[DONE]` (the Responses API ends with its `response.completed` event). */
+  end(): void {
+    if (this.writable) this.reply.raw.end();
   }
 
   done(): void {

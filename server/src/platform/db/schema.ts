@@ -509,6 +509,11 @@ export const subscriptions = pgTable(
     currentPeriodStart: timestamp('current_period_start', { withTimezone: true }),
     currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }),
     cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    /**
+     * When Stripe's state last applied here was Stripe's (its event's `created`): an older event never
+     * overrides it (ADR 0024).
+     */
+    stripeStateAt: timestamp('stripe_state_at', { withTimezone: true }),
     createdAt: createdAt(),
     modifiedAt: modifiedAt(),
   },

@@ -246,13 +246,16 @@ export class FakeStripe {
     };
   }
 
-  /** An Event wrapping `object` (Stripe's envelope; `id` given to replay one). */
-  event(type: string, object: Obj, id = newId('evt')): Obj {
+  /**
+   * An Event wrapping `object` (Stripe's envelope; `id` given to replay one, `created` in seconds for an
+   * event that happened earlier than it is delivered).
+   */
+  event(type: string, object: Obj, id = newId('evt'), created = now()): Obj {
     return {
       id,
       object: 'event',
       api_version: Stripe.API_VERSION,
-      created: now(),
+      created,
       data: { object },
       livemode: false,
       pending_webhooks: 1,
