@@ -103,6 +103,21 @@ describe('organisations: a superuser onboards Acme and its people from the conso
     await member.page.reload();
     await member.page.getByTestId('no-vendor-selected').waitFor();
 
+    // Mail (SMTP): an invalid sender is a field error on the form, and nothing is sent to the server.
+    await owner.page.goto('/settings/integrations/smtp');
+    await owner.page.getByTestId('smtp-form').waitFor();
+    await owner.page.getByTestId('smtp-host').fill('mail.acme.test');
+    await owner.page.getByTestId('smtp-from').fill('not an email');
+    const settingsWrites: string[] = [];
+    owner.page.on('request', (r) => {
+      if (r.method() === 'PUT' && r.url().includes('/settings')) settingsWrites.push(r.url());
+    });
+    await owner.page.getByTestId('smtp-save').click();
+    await expect
+      .poll(() => owner.page.getByTestId('smtp-form').getByText('Enter a valid email address').count())
+      .toBe(1);
+    expect(settingsWrites).toEqual([]);
+
     // The last owner cannot step down: the server's reason is shown.
     await owner.page.goto('/settings/users');
     await owner.page.getByTestId('member-row-owner@acme.test').getByTestId('member-link').click();

@@ -198,6 +198,21 @@ export const vendorSettingsSchema = z.object({
 });
 export type VendorSettings = z.infer<typeof vendorSettingsSchema>;
 
+/** The SMTP part of vendor settings (also the Mail form's own schema): fields left out keep their value. */
+export const smtpSettingsBody = z.object({
+  host: z
+    .string()
+    .trim()
+    .max(253)
+    .regex(/^[A-Za-z0-9.-]*$/, 'Enter a host name')
+    .optional(),
+  port: z.number({ error: 'Enter a port' }).int().min(1).max(65535).optional(),
+  secure: z.boolean().optional(),
+  user: z.string().max(320).optional(),
+  password: z.string().max(1024).nullable().optional(),
+  from: z.union([z.literal(''), email], { error: 'Enter a valid email address' }).optional(),
+});
+
 /**
  * PUT …/settings: fields left out keep their value. Secrets (`slack.config_token`, `smtp.password`) are
  * write-only: a string replaces the stored one, `null` removes it.
@@ -207,21 +222,7 @@ export const vendorSettingsBody = z.object({
   currency: currency.optional(),
   locale: z.enum(LOCALES, { error: 'Unknown locale' }).optional(),
   slack: z.object({ config_token: z.string().trim().min(1).max(500).nullable().optional() }).optional(),
-  smtp: z
-    .object({
-      host: z
-        .string()
-        .trim()
-        .max(253)
-        .regex(/^[A-Za-z0-9.-]*$/, 'Enter a host name')
-        .optional(),
-      port: z.number({ error: 'Enter a port' }).int().min(1).max(65535).optional(),
-      secure: z.boolean().optional(),
-      user: z.string().max(320).optional(),
-      password: z.string().max(1024).nullable().optional(),
-      from: z.union([z.literal(''), email]).optional(),
-    })
-    .optional(),
+  smtp: smtpSettingsBody.optional(),
 });
 export type VendorSettingsBody = z.input<typeof vendorSettingsBody>;
 

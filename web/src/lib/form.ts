@@ -81,7 +81,7 @@ export function zodFormValidate<T>(schema: z.ZodType, t: TFunction) {
 
 /**
  * `zodFormValidate` for a form of the first screen, whose schema (and zod) loads on its first submit
- * rather than with the page (issue 14): sets the form's errors, true when there are none.
+ * rather than with the page (ADR 0017): sets the form's errors, true when there are none.
  */
 export async function validateWithLazySchema<T extends object>(
   form: UseFormReturnType<T>,

@@ -8,6 +8,7 @@ import { Client, createTestServer, makeApp, makeUser, makeVendor, type TestServe
 import type { AppRow } from '../completion/repo';
 import { makeChatApp } from '../completion/testing';
 import type { VendorRow } from '../vendors/repo';
+import { verifySlackSignature } from './events';
 import { slackChunks } from './reply';
 
 const PUBLIC_URL = 'https://llmor.example';
@@ -376,8 +377,9 @@ describe('the events endpoint refuses what Slack did not sign for this app; noth
     const { 'x-slack-signature': _s, ...unsigned } = good.headers;
     const cases: { name: string; headers: Record<string, string>; body: string }[] = [
       { name: 'unsigned', headers: unsigned, body: good.body },
-      { name: 'stale', ...slack.signedEvent(slackApp.appId, event, { timestamp: now - 301 }) },
-      { name: 'future', ...slack.signedEvent(slackApp.appId, event, { timestamp: now + 301 }) },
+      // Well outside the 300 s window: a busy machine's seconds between signing and checking cannot bring them in.
+      { name: 'stale', ...slack.signedEvent(slackApp.appId, event, { timestamp: now - 330 }) },
+      { name: 'future', ...slack.signedEvent(slackApp.appId, event, { timestamp: now + 330 }) },
       { name: 'wrong secret', ...slack.signedEvent(slackApp.appId, event, { secret: 'not-the-secret' }) },
       { name: 'tampered', headers: good.headers, body: good.body.replace('forged', 'altered') },
       {
@@ -480,5 +482,17 @@ describe('slackChunks', () => {
     const chunks = slackChunks(Array.from({ length: 5 }, () => para).join('\n\n'), 130);
     expect(chunks).toEqual([`${para}\n\n${para}`, `${para}\n\n${para}`, para]);
     expect(slackChunks('y'.repeat(250), 100)).toEqual(['y'.repeat(100), 'y'.repeat(100), 'y'.repeat(50)]);
+  });
+});
+
+describe("Slack's signature window", () => {
+  it('takes a timestamp 300 s away either way and refuses one at 301 s (a fixed clock)', () => {
+    const now = 1_800_000_000;
+    const at = (timestamp: number) => {
+      const h = signedHeaders('secret', '{}', timestamp);
+      const headers = { timestamp: h['x-slack-request-timestamp'], signature: h['x-slack-signature'] };
+      return verifySlackSignature('secret', headers, '{}', now);
+    };
+    expect([at(now - 300), at(now + 300), at(now - 301), at(now + 301)]).toEqual([true, true, false, false]);
   });
 });

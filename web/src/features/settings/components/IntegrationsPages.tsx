@@ -1,4 +1,4 @@
-import { type SmtpSettings, smtpTestBody, vendorSettingsBody } from '@llmor/contracts';
+import { type SmtpSettings, smtpSettingsBody, smtpTestBody } from '@llmor/contracts';
 import {
   Alert,
   Button,
@@ -142,7 +142,8 @@ function SmtpForm({ vendorId, smtp }: { vendorId: number; smtp: SmtpSettings }) 
       password: '',
       from: smtp.from,
     },
-    validate: (values) => zodFormValidate(vendorSettingsBody, t)({ smtp: values }),
+    // The form's fields are the SMTP settings themselves, so its errors are keyed as its fields are.
+    validate: zodFormValidate(smtpSettingsBody, t),
   });
   const onSave = async ({ password, ...values }: SmtpValues) => {
     try {
