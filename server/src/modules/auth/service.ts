@@ -142,7 +142,7 @@ export async function signin(
 
 export async function signout(ctx: AppContext, sessions: SessionVerifier, auth: Identity): Promise<void> {
   await deleteSession(ctx.db, auth.session.id);
-  await sessions.evict(auth.token);
+  // Dropped from every instance's cache by its id, and its relay sockets closed.
   await sessions.revokeSessions([auth.session.id]);
 }
 

@@ -92,21 +92,26 @@ export async function listPendingInvitations(
   }));
 }
 
-/** Accepts (or declines) the signed-in person's own pending invitation to a vendor; its links stop working. */
-export async function answerInvitation(
+/**
+ * Answers the signed-in person's own pending invitation to a vendor with `answer` (accept or decline); its
+ * links stop working. No pending invitation: 404.
+ */
+async function answerInvitation(
   ctx: MembersContext,
   identity: SignedIn,
   vendorId: number,
-  accept: boolean,
-): Promise<PendingInvitation | null> {
+  answer: (db: MembersContext['db'], vendorId: number, userId: number) => Promise<boolean>,
+): Promise<PendingInvitation> {
   const pending = (await listPendingInvitations(ctx, identity)).find((i) => i.vendor_id === vendorId);
-  const answered =
-    pending &&
-    (accept
-      ? await acceptInvitation(ctx.db, vendorId, identity.user.id)
-      : await deleteInvitation(ctx.db, vendorId, identity.user.id));
-  if (!pending || !answered) throw notFound('Invitation');
+  if (!pending || !(await answer(ctx.db, vendorId, identity.user.id))) throw notFound('Invitation');
   await retireLinks(ctx.db, identity.user.id, 'invite', vendorId);
   await ctx.sessions.revokeUser(identity.user.id, { sockets: false });
-  return accept ? pending : null;
+  return pending;
+}
+
+export const acceptOwnInvitation = (ctx: MembersContext, identity: SignedIn, vendorId: number) =>
+  answerInvitation(ctx, identity, vendorId, acceptInvitation);
+
+export async function declineOwnInvitation(ctx: MembersContext, identity: SignedIn, vendorId: number) {
+  await answerInvitation(ctx, identity, vendorId, deleteInvitation);
 }

@@ -16,7 +16,13 @@ import {
 import { z } from 'zod';
 import { route } from '../../platform/http/route';
 import { presentUser } from '../auth/present';
-import { acceptInvitationLink, answerInvitation, linkInfo, listPendingInvitations } from './invitations';
+import {
+  acceptInvitationLink,
+  acceptOwnInvitation,
+  declineOwnInvitation,
+  linkInfo,
+  listPendingInvitations,
+} from './invitations';
 import {
   inviteMember,
   listVendorMembers,
@@ -166,7 +172,7 @@ const invitationRoutes = (ctx: MembersContext) => [
     resource: 'Invitation',
     response: dataEnvelopeSchema(pendingInvitationSchema),
     handler: async ({ identity, params }) => ({
-      data: (await answerInvitation(ctx, identity, params.vendorId, true))!,
+      data: await acceptOwnInvitation(ctx, identity, params.vendorId),
     }),
   }),
   route({
@@ -177,8 +183,6 @@ const invitationRoutes = (ctx: MembersContext) => [
     access: { auth: 'user' },
     params: vendorPath,
     resource: 'Invitation',
-    handler: async ({ identity, params }) => {
-      await answerInvitation(ctx, identity, params.vendorId, false);
-    },
+    handler: ({ identity, params }) => declineOwnInvitation(ctx, identity, params.vendorId),
   }),
 ];
