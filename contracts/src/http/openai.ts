@@ -11,8 +11,10 @@
  * | POST /v1/openai/responses | `responsesBody` | `OpenAiResponse`, or with `stream: true` SSE events `response.created`, `response.output_text.delta`…, `response.completed` |
  *
  * `messages` is either a whole history (stored in a new `api` conversation; the last message, which must
- * be the user's, is answered; no message longer than `MESSAGE_MAX_CHARS`, no `system`/`developer` message) or, with the header `X-Conversation: <token>`, only the new message for a
- * stored conversation of that client. Every answer names its conversation in `X-Conversation`. The app's
+ * be the user's, is answered; no message longer than `MESSAGE_MAX_CHARS`) or, with the header
+ * `X-Conversation: <token>`, only the new message for a stored conversation of that client. `system` and
+ * `developer` messages (and the Responses API's `instructions`) are the caller's instructions for this
+ * reply: the model reads them after the app's own prompt, which they never replace; they are not stored. Every answer names its conversation in `X-Conversation`. The app's
  * own prompt, model, tools and datastores apply; request fields for them (`temperature`, `tools`, …) are
  * ignored. Errors: `{"error": {"message", "type", "param", "code"}}`, also for any other path or method under
  * `/v1/openai` (404, 405 with `Allow`).
@@ -52,19 +54,11 @@ export function openAiMessageText(message: OpenAiMessage): string {
     .join('');
 }
 
-export const SYSTEM_MESSAGE_REFUSED =
-  "System and developer messages are not accepted: the app's own prompt, set in llmor, applies.";
 export const messageTooLong = (max: number) => `At most ${max.toLocaleString('en-US')} characters`;
 
-/**
- * A request's messages, each held to the conversation API's cap (`MESSAGE_MAX_CHARS`, the whole history
- * alike) and none a system or developer prompt (ADR 0024).
- */
+/** A request's messages, each held to the conversation API's cap (`MESSAGE_MAX_CHARS`, the whole history alike). */
 function refineMessages(messages: OpenAiMessage[], issue: z.RefinementCtx, path: (string | number)[] = []) {
   messages.forEach((message, i) => {
-    if (message.role === 'system' || message.role === 'developer') {
-      issue.addIssue({ code: 'custom', path: [...path, i, 'role'], message: SYSTEM_MESSAGE_REFUSED });
-    }
     if (openAiMessageText(message).length > MESSAGE_MAX_CHARS) {
       issue.addIssue({
         code: 'custom',
@@ -164,7 +158,8 @@ export type OpenAiError = z.infer<typeof openAiErrorSchema>;
 /**
  * `POST /v1/openai/responses`: `input` is text (one user message) or messages (`input_text` /
  * `output_text` parts); `previous_response_id` continues that response's conversation; `instructions`
- * is refused like system messages (ADR 0024). Other fields are accepted and ignored.
+ * (like system and developer messages) are the caller's for this reply, after the app's prompt (ADR 0024).
+ * Other fields are accepted and ignored.
  */
 export const responsesBody = z
   .object({
@@ -172,14 +167,11 @@ export const responsesBody = z
     input: z.union([z.string(), z.array(openAiMessage).min(1, 'At least one message').max(1000)], {
       error: 'Must be text or a list of messages',
     }),
-    instructions: z.string().nullish(),
+    instructions: z.string().max(MESSAGE_MAX_CHARS, messageTooLong(MESSAGE_MAX_CHARS)).nullish(),
     stream: z.boolean().nullish(),
     previous_response_id: z.string().max(300).nullish(),
   })
   .superRefine((body, issue) => {
-    if (body.instructions) {
-      issue.addIssue({ code: 'custom', path: ['instructions'], message: SYSTEM_MESSAGE_REFUSED });
-    }
     if (typeof body.input === 'string') {
       if (body.input.length > MESSAGE_MAX_CHARS) {
         issue.addIssue({ code: 'custom', path: ['input'], message: messageTooLong(MESSAGE_MAX_CHARS) });
@@ -217,7 +209,8 @@ export const openAiResponseSchema = z.object({
   tool_choice: z.literal('auto'),
   tools: z.array(z.unknown()),
   previous_response_id: z.string().nullable(),
-  instructions: z.null(),
+  /** The request's `instructions`, echoed as OpenAI does. */
+  instructions: z.string().nullable(),
   error: z.null(),
   incomplete_details: z.null(),
   usage: openAiResponseUsageSchema.nullable(),

@@ -1,6 +1,6 @@
 import { RelayMessageType } from '@llmor/contracts';
 import type { ChatMessage, ToolCall, Usage } from '../models/providers/types';
-import { chatInput, oneshotInput, retrievalOf, temperatureOf, withPassages } from './input';
+import { chatInput, oneshotInput, retrievalOf, temperatureOf, withInstructions, withPassages } from './input';
 import { findVendorModel, insertUsage, type VendorModelRow } from './repo';
 import { abortable, raceAbort } from './stream';
 import { ReplyError, type Responder, type ToolResult, type Turn } from './types';
@@ -70,7 +70,7 @@ function modelResponder(buildInput: (turn: Turn) => ChatMessage[] | Promise<Chat
     const model = await turn.engine.resolveModel(ctx, modelRow);
     const tools = await turn.engine.tools.list(ctx, app);
     const temperature = temperatureOf(app.parameters);
-    const messages = await buildInput(turn);
+    const messages = withInstructions(await buildInput(turn), turn.instructions);
     turn.debug({ model: modelRow.name, model_key: modelRow.modelKey, tools: tools.map((t) => t.name) });
 
     for (let round = 0; ; round++) {

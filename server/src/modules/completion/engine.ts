@@ -73,6 +73,8 @@ export interface CompletionInput {
   observe?: ReplyObserver;
   /** The request this reply was counted as (`sendMessage`); its tokens count in the same period. */
   reservation?: ReplyReservation;
+  /** The caller's own instructions for this reply only, read after the app's prompt (ADR 0024). */
+  instructions?: string;
 }
 
 interface Running {
@@ -281,6 +283,7 @@ export class CompletionEngine implements EngineSeams {
         history,
         userMessage,
         reservation: input.reservation,
+        instructions: input.instructions,
         meter: new ReplyMeter(this.spending, conversation.vendorId, input.reservation, ctx.config),
         signal: turnSignal,
         emit,

@@ -117,6 +117,18 @@ export function chatInput(appParameters: unknown, history: MessageRow[]): ChatMe
   return out;
 }
 
+/**
+ * The caller's instructions for one reply (ADR 0024) as a system message right after the leading system
+ * messages — the app's prompt, or a silicon script's `system` — so the model reads the app's prompt first
+ * and the caller's cannot replace it.
+ */
+export function withInstructions(messages: ChatMessage[], instructions: string | undefined): ChatMessage[] {
+  if (!instructions?.trim()) return messages;
+  const firstOther = messages.findIndex((m) => m.role !== 'system');
+  const at = firstOther === -1 ? messages.length : firstOther;
+  return [...messages.slice(0, at), { role: 'system', content: instructions }, ...messages.slice(at)];
+}
+
 /** oneshot: the template filled with the user's message; one turn, no history. */
 export function oneshotInput(
   appParameters: unknown,

@@ -8,6 +8,7 @@
  * - `llm.complete{messages?, prompt?, system?, temperature?, max_tokens?}` (or `llm.complete("prompt")`)
  *   → the full text of the app's completion model. `messages` items are `{role, content}` (or `message`,
  *   so `ctx.messages` can be passed as is; its tool and error messages are skipped). Usage is recorded.
+ *   An outside caller's instructions for the reply (ADR 0024) follow the script's leading system messages.
  *   Each call is admitted first against the reply's caps and the plan (ADR 0021); a refused call is a Lua
  *   error (catchable with `pcall`) and the model is not asked.
  * - `relay.emit(type, data)` → a relay `message` of that custom type to the room (engine types are reserved).
@@ -39,7 +40,7 @@ import {
 import type { ChatMessage, ChatModel, Usage } from '../models/providers/types';
 import { ProviderError } from '../models/providers/types';
 import { NO_MODEL_TEXT, recordUsage } from './chat';
-import { temperatureOf } from './input';
+import { temperatureOf, withInstructions } from './input';
 import { findVendorModel, type VendorModelRow } from './repo';
 import { abortable, raceAbort } from './stream';
 import { ReplyError, type Responder, type Turn } from './types';
@@ -102,11 +103,12 @@ function llmComplete(turn: Turn) {
 
     const { row, chat } = await resolve();
     await turn.meter.admit();
+    const input = withInstructions(messages, turn.instructions);
     let text = '';
     let usage: Usage | null = null;
     try {
       const stream = chat.stream({
-        messages,
+        messages: input,
         ...(temperature === undefined ? {} : { temperature: temperature as number }),
         ...(maxTokens === undefined ? {} : { maxTokens: maxTokens as number }),
         signal: turn.signal,

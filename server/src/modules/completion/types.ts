@@ -100,6 +100,8 @@ export interface Turn {
   userMessage: MessageRow;
   /** The request the reply was counted as, if it was sent through `sendMessage`. */
   reservation?: ReplyReservation;
+  /** The caller's instructions for this reply (`withInstructions` places them after the app's prompt). */
+  instructions?: string | undefined;
   /** Admits each provider call of the reply and counts its tokens (ADR 0021). */
   meter: ReplyMeter;
   signal: AbortSignal;

@@ -35,6 +35,8 @@ export interface ConversationPorts {
         observe?: ReplyObserver;
         /** The request the reply was counted as; its tokens count in the same period. */
         reservation?: ReplyReservation;
+        /** The caller's instructions for this reply only, read after the app's prompt. */
+        instructions?: string;
       },
     ): Promise<void>;
     /** Stops every running reply (server shutdown). */

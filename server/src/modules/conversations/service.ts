@@ -160,6 +160,8 @@ export async function sendMessage(
     observe?: ReplyObserver;
     /** The conversation's app, when the caller has already read it (`requireConversationWithApp`). */
     app?: AppRow;
+    /** The caller's instructions for this reply, after the app's prompt (the OpenAI endpoint, ADR 0024). */
+    instructions?: string;
   },
 ): Promise<ConversationWithMessages> {
   const app =
@@ -175,6 +177,7 @@ export async function sendMessage(
     posterSocket: opts.posterSocket,
     observe: opts.observe,
     reservation,
+    instructions: opts.instructions,
   });
   const windowMs = ctx.config.SYNC_REPLY_TIMEOUT_MS;
   let timer: NodeJS.Timeout | undefined;

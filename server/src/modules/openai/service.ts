@@ -94,20 +94,33 @@ interface Turn {
   field: string;
   /** Continue this stored conversation instead of storing `messages` as a new one. */
   conversationToken?: string;
+  /** The caller's system and developer texts (and `instructions`): read after the app's prompt, not stored. */
+  instructions?: string;
   relayUrl: string;
 }
 
-const chatTurn = (request: CompletionRequest): Turn => ({
-  caller: request.caller,
-  messages: request.body.messages,
-  field: 'messages',
-  relayUrl: request.relayUrl,
-  ...(request.conversationToken !== undefined ? { conversationToken: request.conversationToken } : {}),
-});
+/** The texts of the caller's system and developer messages, in order, with any `instructions` first. */
+function instructionsOf(messages: OpenAiMessage[], instructions?: string | null): string | undefined {
+  const texts = messages.filter((m) => m.role === 'system' || m.role === 'developer').map(openAiMessageText);
+  const all = [instructions ?? '', ...texts].filter((text) => text.trim());
+  return all.length ? all.join('\n\n') : undefined;
+}
+
+const chatTurn = (request: CompletionRequest): Turn => {
+  const instructions = instructionsOf(request.body.messages);
+  return {
+    caller: request.caller,
+    messages: request.body.messages,
+    field: 'messages',
+    relayUrl: request.relayUrl,
+    ...(request.conversationToken !== undefined ? { conversationToken: request.conversationToken } : {}),
+    ...(instructions ? { instructions } : {}),
+  };
+};
 
 /**
- * History messages as stored: user and assistant text; tool traffic is not kept (system and developer
- * prompts are refused by the contract, ADR 0024).
+ * History messages as stored: user and assistant text; tool traffic is not kept, nor the caller's system
+ * and developer messages (instructions for the one reply, ADR 0024).
  */
 function storedForm(message: OpenAiMessage): NewMessage | null {
   const text = openAiMessageText(message);
@@ -196,6 +209,7 @@ async function runReply(
       app,
       relayUrl: request.relayUrl,
       observe: tap.observe,
+      ...(request.instructions ? { instructions: request.instructions } : {}),
     });
   } catch (err) {
     if (!(err instanceof AppError && err.name === ErrorName.GatewayTimeout)) throw err;
@@ -322,12 +336,14 @@ function responsesTurn(request: ResponsesRequest): Turn {
   const previous = body.previous_response_id;
   const conversationToken = previous ? RESPONSE_ID.exec(previous)?.[1] : undefined;
   if (previous && !conversationToken) throw previousNotFound(previous);
+  const instructions = instructionsOf(messages, body.instructions);
   return {
     caller: request.caller,
     messages,
     field: 'input',
     relayUrl: request.relayUrl,
     ...(conversationToken ? { conversationToken } : {}),
+    ...(instructions ? { instructions } : {}),
   };
 }
 
@@ -348,7 +364,13 @@ async function prepareResponse(ctx: ConversationContext, request: ResponsesReque
 
 /** The response object as it stands: in progress (no output yet) or completed with the text and usage. */
 function responseObject(
-  base: { id: string; created_at: number; model: string; previous_response_id: string | null },
+  base: {
+    id: string;
+    created_at: number;
+    model: string;
+    previous_response_id: string | null;
+    instructions: string | null;
+  },
   done: { itemId: string; text: string; usage: OpenAiUsage } | null,
 ): OpenAiResponse {
   return {
@@ -369,7 +391,6 @@ function responseObject(
     parallel_tool_calls: false,
     tool_choice: 'auto',
     tools: [],
-    instructions: null,
     error: null,
     incomplete_details: null,
     usage: done
@@ -393,6 +414,7 @@ async function startResponse(ctx: ConversationContext, request: ResponsesRequest
     created_at: unixNow(),
     model,
     previous_response_id: request.body.previous_response_id ?? null,
+    instructions: request.body.instructions ?? null,
   };
   return { turn, prepared, base, itemId: `msg_${randomToken(18)}` };
 }
