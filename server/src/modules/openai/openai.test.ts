@@ -3,7 +3,9 @@
  * the offline demo model, and the fake OpenAI provider (tool calls, usage) behind the app.
  */
 
+import { createOpenAI } from '@ai-sdk/openai';
 import { MESSAGE_MAX_CHARS } from '@llmor/contracts';
+import { generateText, streamText } from 'ai';
 import { eq } from 'drizzle-orm';
 import OpenAI, { type APIError } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -769,9 +771,18 @@ describe('POST /v1/openai/responses (the Responses API)', () => {
       if (event.type === 'response.output_text.delta') text += event.delta;
     }
     const types = events.map((e) => e.type);
-    expect(types[0]).toBe('response.created');
-    expect(types.at(-1)).toBe('response.completed');
-    expect(types.filter((t) => t === 'response.output_text.delta').length).toBeGreaterThan(1);
+    const deltas = types.filter((t) => t === 'response.output_text.delta');
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(types).toEqual([
+      'response.created',
+      'response.output_item.added',
+      'response.content_part.added',
+      ...deltas,
+      'response.output_text.done',
+      'response.content_part.done',
+      'response.output_item.done',
+      'response.completed',
+    ]);
     expect(events.map((e) => e.sequence_number)).toEqual(events.map((_, i) => i));
     expect(text).toBe(whole.output_text);
     const completed = events.at(-1) as OpenAI.Responses.ResponseCompletedEvent;
@@ -780,6 +791,15 @@ describe('POST /v1/openai/responses (the Responses API)', () => {
     expect(completed.response.output).toMatchObject([
       { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] },
     ]);
+  });
+
+  it("answers the AI SDK's default openai('…') provider (the Responses API), streamed too", async () => {
+    const { token } = await appWithClient();
+    const openai = createOpenAI({ apiKey: token, baseURL: `${server.url}/v1/openai` });
+    const { text } = await generateText({ model: openai('my-app'), prompt: 'Hello there', maxRetries: 0 });
+    expect(text).toMatch(/^You said: Hello there\n/);
+    const streamed = streamText({ model: openai('my-app'), prompt: 'Hello there', maxRetries: 0 });
+    expect(await streamed.text).toBe(text);
   });
 
   it("applies instructions after the app's prompt, for that response only, and echoes them", async () => {

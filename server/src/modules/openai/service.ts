@@ -362,6 +362,16 @@ async function prepareResponse(ctx: ConversationContext, request: ResponsesReque
   }
 }
 
+/** The answer's one output item: a message with one text part. */
+const outputText = (text: string) => ({ type: 'output_text' as const, text, annotations: [] });
+const messageItem = (itemId: string, text: string): OpenAiResponse['output'][number] => ({
+  id: itemId,
+  type: 'message',
+  status: 'completed',
+  role: 'assistant',
+  content: [outputText(text)],
+});
+
 /** The response object as it stands: in progress (no output yet) or completed with the text and usage. */
 function responseObject(
   base: {
@@ -377,17 +387,7 @@ function responseObject(
     ...base,
     object: 'response',
     status: done ? 'completed' : 'in_progress',
-    output: done
-      ? [
-          {
-            id: done.itemId,
-            type: 'message',
-            status: 'completed',
-            role: 'assistant',
-            content: [{ type: 'output_text', text: done.text, annotations: [] }],
-          },
-        ]
-      : [],
+    output: done ? [messageItem(done.itemId, done.text)] : [],
     parallel_tool_calls: false,
     tool_choice: 'auto',
     tools: [],
@@ -434,8 +434,10 @@ export async function createResponse(
 }
 
 /**
- * `stream: true`: `response.created`, one `response.output_text.delta` per text piece as the app streams
- * it, `response.output_text.done`, then `response.completed` with the usage. Opened lazily like the Chat
+ * `stream: true`, OpenAI's event sequence: `response.created`, the message item and its text part opened
+ * (`response.output_item.added`, `response.content_part.added` — the AI SDK starts its text there), one
+ * `response.output_text.delta` per text piece as the app streams it, then `response.output_text.done`,
+ * `response.content_part.done`, `response.output_item.done` and `response.completed` with the usage. Opened lazily like the Chat
  * Completions stream; a reply failing after it opened ends with an `error` event (the SDKs raise it).
  */
 export async function streamResponse(
@@ -456,6 +458,9 @@ export async function streamResponse(
       sequence_number: sequence++,
       response: responseObject(base, null),
     });
+    const opening = { ...messageItem(itemId, ''), status: 'in_progress', content: [] };
+    send('response.output_item.added', { output_index: 0, item: opening });
+    send('response.content_part.added', { ...at, part: outputText('') });
     return sse;
   };
   const at = { item_id: itemId, output_index: 0, content_index: 0 };
@@ -471,6 +476,8 @@ export async function streamResponse(
     return;
   }
   send('response.output_text.done', { ...at, text, logprobs: [] });
+  send('response.content_part.done', { ...at, part: outputText(text) });
+  send('response.output_item.done', { output_index: 0, item: messageItem(itemId, text) });
   send('response.completed', { response: responseObject(base, { itemId, text, usage: tap.usage }) });
   opened().end();
 }
