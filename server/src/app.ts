@@ -190,7 +190,7 @@ export async function buildApp(
   endConnectionsWhenStopping(app);
   await registerSecurityHeaders(app);
   registerEmbedCors(app, ctx);
-  await registerOpenApi(app, VERSION);
+  await registerOpenApi(app, VERSION, linkBaseUrl(ctx.config));
 
   registerHealthRoutes(app, ctx);
   pipeline.register(app, [

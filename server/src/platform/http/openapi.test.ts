@@ -1,5 +1,45 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, registeredRoutes, type TestServer } from '../../test/harness';
+import { operationIdOf } from './openapi';
+
+const REDOCLY = join(dirname(createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js')), 'cli.js');
+const REDOCLY_CONFIG = fileURLToPath(new URL('../../../redocly.yaml', import.meta.url));
+
+interface LintProblem {
+  ruleId: string;
+  severity: string;
+  message: string;
+  location: { pointer?: string }[];
+}
+
+/** Redocly's CLI on `document` with the project's config, offline: its problems (errors and warnings). */
+async function redoclyLint(document: string): Promise<LintProblem[]> {
+  const dir = await mkdtemp(join(tmpdir(), 'openapi-lint-'));
+  try {
+    const file = join(dir, 'openapi.json');
+    await writeFile(file, document);
+    const args = [REDOCLY, 'lint', file, '--config', REDOCLY_CONFIG, '--format=json', '--max-problems=10000'];
+    const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
+    // A lint with errors exits 1; its report is on stdout all the same.
+    const stdout = await promisify(execFile)(process.execPath, args, { env, maxBuffer: 64 << 20 }).then(
+      (out) => out.stdout,
+      (err: { stdout?: string }) => {
+        if (!err.stdout) throw err;
+        return err.stdout;
+      },
+    );
+    return (JSON.parse(stdout) as { problems: LintProblem[] }).problems;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
 
 type Operation = {
   summary?: string;
@@ -45,7 +85,7 @@ describe('GET /v1/openapi.json', () => {
       }
       // Signed operations state their 401; every error answer has the error shape (OpenAI's on its endpoint).
       const errors = Object.keys(op!.responses).filter((s) => /^[45]/.test(s));
-      if (op!.security) expect(errors, `${method} ${path} lists its 401`).toContain('401');
+      if (op!.security?.length) expect(errors, `${method} ${path} lists its 401`).toContain('401');
       const errorKeys = path.startsWith('/v1/openai/') ? ['error'] : ['name', 'message'];
       for (const status of errors) {
         const schema = op!.responses[status]!.content?.['application/json']?.schema as
@@ -70,5 +110,33 @@ describe('GET /v1/openapi.json', () => {
     });
     const send = doc.paths['/v1/conversations/{token}']!.post!;
     expect(Object.keys(send.responses)).toEqual(expect.arrayContaining(['200', '409', '429', '504']));
+  });
+
+  it("lints clean with Redocly's recommended rules: servers, security on every operation, operationIds", async () => {
+    const res = await server.app.inject({ method: 'GET', url: '/v1/openapi.json' });
+    const problems = await redoclyLint(res.body);
+    expect(problems.map((p) => `${p.severity} ${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`)).toEqual(
+      [],
+    );
+    const doc = res.json() as { paths: Record<string, Record<string, Operation & { operationId: string }>> };
+    expect(doc.paths['/v1/vendors/{vendorId}/apps']!.get!.operationId).toBe('getVendorsByVendorIdApps');
+    expect(doc.paths['/v1/auth/session']!.post!.security).toEqual([]);
+    expect(doc.paths['/v1/openai/chat/completions']!.post!.security).toEqual([{ bearer: [] }]);
+  });
+});
+
+describe('operationIdOf', () => {
+  it('names an operation by its method and path, parameters as By<Name>, in camel case', () => {
+    expect(operationIdOf('GET', '/v1/vendors/:vendorId/apps/:appId')).toBe('getVendorsByVendorIdAppsByAppId');
+    expect(operationIdOf('POST', '/v1/vendors/:vendorId/avamodels/:modelId/install')).toBe(
+      'postVendorsByVendorIdAvamodelsByModelIdInstall',
+    );
+    expect(operationIdOf('DELETE', '/v1/datastores/:datastoreId/docs/:docId')).toBe(
+      'deleteDatastoresByDatastoreIdDocsByDocId',
+    );
+    expect(operationIdOf('PUT', '/v1/vendors/:vendorId/billing/to/payment-method')).toBe(
+      'putVendorsByVendorIdBillingToPaymentMethod',
+    );
+    expect(operationIdOf('GET', '/v1/openai/models/:model')).toBe('getOpenaiModelsByModel');
   });
 });

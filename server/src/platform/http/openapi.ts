@@ -4,10 +4,38 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { route } from './route';
 
 /**
- * The OpenAPI 3.1 document of every `/v1` route, generated from the routes' contract schemas.
- * Register before any route (the generator collects routes as they are added).
+ * An operation's `operationId`, derived from its method and path alone so it is unique (Fastify takes one
+ * route per method and path) and stable while the route is: the method, then each path segment in camel
+ * case, a parameter as `By<Name>`. `GET /v1/vendors/:vendorId/apps` → `getVendorsByVendorIdApps`.
  */
-export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
+export function operationIdOf(method: string, url: string): string {
+  const words = url
+    .replace(/^\/v1\//, '')
+    .split('/')
+    .flatMap((segment) =>
+      segment.startsWith(':') ? ['by', ...wordsOf(segment.slice(1))] : wordsOf(segment),
+    );
+  return [method.toLowerCase(), ...words.map((w) => w[0]!.toUpperCase() + w.slice(1))].join('');
+}
+
+/** The words of a path segment: split at anything not a letter or digit, and before inner capitals. */
+const wordsOf = (segment: string) =>
+  segment
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w.toLowerCase());
+
+/**
+ * The OpenAPI 3.1 document of every `/v1` route, generated from the routes' contract schemas. Each
+ * operation gets its `operationId` and an explicit `security` (empty for public ones), so tools can tell a
+ * public call from a forgotten requirement. Register before any route (the generator collects routes as they are added).
+ */
+export async function registerOpenApi(
+  app: FastifyInstance,
+  version: string,
+  publicUrl: string,
+): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -15,24 +43,56 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
         title: 'llmor API',
         version,
         description:
-          'Every call but the public ones carries `X-AccessToken`: base64 of JSON `{token, timestamp, signature}`, ' +
-          'the signature an HMAC-SHA256 (session secret) of `METHOD\\nPATH_WITH_QUERY\\ntimestamp`. ' +
-          'Errors answer `{name, message, code?, errors?}`.',
+          'Console calls carry `X-AccessToken` (the session signature); API clients `X-VendorToken` with ' +
+          '`X-Vendor`, or `Authorization: Bearer` on the OpenAI-compatible endpoint; web embeds `X-EmbedToken`. ' +
+          "Errors answer `{name, message, code?, errors?}` (OpenAI's `{error: {…}}` under `/v1/openai`).",
       },
+      servers: [{ url: publicUrl, description: 'This server' }],
       components: {
         securitySchemes: {
-          accessToken: { type: 'apiKey', in: 'header', name: 'X-AccessToken' },
-          vendorToken: { type: 'apiKey', in: 'header', name: 'X-VendorToken' },
-          embedToken: { type: 'apiKey', in: 'header', name: 'X-EmbedToken' },
-          bearer: { type: 'http', scheme: 'bearer' },
+          accessToken: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-AccessToken',
+            description:
+              'The console session signature: base64 of JSON `{token, timestamp, signature}`, the signature ' +
+              'an HMAC-SHA256 (session secret) of `METHOD\\nPATH_WITH_QUERY\\ntimestamp`.',
+          },
+          vendorToken: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-VendorToken',
+            description: "An API client's token, sent with `X-Vendor: <vendor key>`.",
+          },
+          embedToken: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-EmbedToken',
+            description: "A web embed's token (the page's `Origin` must be one the embed allows).",
+          },
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description: "An API client's token on the OpenAI-compatible endpoint (`/v1/openai`).",
+          },
         },
       },
     },
     transform: (document) => {
-      if (!document.url.startsWith('/v1/') || document.url === '/v1/openapi.json') {
-        return { schema: { ...document.schema, hide: true }, url: document.url };
+      const { url, route: options } = document;
+      if (!url.startsWith('/v1/') || url === '/v1/openapi.json') {
+        return { schema: { ...document.schema, hide: true }, url };
       }
-      return jsonSchemaTransform(document);
+      const transformed = jsonSchemaTransform(document);
+      const method = Array.isArray(options.method) ? options.method[0]! : options.method;
+      return {
+        ...transformed,
+        schema: {
+          ...transformed.schema,
+          operationId: operationIdOf(method, url),
+          security: transformed.schema.security ?? [],
+        },
+      };
     },
   });
 }

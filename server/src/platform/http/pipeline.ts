@@ -339,8 +339,10 @@ function impliedErrors(spec: RouteSpec): ErrorName[] {
   if (spec.access.auth === 'bearer') names.add(ErrorName.TooManyRequests);
   if (spec.access.auth === 'superuser' || 'vendor' in spec.access || spec.params)
     names.add(ErrorName.NotFound);
-  if (spec.query || spec.body) names.add(ErrorName.ValidationError);
-  if (spec.body) names.add(ErrorName.PayloadTooLarge);
+  // Any route refuses a query or X-Vendor header that breaks the input rules, and a body that is not JSON;
+  // any route but GET parses a body, within its limit.
+  names.add(ErrorName.ValidationError);
+  if (spec.method !== 'GET') names.add(ErrorName.PayloadTooLarge);
   if (spec.rateLimit) names.add(ErrorName.TooManyRequests);
   return [...names];
 }
