@@ -791,6 +791,9 @@ describe('POST /v1/openai/responses (the Responses API)', () => {
     expect(completed.response.output).toMatchObject([
       { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] },
     ]);
+    // The SDK's stream helper builds the response from the item and part events.
+    const final = await sdk.responses.stream({ model: 'm', input: 'Stream me please' }).finalResponse();
+    expect(final.output_text).toBe(whole.output_text);
   });
 
   it("answers the AI SDK's default openai('…') provider (the Responses API), streamed too", async () => {
