@@ -57,6 +57,7 @@ export const openAiRoutes = (ctx: ConversationContext) => [
     response: chatCompletionSchema,
     errorShape: openAiErrorShape,
     errors: ['PaymentRequired', 'Conflict', 'GatewayTimeout', 'InternalServerError'],
+    mediaTypes: { 'text/event-stream': [200] },
     handler: async ({ outsider, body, request, reply }) => {
       const input = {
         caller: clientOf(outsider),
@@ -83,6 +84,7 @@ export const openAiRoutes = (ctx: ConversationContext) => [
     response: openAiResponseSchema,
     errorShape: openAiErrorShape,
     errors: ['PaymentRequired', 'Conflict', 'GatewayTimeout', 'InternalServerError'],
+    mediaTypes: { 'text/event-stream': [200] },
     handler: async ({ outsider, body, reply }) => {
       const input = { caller: clientOf(outsider), body, relayUrl: relayUrl(ctx) };
       if (body.stream) {

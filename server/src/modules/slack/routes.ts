@@ -84,6 +84,7 @@ export const slackRoutes = (ctx: SlackContext) => [
     response: z
       .string()
       .describe('The result page (text/html), also with status 400 when the install failed'),
+    mediaTypes: { 'text/html': [200, 400] },
     handler: async ({ query, reply }) => {
       const outcome = await service.completeInstall(ctx, query);
       return reply

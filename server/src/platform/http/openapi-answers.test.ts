@@ -48,8 +48,10 @@ function expectDocumented(method: Method, path: string, res: LightMyRequestRespo
   expect(operation, `${method} ${path} is documented`).toBeDefined();
   const response = operation!.responses[String(res.statusCode)];
   expect(response, `${where}: status documented`).toBeDefined();
+  const type = String(res.headers['content-type'] ?? '').split(';')[0]!;
+  if (res.body) expect(Object.keys(response!.content ?? {}), `${where}: media type`).toContain(type);
   const schema = response!.content?.['application/json']?.schema;
-  if (schema && String(res.headers['content-type']).startsWith('application/json')) {
+  if (schema && type === 'application/json') {
     const key = `${method} ${path} ${res.statusCode}`;
     let validate = validators.get(key);
     if (!validate) {
@@ -178,6 +180,10 @@ describe('real answers against the OpenAPI document', () => {
     const completion = { model: 'm', messages: [{ role: 'user', content: 'Hi' }] };
     await call('bearer', 'POST', '/v1/openai/chat/completions', { body: completion });
     await call('bearer', 'POST', '/v1/openai/responses', { body: { model: 'm', input: 'Hi' } });
+    const streamed = await call('bearer', 'POST', '/v1/openai/responses', {
+      body: { model: 'm', input: 'Hi', stream: true },
+    });
+    expect(streamed.headers['content-type']).toMatch(/^text\/event-stream/);
     await call(owner, 'POST', '/v1/datastores/{datastoreId}/search', { body: { query: 'q' } });
     await call(owner, 'GET', '/v1/conversations', { query: `vendor_app_id=${ids.appId}` });
     await call(owner, 'GET', '/v1/vendors/{vendorId}/models/search', { query: 'q=demo' });

@@ -78,10 +78,8 @@ describe('GET /v1/openapi.json', () => {
       const success = Object.keys(op!.responses).find((s) => s.startsWith('2'));
       expect(success, `${method} ${path} has a success response`).toBeDefined();
       if (success !== '204') {
-        expect(
-          op!.responses[success!]!.content?.['application/json']?.schema,
-          `${method} ${path}`,
-        ).toBeDefined();
+        const content = Object.values(op!.responses[success!]!.content ?? {});
+        expect(content[0]?.schema, `${method} ${path}`).toBeDefined();
       }
       // Signed operations state their 401; every error answer has the error shape (OpenAI's on its endpoint).
       const errors = Object.keys(op!.responses).filter((s) => /^[45]/.test(s));
@@ -121,7 +119,12 @@ describe('GET /v1/openapi.json', () => {
     const doc = res.json() as { paths: Record<string, Record<string, Operation & { operationId: string }>> };
     expect(doc.paths['/v1/vendors/{vendorId}/apps']!.get!.operationId).toBe('getVendorsByVendorIdApps');
     expect(doc.paths['/v1/auth/session']!.post!.security).toEqual([]);
-    expect(doc.paths['/v1/openai/chat/completions']!.post!.security).toEqual([{ bearer: [] }]);
+    const chat = doc.paths['/v1/openai/chat/completions']!.post!;
+    expect(chat.security).toEqual([{ bearer: [] }]);
+    expect(Object.keys(chat.responses['200']!.content!)).toEqual(['application/json', 'text/event-stream']);
+    const slackPage = doc.paths['/v1/slack/oauth/callback']!.get!.responses;
+    expect(Object.keys(slackPage['200']!.content!)).toEqual(['text/html']);
+    expect(Object.keys(slackPage['400']!.content!)).toEqual(['application/json', 'text/html']);
   });
 });
 

@@ -26,6 +26,34 @@ const wordsOf = (segment: string) =>
     .filter(Boolean)
     .map((w) => w.toLowerCase());
 
+type JsonSchema = Record<string, unknown>;
+
+/**
+ * The responses with a route's other media types: each listed status answers text in that type too; a
+ * status whose JSON schema is a bare string was only ever that text (a page), so the type replaces JSON.
+ */
+function withMediaTypes(
+  response: Record<string, JsonSchema>,
+  mediaTypes: Record<string, number[]>,
+): Record<string, JsonSchema> {
+  const out = { ...response };
+  for (const [type, statuses] of Object.entries(mediaTypes)) {
+    for (const status of statuses) {
+      const json = response[status];
+      const isText =
+        json?.type === 'string' && Object.keys(json).every((k) => k === 'type' || k === 'description');
+      const earlier =
+        (out[status]?.content as Record<string, unknown> | undefined) ??
+        (json && !isText ? { 'application/json': { schema: json } } : {});
+      out[status] = {
+        description: json?.description ?? 'Default Response',
+        content: { ...earlier, [type]: { schema: { type: 'string' } } },
+      };
+    }
+  }
+  return out;
+}
+
 /**
  * The OpenAPI 3.1 document of every `/v1` route, generated from the routes' contract schemas. Each
  * operation gets its `operationId` and an explicit `security` (empty for public ones), so tools can tell a
@@ -85,12 +113,15 @@ export async function registerOpenApi(
       }
       const transformed = jsonSchemaTransform(document);
       const method = Array.isArray(options.method) ? options.method[0]! : options.method;
+      const spec = options.config?.route;
+      const response = transformed.schema.response as Record<string, JsonSchema> | undefined;
       return {
         ...transformed,
         schema: {
           ...transformed.schema,
           operationId: operationIdOf(method, url),
           security: transformed.schema.security ?? [],
+          ...(response && spec?.mediaTypes ? { response: withMediaTypes(response, spec.mediaTypes) } : {}),
         },
       };
     },

@@ -98,6 +98,11 @@ export interface RouteSpec<
   rawBody?: boolean;
   /** Largest body in bytes (default the server's 1 MiB); a larger one answers 413 naming the limit. */
   bodyLimit?: number;
+  /**
+   * Answers that are not JSON, by media type with the statuses that come in it (the API reference):
+   * `{'text/event-stream': [200]}` for a streamed answer.
+   */
+  mediaTypes?: Record<string, number[]>;
   /** Answers the response schema's output; a route without one answers its value as-is (or 204). */
   handler: (input: RouteInput<A, P, Q, B>) => Promise<Answer<R>> | Answer<R>;
 }
