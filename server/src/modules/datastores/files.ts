@@ -30,9 +30,14 @@ function pdfFailure(err: unknown): Error {
 
 /** One section per page with text; refuses a PDF without any text layer (a scan) as unreadable. */
 export async function pdfSections(bytes: Uint8Array): Promise<Section[]> {
-  const { getDocumentProxy } = await import('unpdf');
-  // pdf.js takes ownership of (detaches) the buffer it is given: hand it a copy.
-  const pdf = await getDocumentProxy(new Uint8Array(bytes)).catch((err: unknown) => {
+  // pdf.js's build for Node (no DOM); it takes ownership of (detaches) the buffer it is given: a copy.
+  const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const pdf = await getDocument({
+    data: new Uint8Array(bytes),
+    isEvalSupported: false,
+    useSystemFonts: false,
+    verbosity: 0,
+  }).promise.catch((err: unknown) => {
     throw pdfFailure(err);
   });
   try {
