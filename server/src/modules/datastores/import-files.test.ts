@@ -4,6 +4,7 @@
  * are refused whole; documents keep their file's key order; sources reach a chatbot's stored answer,
  * the conversation API and the OpenAI-compatible endpoint.
  */
+import { FILE_IMPORT_MAX_BYTES } from '@llmor/contracts';
 import { Document, HeadingLevel, Packer, Paragraph } from 'docx';
 import OpenAI from 'openai';
 import { PDFDocument, PDFHexString, rgb, StandardFonts } from 'pdf-lib';
@@ -295,6 +296,15 @@ describe('importing files', () => {
     expect(json.statusCode).toBe(400);
     const pdfAsText = await owner.post(`/v1/datastores/${id}/docs/import`, { mode: 'pdf', data: 'x' });
     expect(pdfAsText.statusCode).toBe(400);
+    // A file past the upload's own limit is refused before it is read.
+    const huge = await upload(
+      id,
+      'text_blob',
+      'huge.txt',
+      new Uint8Array(FILE_IMPORT_MAX_BYTES + 1).fill(120),
+    );
+    expect(huge.statusCode).toBe(413);
+    expect(huge.json().message).toBe('The request body is too large: at most 64 MiB per request.');
 
     const other = await makeVendor(server.ctx);
     const stranger = await makeUser(server.ctx, { vendors: [other] });
