@@ -170,7 +170,7 @@ async function handbookPdf(): Promise<Buffer> {
 }
 
 describe('app settings: datastores with documents', () => {
-  it('imports a PDF beside a QA file (each with its own mode), lists passages with their source, and an answer shows them', async () => {
+  it('imports a PDF beside a QA file (each with its own mode), a large file with progress, lists passages with their source, and an answer shows them', async () => {
     const { context, page, errors } = await newPage(browser, app.url);
     await signIn(page);
     await page.goto(`/apps/${appId}/settings/datastores`);
@@ -215,6 +215,36 @@ describe('app settings: datastores with documents', () => {
     expect(await rows.nth(0).getByTestId('document-preview').innerText()).toMatch(/^\{"Q":"Who cooks\?"/);
     expect(await rows.nth(0).getByTestId('document-source').innerText()).toBe('faq.json');
     expect(await rows.nth(2).getByTestId('document-source').innerText()).toBe('handbook.pdf · p. 2');
+
+    // A large file shows its upload's progress (the network slowed so the upload takes a while).
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: 256 * 1024,
+    });
+    await page.getByTestId('datastore-panel-handbook').getByTestId('datastore-menu').click();
+    await page.getByTestId('datastore-import').click();
+    await dialog.waitFor();
+    const big = 'The same paragraph, again and again, about nothing in particular at all.\n\n'.repeat(20_000);
+    await input.setInputFiles({ name: 'big.md', mimeType: 'text/markdown', buffer: Buffer.from(big) });
+    const bigRow = page.getByTestId('import-file-big.md');
+    expect(await bigRow.getByTestId('import-file-mode').inputValue()).toBe('markdown');
+    await page.getByTestId('import-start').click();
+    const sent = bigRow.locator('[role="progressbar"]');
+    await expect
+      .poll(async () => Number((await sent.count()) ? await sent.getAttribute('aria-valuenow') : 0))
+      .toBeGreaterThan(0);
+    await expect.poll(() => bigRow.getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+    await dialog.getByRole('button', { name: 'Close' }).click();
 
     // Ask: the answer shows its sources, collapsed, then file and page.
     await page.goto(`/apps/${appId}/chat`);
