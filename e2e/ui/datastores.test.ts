@@ -1,3 +1,4 @@
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -131,7 +132,10 @@ describe('app settings: datastores', () => {
     await page.getByTestId('document-save').click();
     await toast(page, SAVED);
     await modal.waitFor({ state: 'detached' });
-    await expect.poll(() => firstRow.getByTestId('document-preview').innerText()).toContain('Thun');
+    // The preview keeps the document's key order: the question first.
+    await expect
+      .poll(() => firstRow.getByTestId('document-preview').innerText())
+      .toMatch(/^\{"Q":"Where is the head office\?","A":"Since 2026/);
     await expect.poll(() => page.getByTestId('status-pending').innerText(), { timeout: 20_000 }).toBe('0');
 
     // Ask the chatbot: the passage that answers is retrieved into the model's context (debug data).
@@ -150,6 +154,114 @@ describe('app settings: datastores', () => {
     await page.getByTestId('truncate-confirm').click();
     await toast(page, 'DataStore "faq" truncated: 5 documents removed.');
     await page.getByTestId('documents-empty').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 120_000);
+});
+
+/** A two-page PDF with a text layer, written by a PDF library. */
+async function handbookPdf(): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (const line of ['Welcome to the company handbook.', 'The cafeteria opens at half past eleven.']) {
+    doc.addPage([595, 842]).drawText(line, { x: 50, y: 780, size: 12, font });
+  }
+  return Buffer.from(await doc.save());
+}
+
+describe('app settings: datastores with documents', () => {
+  it('imports a PDF beside a QA file (each with its own mode), a large file with progress, lists passages with their source, and an answer shows them', async () => {
+    const { context, page, errors } = await newPage(browser, app.url);
+    await signIn(page);
+    await page.goto(`/apps/${appId}/settings/datastores`);
+    await page.getByTestId('datastore-tab-create').click();
+    await page.getByTestId('datastore-name').fill('handbook');
+    await page.getByTestId('datastore-create').click();
+    await toast(page, 'Datastore created');
+    await page.getByTestId('datastore-panel-handbook').waitFor();
+
+    await page.getByTestId('datastore-panel-handbook').getByTestId('datastore-menu').click();
+    await page.getByTestId('datastore-import').click();
+    const dialog = page.getByRole('dialog', { name: 'Import documents' });
+    await dialog.waitFor();
+    const input = dialog.locator('input[type="file"]');
+    // On the QA tab a .json file takes QA; a PDF is read as PDF whatever the tab.
+    await input.setInputFiles({
+      name: 'faq.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify([{ Q: 'Who cooks?', A: 'Our chef Anna.' }])),
+    });
+    // Switching the tab does not change the mode of a file already added.
+    await page.getByTestId('import-mode-json').click();
+    await input.setInputFiles({
+      name: 'handbook.pdf',
+      mimeType: 'application/pdf',
+      buffer: await handbookPdf(),
+    });
+    const qaRow = page.getByTestId('import-file-faq.json');
+    const pdfRow = page.getByTestId('import-file-handbook.pdf');
+    expect(await qaRow.getByTestId('import-file-mode').inputValue()).toBe('qa');
+    expect(await pdfRow.getByTestId('import-file-mode').inputValue()).toBe('pdf');
+    await page.getByTestId('import-start').click();
+    await expect.poll(() => pdfRow.getAttribute('data-status')).toBe('done');
+    expect(await pdfRow.getByTestId('import-file-status').innerText()).toMatch(/done: 2 new/i);
+    expect(await qaRow.getByTestId('import-file-status').innerText()).toMatch(/done: 1 new/i);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+
+    // The list keeps the QA document's key order and shows each passage's source.
+    const panel = page.getByTestId('datastore-panel-handbook');
+    await expect.poll(() => panel.locator('[data-testid^="document-row-"]').count()).toBe(3);
+    const rows = panel.locator('[data-testid^="document-row-"]');
+    expect(await rows.nth(0).getByTestId('document-preview').innerText()).toMatch(/^\{"Q":"Who cooks\?"/);
+    expect(await rows.nth(0).getByTestId('document-source').innerText()).toBe('faq.json');
+    expect(await rows.nth(2).getByTestId('document-source').innerText()).toBe('handbook.pdf · p. 2');
+
+    // A large file shows its upload's progress (the network slowed so the upload takes a while).
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: 256 * 1024,
+    });
+    await page.getByTestId('datastore-panel-handbook').getByTestId('datastore-menu').click();
+    await page.getByTestId('datastore-import').click();
+    await dialog.waitFor();
+    const big = 'The same paragraph, again and again, about nothing in particular at all.\n\n'.repeat(20_000);
+    await input.setInputFiles({ name: 'big.md', mimeType: 'text/markdown', buffer: Buffer.from(big) });
+    const bigRow = page.getByTestId('import-file-big.md');
+    expect(await bigRow.getByTestId('import-file-mode').inputValue()).toBe('markdown');
+    await page.getByTestId('import-start').click();
+    const sent = bigRow.locator('[role="progressbar"]');
+    await expect
+      .poll(async () => Number((await sent.count()) ? await sent.getAttribute('aria-valuenow') : 0))
+      .toBeGreaterThan(0);
+    await expect.poll(() => bigRow.getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+    await dialog.getByRole('button', { name: 'Close' }).click();
+
+    // Ask: the answer shows its sources, collapsed, then file and page.
+    await page.goto(`/apps/${appId}/chat`);
+    await page.getByTestId('composer-input').fill('When does the cafeteria open?');
+    await page.getByTestId('composer-input').press('Enter');
+    await page.waitForURL(/\/chat\/[A-Za-z0-9_-]+$/);
+    const answer = page.locator('[data-testid="message"][data-role="assistant"]').last();
+    const toggle = answer.getByTestId('message-sources-toggle');
+    await toggle.waitFor({ timeout: 15_000 });
+    expect(await toggle.innerText()).toMatch(/^Sources \(\d\)$/);
+    await toggle.click();
+    // The passage that answers is among them, with its file and page.
+    const cafeteria = answer
+      .getByTestId('message-source')
+      .filter({ hasText: 'cafeteria opens at half past eleven' });
+    await cafeteria.waitFor();
+    expect(await cafeteria.getByTestId('document-source').innerText()).toBe('handbook.pdf · p. 2');
     expect(errors).toEqual([]);
     await context.close();
   }, 120_000);

@@ -24,6 +24,7 @@ import {
 let app: Console;
 let browser: Browser;
 let appId: number;
+let vendorId: number;
 /** Host pages: `allowed` is listed in the embed's origins, `refused` is not. */
 const hosts: { allowed?: HostPage; refused?: HostPage } = {};
 let scriptUrl = '';
@@ -72,7 +73,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   // The offline demo model streams word by word; slow it so the widget's growing reply can be watched.
   app.server.ctx.completion.resolveModel = (ctx, row) => chatModelFor(ctx, row, { demoChunkDelayMs: 100 });
-  ({ appId } = await installDemoChatbot(await signedClient(app.url, 'demo')));
+  ({ appId, vendorId } = await installDemoChatbot(await signedClient(app.url, 'demo')));
   hosts.allowed = await startHostPage();
   hosts.refused = await startHostPage();
 });
@@ -235,6 +236,40 @@ describe('web embeds', () => {
 
     expect(errors).toEqual([]);
     expect(csp).toEqual([]);
+    await context.close();
+  });
+
+  it('links an answer to the pages its passages came from', async () => {
+    // The app answers from a datastore holding a web page that names its address.
+    const api = await signedClient(app.url, 'demo');
+    const appPath = `/v1/vendors/${vendorId}/apps/${appId}`;
+    const current: { data: { name: string; parameters: Record<string, unknown> } } = await api(
+      'GET',
+      appPath,
+    );
+    await api('PUT', appPath, {
+      name: current.data.name,
+      parameters: { ...current.data.parameters, use_datastores: true, top_k: 1 },
+    });
+    const ds: { data: { id: number } } = await api('POST', `${appPath}/datastores`, { name: 'site' });
+    await api('POST', `/v1/datastores/${ds.data.id}/docs/import`, {
+      mode: 'html',
+      data: '<html><head><link rel="canonical" href="https://shop.example/delivery"></head><body><h1>Delivery</h1><p>Parcels arrive within two working days.</p></body></html>',
+    });
+
+    const { context, page, errors } = await newPage(browser, hosts.allowed!.url);
+    await page.goto('/');
+    const w = widget(page);
+    await w.launcher.click();
+    await w.panel.waitFor();
+    await w.input.fill('When do parcels arrive?');
+    await w.input.press('Enter');
+    const link = w.bubbles('assistant').last().locator('.sources a');
+    await link.waitFor({ timeout: 20_000 });
+    expect(await link.getAttribute('href')).toBe('https://shop.example/delivery');
+    expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+    expect(await w.bubbles('assistant').last().locator('.sources').innerText()).toContain('Sources:');
+    expect(errors).toEqual([]);
     await context.close();
   });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idField, idParam, listQuery } from './common';
+import { documentSourceSchema } from './datastores';
 
 /** Channels a conversation can be opened on (spec 01 §7). Console users may only open `management`. */
 export const CONVERSATION_CHANNELS = ['management', 'api', 'embed', 'slack'] as const;
@@ -45,6 +46,19 @@ export type MessageRole = (typeof MESSAGE_ROLES)[number];
 export const functionCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.unknown() });
 export type FunctionCall = z.infer<typeof functionCallSchema>;
 
+/**
+ * A datastore passage an assistant answer was given (a chatbot with `use_datastores`): which datastore
+ * and document, the passage's text, its search score and where the document came from.
+ */
+export const messageSourceSchema = z.object({
+  datastore: z.string(),
+  document_id: z.number().int(),
+  text: z.string(),
+  score: z.number(),
+  source: documentSourceSchema.nullable(),
+});
+export type MessageSource = z.infer<typeof messageSourceSchema>;
+
 /** A stored message. Tool messages carry the answered call's id in `function_response` and the JSON result in `message`. */
 export const messageSchema = z.object({
   id: z.number().int(),
@@ -56,6 +70,8 @@ export const messageSchema = z.object({
   versions: z.array(z.unknown()),
   function_calls: z.array(functionCallSchema),
   function_response: z.string().nullable(),
+  /** Assistant answers: the datastore passages the answer was given, best first (empty otherwise). */
+  sources: z.array(messageSourceSchema),
 });
 export type Message = z.infer<typeof messageSchema>;
 

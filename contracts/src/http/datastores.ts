@@ -9,6 +9,7 @@
  * | PUT/DELETE /v1/vendors/{vendorId}/apps/{appId}/datastores/{datastoreId} | `datastoreUpdateBody` / – | `{data: Datastore}` / 204 |
  * | GET /v1/datastores/{datastoreId}/docs | `documentsQuery` | list of `DatastoreDocument` |
  * | POST /v1/datastores/{datastoreId}/docs/import | `importBody` | `{data: DatastoreDocument[]}` (the new ones) |
+ * | POST /v1/datastores/{datastoreId}/docs/upload | `fileImportQuery`, the file's bytes | `{data: DatastoreDocument[]}` (the new ones) |
  * | PUT/DELETE /v1/datastores/{datastoreId}/docs/{docId} | `documentUpdateBody` / – | `{data: DatastoreDocument}` / 204 |
  * | POST /v1/datastores/{datastoreId}/truncate | – | `{message}` |
  * | GET /v1/datastores/{datastoreId}/status | – | `{data: DatastoreStatus}` |
@@ -23,10 +24,48 @@ export const DATASTORE_NAME_PATTERN = /^[a-z0-9_]+$/;
 export const DATASTORE_NAME_MAX_LENGTH = 64;
 export const DATASTORE_NAME_FORMAT = 'Use lower-case letters, digits and underscores only.';
 export const DATASTORE_NAME_EXISTS = 'This app already has a datastore with this name.';
-export const IMPORT_MODES = ['qa', 'text_blob', 'json', 'csv'] as const;
+/** Modes of the JSON import (the file's text in the body). */
+export const IMPORT_MODES = ['qa', 'text_blob', 'json', 'csv', 'html', 'markdown'] as const;
 export type ImportMode = (typeof IMPORT_MODES)[number];
+/** Modes of a file upload: every text mode, and the binary documents (PDF, Word). */
+export const FILE_IMPORT_MODES = [
+  'qa',
+  'text_blob',
+  'json',
+  'csv',
+  'pdf',
+  'docx',
+  'html',
+  'markdown',
+] as const;
+export type FileImportMode = (typeof FILE_IMPORT_MODES)[number];
 /** One import request carries at most this many bytes (the console sends one file per request). */
 export const IMPORT_MAX_BYTES = 32 * 1024 * 1024;
+/** One uploaded file at most (`docs/upload`: the raw bytes, so a 50 MB PDF fits). */
+export const FILE_IMPORT_MAX_BYTES = 64 * 1024 * 1024;
+
+/** The mode a file's name implies; null when its extension does not decide (`.json` is QA or JSON). */
+export function importModeOfFile(name: string): FileImportMode | null {
+  const extension = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase();
+  switch (extension) {
+    case 'pdf':
+      return 'pdf';
+    case 'docx':
+      return 'docx';
+    case 'html':
+    case 'htm':
+      return 'html';
+    case 'md':
+    case 'markdown':
+      return 'markdown';
+    case 'csv':
+      return 'csv';
+    case 'txt':
+      return 'text_blob';
+    default:
+      return null;
+  }
+}
 /** Documents one import may add. */
 export const IMPORT_MAX_DOCUMENTS = 200_000;
 /** One document's canonical JSON at most. */
@@ -82,10 +121,25 @@ export const documentsQuery = pagingQuery.extend({
 });
 export type DocumentsQuery = z.infer<typeof documentsQuery>;
 
+/**
+ * Where a document came from: the imported file's name, the PDF page (from 1), the headings above the
+ * passage (outermost first; Markdown, HTML, Word) and the page's address when known (an HTML page's
+ * canonical link, or the `url` given with the upload). Every field is optional.
+ */
+export const documentSourceSchema = z.object({
+  file: z.string().optional(),
+  page: z.number().int().min(1).optional(),
+  heading: z.array(z.string()).optional(),
+  url: z.string().optional(),
+});
+export type DocumentSource = z.infer<typeof documentSourceSchema>;
+
 export const datastoreDocumentSchema = z.object({
   id: z.number().int(),
   hash: z.string(),
   document: z.unknown(),
+  /** Where it was imported from; null for documents not imported from a file. */
+  source: documentSourceSchema.nullable(),
   modified_at: z.string(),
   requires_sync: z.boolean(),
   /** Why embedding failed (it is retried); absent when it did not. */
@@ -106,6 +160,22 @@ export const importBody = z.object(
   { error: 'Must be an object' },
 );
 export type ImportBody = z.input<typeof importBody>;
+
+/**
+ * The query of `POST /v1/datastores/{id}/docs/upload`, whose body is the file itself
+ * (`Content-Type: application/octet-stream`, at most `FILE_IMPORT_MAX_BYTES`): how to read it, its name
+ * (kept as each passage's source) and, optionally, the address it was published at.
+ * pdf: one passage set per page; docx, html, markdown: passages under their heading path.
+ */
+export const fileImportQuery = z.object({
+  mode: z.enum(FILE_IMPORT_MODES, { error: `Must be one of: ${FILE_IMPORT_MODES.join(', ')}` }),
+  name: z.string({ error: 'Required' }).trim().min(1, 'Required').max(255, 'At most 255 characters'),
+  url: z
+    .url({ protocol: /^https?$/, error: 'Must be an http(s) address' })
+    .max(2000)
+    .optional(),
+});
+export type FileImportQuery = z.input<typeof fileImportQuery>;
 
 export const documentUpdateBody = z.object(
   { document: z.unknown().refine((v) => v !== undefined, 'Required') },
@@ -133,7 +203,12 @@ export const searchBody = z.object(
 );
 export type SearchBody = z.input<typeof searchBody>;
 
-export const searchHitSchema = z.object({ id: z.number().int(), document: z.unknown(), score: z.number() });
+export const searchHitSchema = z.object({
+  id: z.number().int(),
+  document: z.unknown(),
+  score: z.number(),
+  source: documentSourceSchema.nullable(),
+});
 export type SearchHit = z.infer<typeof searchHitSchema>;
 
 // ---------------------------------------------------------------------------------------------------

@@ -18,9 +18,14 @@
  * own prompt, model, tools and datastores apply; request fields for them (`temperature`, `tools`, …) are
  * ignored. Errors: `{"error": {"message", "type", "param", "code"}}`, also for any other path or method under
  * `/v1/openai` (404, 405 with `Allow`).
+ *
+ * llmor's extension: a finished answer carries `sources`, the datastore passages the app's answer was
+ * given (`MessageSource[]`, as on the stored assistant message; empty without datastores) — on the
+ * `chat.completion`, on the stream's finishing chunk, and on the completed `response`. OpenAI's SDKs
+ * keep unknown fields, so `completion.sources` is readable as it is.
  */
 import { z } from 'zod';
-import { MESSAGE_MAX_CHARS } from './conversations';
+import { MESSAGE_MAX_CHARS, messageSourceSchema } from './conversations';
 
 export const CONVERSATION_HEADER = 'x-conversation';
 export const LAST_MESSAGE_NOT_USER = 'The last message must be a user message with text.';
@@ -105,6 +110,8 @@ export const chatCompletionSchema = z.object({
     }),
   ),
   usage: openAiUsageSchema,
+  /** llmor's extension: the passages the answer was given. */
+  sources: z.array(messageSourceSchema),
 });
 export type ChatCompletion = z.infer<typeof chatCompletionSchema>;
 
@@ -123,6 +130,8 @@ export const chatCompletionChunkSchema = z.object({
     }),
   ),
   usage: openAiUsageSchema.nullable().optional(),
+  /** llmor's extension, on the chunk with `finish_reason: "stop"`: the passages the answer was given. */
+  sources: z.array(messageSourceSchema).optional(),
 });
 export type ChatCompletionChunk = z.infer<typeof chatCompletionChunkSchema>;
 
@@ -214,5 +223,7 @@ export const openAiResponseSchema = z.object({
   error: z.null(),
   incomplete_details: z.null(),
   usage: openAiResponseUsageSchema.nullable(),
+  /** llmor's extension, once completed: the passages the answer was given. */
+  sources: z.array(messageSourceSchema).optional(),
 });
 export type OpenAiResponse = z.infer<typeof openAiResponseSchema>;

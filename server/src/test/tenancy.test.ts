@@ -39,7 +39,10 @@ let superuser: Client;
 
 /** Each route (as Fastify prints it, params by position) with the body its handler would accept. */
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-const MATRIX: Record<string, { methods: Method[]; body?: Record<string, unknown> }> = {
+const MATRIX: Record<
+  string,
+  { methods: Method[]; body?: Record<string, unknown>; query?: string; file?: string }
+> = {
   '/v1/vendors/:vendorId/apps/:appId': { methods: ['GET', 'PUT', 'DELETE'], body: { name: 'Taken over' } },
   '/v1/vendors/:vendorId/apps/:appId/parameters': { methods: ['GET'] },
   '/v1/vendors/:vendorId/models/:id': { methods: ['GET', 'DELETE'] },
@@ -74,6 +77,11 @@ const MATRIX: Record<string, { methods: Method[]; body?: Record<string, unknown>
   '/v1/datastores/:datastoreId/docs/import': {
     methods: ['POST'],
     body: { mode: 'qa', data: [{ Q: 'a', A: 'b' }] },
+  },
+  '/v1/datastores/:datastoreId/docs/upload': {
+    methods: ['POST'],
+    query: '?mode=markdown&name=taken.md',
+    file: '# Taken over',
   },
   '/v1/datastores/:datastoreId/docs/:docId': {
     methods: ['PUT', 'DELETE'],
@@ -226,7 +234,7 @@ describe('tenancy denial matrix', () => {
   it("answers 404 to another vendor's member on every such route and changes nothing", async () => {
     const before = await snapshot();
     const answers: string[] = [];
-    for (const [path, { methods, body }] of Object.entries(MATRIX)) {
+    for (const [path, { methods, body, query = '', file }] of Object.entries(MATRIX)) {
       // Through the intruder's own vendor path (resource scoping) and through the owner's (membership).
       const vendorIds =
         path.startsWith('/v1/vendors/') || path.startsWith('/v1/account/')
@@ -236,11 +244,15 @@ describe('tenancy denial matrix', () => {
             : [0];
       for (const vendorId of vendorIds) {
         for (const method of methods) {
-          const url = fill(path, vendorId);
+          const url = fill(path, vendorId) + query;
           const res = await intruder.request({
             method,
             url,
             ...(body && method !== 'GET' && method !== 'DELETE' ? { payload: body } : {}),
+            ...(file && {
+              payload: Buffer.from(file),
+              headers: { 'content-type': 'application/octet-stream' },
+            }),
           });
           answers.push(`${method} ${url} → ${res.statusCode} ${res.json().name}`);
           expect(res.statusCode, `${method} ${url}`).toBe(404);

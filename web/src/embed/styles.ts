@@ -55,6 +55,7 @@ button, textarea { font: inherit; color: inherit; }
 .msg pre { background: #1a1b1e; color: #f1f3f5; padding: 8px 10px; border-radius: 8px; overflow-x: auto; }
 .msg pre code { background: none; padding: 0; color: inherit; }
 .msg a { color: #1864ab; }
+.msg .sources { margin-top: 6px; font-size: 12px; display: flex; flex-wrap: wrap; gap: 4px 8px; }
 .msg.user a { color: inherit; }
 .typing { display: inline-flex; gap: 4px; padding: 4px 0; }
 .typing span { width: 6px; height: 6px; border-radius: 50%; background: #adb5bd; animation: blink 1.2s infinite both; }

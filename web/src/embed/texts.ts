@@ -15,6 +15,8 @@ export interface WidgetTexts {
   thinking: string;
   unavailable: string;
   failed: string;
+  /** Above the links to the pages an answer's passages came from. */
+  sources: string;
 }
 
 const en_US: WidgetTexts = {
@@ -27,6 +29,7 @@ const en_US: WidgetTexts = {
   thinking: 'Writing a reply…',
   unavailable: 'This chat is not available right now.',
   failed: 'The message could not be sent. Please try again.',
+  sources: 'Sources:',
 };
 
 const de_DE: WidgetTexts = {
@@ -39,6 +42,7 @@ const de_DE: WidgetTexts = {
   thinking: 'Antwort wird geschrieben…',
   unavailable: 'Dieser Chat ist gerade nicht verfügbar.',
   failed: 'Die Nachricht konnte nicht gesendet werden. Bitte erneut versuchen.',
+  sources: 'Quellen:',
 };
 
 const de_CH: WidgetTexts = {
@@ -56,6 +60,7 @@ const gsw_CH: WidgetTexts = {
   thinking: 'Antwort wird gschribe…',
   unavailable: 'Dä Chat isch grad nöd verfüegbar.',
   failed: 'D Nachricht het nöd chönne gschickt wärde. Bitte nomal probiere.',
+  sources: 'Quelle:',
 };
 
 const fr_FR: WidgetTexts = {
@@ -68,6 +73,7 @@ const fr_FR: WidgetTexts = {
   thinking: 'Rédaction de la réponse…',
   unavailable: "Ce chat n'est pas disponible pour le moment.",
   failed: "Le message n'a pas pu être envoyé. Veuillez réessayer.",
+  sources: 'Sources :',
 };
 
 const it_IT: WidgetTexts = {
@@ -80,6 +86,7 @@ const it_IT: WidgetTexts = {
   thinking: 'Sto scrivendo la risposta…',
   unavailable: 'Questa chat non è disponibile al momento.',
   failed: 'Impossibile inviare il messaggio. Riprova.',
+  sources: 'Fonti:',
 };
 
 export const WIDGET_TEXTS: Record<Locale, WidgetTexts> = { en_US, de_DE, de_CH, gsw_CH, fr_FR, it_IT };

@@ -379,7 +379,8 @@ export class EmbedWidget {
         if (el === this.stream?.el) this.endStream();
         this.fill(el, role, text);
         el.removeAttribute('aria-busy');
-      } else this.log.append(this.bubble(role, text));
+        this.linkSources(el, message.sources);
+      } else this.log.append(this.linkSources(this.bubble(role, text), message.sources));
     }
     this.scrollDown(false);
   }
@@ -439,6 +440,28 @@ export class EmbedWidget {
     el.className = `msg ${role}`;
     if (role === 'assistant') el.replaceChildren(renderMarkdown(document, text));
     else el.textContent = text;
+  }
+
+  /** Under an answer: links to the pages its passages came from (those whose document has an address). */
+  private linkSources(el: HTMLElement, sources: Message['sources'] = []): HTMLElement {
+    const links = new Map<string, string>();
+    for (const { source } of sources) {
+      if (source?.url && /^https?:\/\//i.test(source.url) && !links.has(source.url)) {
+        links.set(source.url, source.file ?? source.url);
+      }
+    }
+    if (links.size === 0) return el;
+    el.append(
+      element(
+        'div',
+        { class: 'sources' },
+        this.texts.sources,
+        ...[...links].map(([url, label]) =>
+          element('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, label),
+        ),
+      ),
+    );
+    return el;
   }
 
   private showAlert(text: string): void {

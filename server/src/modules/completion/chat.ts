@@ -1,9 +1,9 @@
-import { RelayMessageType } from '@llmor/contracts';
+import { type MessageSource, RelayMessageType } from '@llmor/contracts';
 import type { ChatMessage, ToolCall, Usage } from '../models/providers/types';
 import { chatInput, oneshotInput, retrievalOf, temperatureOf, withInstructions, withPassages } from './input';
 import { findVendorModel, insertUsage, type VendorModelRow } from './repo';
 import { abortable, raceAbort } from './stream';
-import { ReplyError, type Responder, type ToolResult, type Turn } from './types';
+import { type Passage, ReplyError, type Responder, type ToolResult, type Turn } from './types';
 
 /** Tool-call rounds one reply may run before the engine stops it with an error message. */
 export const MAX_TOOL_ROUNDS = 5;
@@ -60,7 +60,13 @@ async function executeTool(turn: Turn, call: ToolCall): Promise<ToolResult> {
  * `function_call.begin`/`.end` per call, stores the tool messages, then `function_call_iteration`, and
  * asks the model again with the results. Text is streamed as `completion_stream` chunks.
  */
-function modelResponder(buildInput: (turn: Turn) => ChatMessage[] | Promise<ChatMessage[]>): Responder {
+/** What a responder asks the model, and the datastore passages its answer keeps as sources. */
+interface ModelInput {
+  messages: ChatMessage[];
+  sources?: MessageSource[];
+}
+
+function modelResponder(buildInput: (turn: Turn) => ModelInput | Promise<ModelInput>): Responder {
   return async (turn) => {
     const { ctx, app, signal } = turn;
     const modelRow = app.completionVendorModelId
@@ -70,7 +76,11 @@ function modelResponder(buildInput: (turn: Turn) => ChatMessage[] | Promise<Chat
     const model = await turn.engine.resolveModel(ctx, modelRow);
     const tools = await turn.engine.tools.list(ctx, app);
     const temperature = temperatureOf(app.parameters);
-    const messages = withInstructions(await buildInput(turn), turn.instructions);
+    const input = await buildInput(turn);
+    const messages = withInstructions(input.messages, turn.instructions);
+    const sources = input.sources ?? [];
+    const answer = (message: string) =>
+      turn.store({ role: 'assistant', creator: 'system', message, sources });
     turn.debug({ model: modelRow.name, model_key: modelRow.modelKey, tools: tools.map((t) => t.name) });
 
     for (let round = 0; ; round++) {
@@ -95,17 +105,17 @@ function modelResponder(buildInput: (turn: Turn) => ChatMessage[] | Promise<Chat
         }
       } catch (err) {
         // Keep what the user already saw.
-        if (text) await turn.store({ role: 'assistant', creator: 'system', message: text });
+        if (text) await answer(text);
         throw err;
       }
       if (usage) await recordUsage(turn, modelRow, usage);
 
       if (calls.length === 0) {
-        await turn.store({ role: 'assistant', creator: 'system', message: text });
+        await answer(text);
         return;
       }
       if (round >= MAX_TOOL_ROUNDS) {
-        if (text) await turn.store({ role: 'assistant', creator: 'system', message: text });
+        if (text) await answer(text);
         throw new ReplyError(TOO_MANY_ROUNDS_TEXT);
       }
       await turn.store({ role: 'assistant', creator: 'system', message: text, functionCalls: calls });
@@ -139,7 +149,7 @@ function modelResponder(buildInput: (turn: Turn) => ChatMessage[] | Promise<Chat
 export const chatResponder: Responder = modelResponder(async (turn) => {
   const messages = chatInput(turn.app.parameters, turn.history);
   const retrieval = retrievalOf(turn.app.parameters);
-  if (!retrieval) return messages;
+  if (!retrieval) return { messages };
   const query = turn.userMessage.message ?? '';
   const passages = query.trim()
     ? await turn.engine.knowledge.retrieve(
@@ -152,10 +162,18 @@ export const chatResponder: Responder = modelResponder(async (turn) => {
       )
     : [];
   turn.debug({ datastore_passages: passages });
-  return withPassages(messages, passages);
+  return { messages: withPassages(messages, passages), sources: passages.map(messageSource) };
+});
+
+const messageSource = (p: Passage): MessageSource => ({
+  datastore: p.datastore,
+  document_id: p.id,
+  text: p.text,
+  score: p.score,
+  source: p.source,
 });
 
 /** oneshot apps: the prompt template around the user's message, no history. */
-export const oneshotResponder: Responder = modelResponder((turn) =>
-  oneshotInput(turn.app.parameters, turn.conversation.parameters, turn.userMessage.message ?? ''),
-);
+export const oneshotResponder: Responder = modelResponder((turn) => ({
+  messages: oneshotInput(turn.app.parameters, turn.conversation.parameters, turn.userMessage.message ?? ''),
+}));

@@ -14,7 +14,7 @@
  * - `relay.emit(type, data)` → a relay `message` of that custom type to the room (engine types are reserved).
  * - `state.get()`, `state.set(obj)`, `state.patch(patches)` → the durable conversation state (`state_change`).
  * - `debug(key, value)` → a relay `debug` event `{key: value}`.
- * - `datastore.search(name, query, k)` → the hits `{id, document, score}` of the app's datastore `name`
+ * - `datastore.search(name, query, k)` → the hits `{id, document, score, source}` of the app's datastore `name`
  *   (hybrid search, k default 5, at most 50); an unknown name is a Lua error. Its query embedding is a
  *   provider call of the reply, admitted like `llm.complete`'s.
  * - `functions.<function_key>(args)` → runs an installed function with the app's config for it and returns

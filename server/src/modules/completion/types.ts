@@ -1,3 +1,4 @@
+import type { DocumentSource, SearchHit } from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
 import type { ReplyReservation, SpendingPort } from '../conversations/ports';
 import type { ConversationRow, MessageRow, NewMessage } from '../conversations/repo';
@@ -43,6 +44,8 @@ export interface Passage {
   id: number;
   text: string;
   score: number;
+  /** Where the document came from (file, page, headings, URL); null when it was not imported from a file. */
+  source: DocumentSource | null;
 }
 
 /**
@@ -60,13 +63,7 @@ export interface KnowledgePort {
     meter: ReplyMeter,
   ): Promise<Passage[]>;
   /** Hits of one datastore of the app by name (Lua `datastore.search`); null when it has none of that name. */
-  search(
-    app: AppRow,
-    name: string,
-    query: string,
-    k: number,
-    meter: ReplyMeter,
-  ): Promise<{ id: number; document: unknown; score: number }[] | null>;
+  search(app: AppRow, name: string, query: string, k: number, meter: ReplyMeter): Promise<SearchHit[] | null>;
 }
 
 export const DATASTORES_UNAVAILABLE_TEXT = 'Datastores are not available in this server';

@@ -98,6 +98,7 @@ describe('POST /v1/conversations', () => {
           versions: [],
           function_calls: [],
           function_response: null,
+          sources: [],
         },
       ],
     });

@@ -5,6 +5,7 @@ import type {
   FunctionCall,
   Message,
   MessageRole,
+  MessageSource,
 } from '@llmor/contracts';
 import type { ConversationListRow, ConversationRow, MessageRow } from './repo';
 
@@ -19,6 +20,7 @@ export function presentMessage(row: MessageRow): Message {
     versions: Array.isArray(row.versions) ? row.versions : [],
     function_calls: Array.isArray(row.functionCalls) ? (row.functionCalls as FunctionCall[]) : [],
     function_response: row.functionResponse,
+    sources: Array.isArray(row.sources) ? (row.sources as MessageSource[]) : [],
   };
 }
 

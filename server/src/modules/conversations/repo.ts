@@ -6,7 +6,7 @@ type AppRow = typeof apps.$inferSelect;
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
 export type NewMessage = Pick<typeof messages.$inferInsert, 'role' | 'creator' | 'message'> &
-  Partial<Pick<typeof messages.$inferInsert, 'functionCalls' | 'functionResponse'>>;
+  Partial<Pick<typeof messages.$inferInsert, 'functionCalls' | 'functionResponse' | 'sources'>>;
 
 export async function insertConversation(
   db: Db,

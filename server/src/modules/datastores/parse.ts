@@ -1,16 +1,32 @@
 /**
  * Import input → documents (CONTRACTS "Datastores"): one mode per file type, each refusing malformed
- * input with a message that names the row or position, so nothing of a bad file is stored.
+ * input with a message that names the row or position, so nothing of a bad file is stored. Documents
+ * keep the key order of their file; passages of PDF, Word, HTML and Markdown files carry their source
+ * (docs/adr/0032-document-import-and-sources.md).
  */
 import { createHash } from 'node:crypto';
-import { DOCUMENT_MAX_BYTES, IMPORT_MAX_DOCUMENTS, type ImportMode, isPlainObject } from '@llmor/contracts';
+import {
+  DOCUMENT_MAX_BYTES,
+  type DocumentSource,
+  type FileImportMode,
+  IMPORT_MAX_DOCUMENTS,
+  isPlainObject,
+} from '@llmor/contracts';
 import canonicalize from 'canonicalize';
 import { CsvError, parse as parseCsv } from 'csv-parse/sync';
 import { badRequest, validationError } from '../../platform/errors';
+import { docxSections, htmlSections, markdownSections, pdfSections, type Section, unreadable } from './files';
 
 export interface ParsedDocument {
   document: unknown;
   hash: string;
+  source: DocumentSource | null;
+}
+
+/** The file an import came from, when it came as one: its name and, optionally, its address. */
+export interface ImportedFile {
+  name: string;
+  url?: string;
 }
 
 /** Passages of a text blob: about this many characters, overlapping a little, split at paragraphs first. */
@@ -72,45 +88,108 @@ function csvDocuments(data: unknown): unknown[] {
   return rows;
 }
 
-async function textDocuments(data: unknown): Promise<unknown[]> {
-  if (typeof data !== 'string') throw refuse('A text import is the text of the file.');
-  if (!data.trim()) throw refuse('The text is empty.');
-  // Loaded on first use: the splitter is only needed by text imports.
+/** A document and where in its file it sits (null: nowhere more precise than the file). */
+interface Located {
+  document: unknown;
+  at: Section['source'] | null;
+}
+
+const unlocated = (documents: unknown[]): Located[] => documents.map((document) => ({ document, at: null }));
+
+/** Sections → passages of about `PASSAGE_SIZE` characters, each `{text}` with its section's place. */
+async function passages(sections: Section[]): Promise<Located[]> {
+  // Loaded on first use: the splitter is only needed by text and document imports.
   const { RecursiveCharacterTextSplitter } = await import('@langchain/textsplitters');
   const splitter = new RecursiveCharacterTextSplitter({
     chunkSize: PASSAGE_SIZE,
     chunkOverlap: PASSAGE_OVERLAP,
   });
-  const passages = await splitter.splitText(data.replace(/\r\n?/g, '\n'));
-  return passages.map((text) => ({ text }));
+  const out: Located[] = [];
+  for (const section of sections) {
+    for (const text of await splitter.splitText(section.text.replace(/\r\n?/g, '\n'))) {
+      out.push({ document: { text }, at: section.source });
+    }
+  }
+  return out;
+}
+
+function text(data: unknown, what: string): string {
+  if (typeof data !== 'string') throw refuse(`${what} is the text of the file.`);
+  if (!data.trim()) throw refuse('The text is empty.');
+  return data;
+}
+
+/** The sections of a file read as `mode`, for the modes that read documents rather than records. */
+async function sectionsOf(
+  mode: 'text_blob' | 'pdf' | 'docx' | 'html' | 'markdown',
+  data: unknown,
+): Promise<{ sections: Section[]; url?: string }> {
+  switch (mode) {
+    case 'pdf':
+      return { sections: await pdfSections(bytesOf(data)) };
+    case 'docx':
+      return { sections: await docxSections(bytesOf(data)) };
+    case 'html':
+      return htmlSections(text(data, 'An HTML import'));
+    case 'markdown':
+      return { sections: await markdownSections(text(data, 'A Markdown import')) };
+    case 'text_blob':
+      return { sections: [{ text: text(data, 'A text import'), source: {} }] };
+  }
+}
+
+function bytesOf(data: unknown): Uint8Array {
+  if (data instanceof Uint8Array) return data;
+  throw refuse('PDF and Word files are uploaded as they are (POST …/docs/upload), not as text.');
 }
 
 /**
- * Parses an import into documents with their hashes, in input order, without duplicates inside the
- * input (the first occurrence wins). Throws 400 (validation) naming the item or row of the first problem.
+ * Parses an import into documents with their hashes and sources, in input order, without duplicates
+ * inside the input (the first occurrence wins). `data` is the file's text, the parsed JSON (qa, json) or
+ * the file's bytes (pdf, docx). Throws 400 (validation) naming the item, row or what is wrong with the
+ * file.
  */
-export async function parseImport(mode: ImportMode, data: unknown): Promise<ParsedDocument[]> {
-  const documents =
-    mode === 'qa'
-      ? qaDocuments(data)
-      : mode === 'json'
-        ? jsonDocuments(data)
-        : mode === 'csv'
-          ? csvDocuments(data)
-          : await textDocuments(data);
+export async function parseImport(
+  mode: FileImportMode,
+  data: unknown,
+  file?: ImportedFile,
+): Promise<ParsedDocument[]> {
+  let url = file?.url;
+  let documents: Located[];
+  if (mode === 'qa') documents = unlocated(qaDocuments(data));
+  else if (mode === 'json') documents = unlocated(jsonDocuments(data));
+  else if (mode === 'csv') documents = unlocated(csvDocuments(data));
+  else {
+    const read = await sectionsOf(mode, data);
+    url ??= read.url;
+    documents = await passages(read.sections);
+    if (documents.length === 0) throw unreadable('The file has no text to import.');
+  }
   if (documents.length > IMPORT_MAX_DOCUMENTS) {
     throw badRequest(`An import may add at most ${IMPORT_MAX_DOCUMENTS} documents; split the file.`);
   }
   const seen = new Set<string>();
   const out: ParsedDocument[] = [];
-  documents.forEach((document, i) => {
+  documents.forEach(({ document, at }, i) => {
     checkDocumentSize(document, `Item ${i + 1}`);
     const hash = documentHash(document);
     if (seen.has(hash)) return;
     seen.add(hash);
-    out.push({ document, hash });
+    const source: DocumentSource | null =
+      file || url || at ? { ...(file && { file: file.name }), ...at, ...(url && { url }) } : null;
+    out.push({ document, hash, source: source && Object.keys(source).length ? source : null });
   });
   return out;
+}
+
+/** An uploaded file's bytes as the input of `parseImport`: text for the text modes, the bytes otherwise. */
+export function uploadData(mode: FileImportMode, bytes: Buffer): unknown {
+  if (mode === 'pdf' || mode === 'docx') return bytes;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw unreadable('The file is not UTF-8 text; save it as UTF-8 and import it again.');
+  }
 }
 
 export function checkDocumentSize(document: unknown, label = 'The document'): void {

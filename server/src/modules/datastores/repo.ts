@@ -15,6 +15,7 @@ const documentColumns = {
   datastoreId: datastoreDocuments.datastoreId,
   hash: datastoreDocuments.hash,
   document: datastoreDocuments.document,
+  source: datastoreDocuments.source,
   requiresSync: datastoreDocuments.requiresSync,
   syncLeaseUntil: datastoreDocuments.syncLeaseUntil,
   syncError: datastoreDocuments.syncError,
@@ -163,7 +164,7 @@ export async function insertDocuments(
   db: Db,
   vendorId: number,
   datastoreId: number,
-  docs: { hash: string; document: unknown }[],
+  docs: { hash: string; document: unknown; source: unknown }[],
 ): Promise<DocumentRow[]> {
   // Chunks keep each statement's parameters within bounds.
   const CHUNK = 250;
@@ -175,7 +176,7 @@ export async function insertDocuments(
         .values(
           docs
             .slice(i, i + CHUNK)
-            .map((d) => ({ vendorId, datastoreId, hash: d.hash, document: d.document })),
+            .map((d) => ({ vendorId, datastoreId, hash: d.hash, document: d.document, source: d.source })),
         )
         .onConflictDoNothing()
         .returning(documentColumns);

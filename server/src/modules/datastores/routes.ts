@@ -11,6 +11,8 @@ import {
   documentPath,
   documentsQuery,
   documentUpdateBody,
+  FILE_IMPORT_MAX_BYTES,
+  fileImportQuery,
   IMPORT_MAX_BYTES,
   importBody,
   listEnvelopeSchema,
@@ -107,6 +109,29 @@ export const datastoreRoutes = (ctx: KnowledgeContext) => [
     response: dataEnvelopeSchema(z.array(datastoreDocumentSchema)),
     handler: async ({ vendor, params, body }) => ({
       data: await service.importDocuments(ctx, vendor.id, params.datastoreId, body.mode, body.data),
+    }),
+  }),
+  route({
+    method: 'POST',
+    url: '/v1/datastores/:datastoreId/docs/upload',
+    summary:
+      'Import one file sent as it is (application/octet-stream): PDF, Word, HTML, Markdown or any import mode; passages keep their source',
+    tags,
+    access: byHeader,
+    params: datastorePath,
+    resource: 'Datastore',
+    query: fileImportQuery,
+    bodyLimit: FILE_IMPORT_MAX_BYTES,
+    response: dataEnvelopeSchema(z.array(datastoreDocumentSchema)),
+    handler: async ({ vendor, params, query, request }) => ({
+      data: await service.importFile(
+        ctx,
+        vendor.id,
+        params.datastoreId,
+        query.mode,
+        { name: query.name, ...(query.url && { url: query.url }) },
+        request.body,
+      ),
     }),
   }),
   route({

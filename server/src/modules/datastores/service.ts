@@ -9,9 +9,10 @@ import {
   type DatastoreDocument,
   type DatastoreStatus,
   type DatastoreUpdateBody,
+  type DocumentSource,
   type DocumentsQuery,
   EMBEDDING_MODEL_REQUIRED,
-  type ImportMode,
+  type FileImportMode,
   type ListEnvelope,
   type SearchHit,
 } from '@llmor/contracts';
@@ -21,7 +22,14 @@ import type { JobQueue } from '../../platform/queue';
 import { findApp } from '../apps/repo';
 import { embeddingModelFor } from '../models/providers/index';
 import { type EmbeddingModel, ProviderError } from '../models/providers/types';
-import { checkDocumentSize, documentHash, documentText, parseImport } from './parse';
+import {
+  checkDocumentSize,
+  documentHash,
+  documentText,
+  type ImportedFile,
+  parseImport,
+  uploadData,
+} from './parse';
 import type { DatastoreRow, DocumentRow } from './repo';
 import * as repo from './repo';
 import { dropVectors, fuse, nearest, textMatches } from './vectors';
@@ -46,11 +54,14 @@ export function presentDatastore(row: DatastoreRow): Datastore {
   };
 }
 
+const sourceOf = (row: Pick<DocumentRow, 'source'>) => (row.source ?? null) as DocumentSource | null;
+
 export function presentDocument(row: DocumentRow): DatastoreDocument {
   return {
     id: row.id,
     hash: row.hash,
     document: row.document,
+    source: sourceOf(row),
     modified_at: row.modifiedAt.toISOString(),
     requires_sync: row.requiresSync,
     sync_error: row.syncError,
@@ -169,15 +180,34 @@ export async function importDocuments(
   ctx: KnowledgeContext,
   vendorId: number,
   id: number,
-  mode: ImportMode,
+  mode: FileImportMode,
   data: unknown,
+  file?: ImportedFile,
 ): Promise<DatastoreDocument[]> {
   await requireDatastore(ctx, vendorId, id);
-  const parsed = await parseImport(mode, data);
+  const parsed = await parseImport(mode, data, file);
   const rows = await repo.insertDocuments(ctx.db, vendorId, id, parsed);
   if (rows.length > 0) await requestSync(ctx, vendorId, id);
   return rows.map(presentDocument);
 }
+
+/** An uploaded file (`docs/upload`): its bytes, read as the query's mode; its name becomes the source. */
+export async function importFile(
+  ctx: KnowledgeContext,
+  vendorId: number,
+  id: number,
+  mode: FileImportMode,
+  file: ImportedFile,
+  body: unknown,
+): Promise<DatastoreDocument[]> {
+  await requireDatastore(ctx, vendorId, id);
+  if (!Buffer.isBuffer(body) || body.length === 0) {
+    throw validationError({ data: FILE_BODY_REQUIRED }, FILE_BODY_REQUIRED);
+  }
+  return importDocuments(ctx, vendorId, id, mode, uploadData(mode, body), file);
+}
+
+const FILE_BODY_REQUIRED = "Send the file's bytes as the body (Content-Type: application/octet-stream).";
 
 export async function updateDocument(
   ctx: KnowledgeContext,
@@ -296,7 +326,9 @@ export async function searchDatastore(
   );
   return ranked.flatMap((r) => {
     const row = rows.get(r.id);
-    return row ? [{ id: r.id, document: row.document, score: Number(r.score.toFixed(6)) }] : [];
+    return row
+      ? [{ id: r.id, document: row.document, score: Number(r.score.toFixed(6)), source: sourceOf(row) }]
+      : [];
   });
 }
 
@@ -321,7 +353,7 @@ export async function retrieve(
   k: number,
   signal?: AbortSignal,
   meter?: EmbeddingMeter,
-): Promise<{ datastore: string; id: number; text: string; score: number }[]> {
+): Promise<{ datastore: string; id: number; text: string; score: number; source: DocumentSource | null }[]> {
   const all = await repo.listDatastores(ctx.db, app.vendorId, app.id);
   const chosen = names ? all.filter((d) => names.includes(d.name)) : all;
   const hits = await Promise.all(
@@ -331,6 +363,7 @@ export async function retrieve(
         id: h.id,
         text: documentText(h.document),
         score: h.score,
+        source: h.source,
       })),
     ),
   );

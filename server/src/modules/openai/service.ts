@@ -10,6 +10,7 @@ import {
   CONVERSATION_HEADER,
   ErrorName,
   LAST_MESSAGE_NOT_USER,
+  type MessageSource,
   type OpenAiMessage,
   type OpenAiModel,
   type OpenAiModelList,
@@ -195,14 +196,15 @@ class ReplyTap {
 
 /**
  * Runs the reply; a reply past the sync window is awaited to its end here (the caller asked for this
- * answer), so only a failure to start it throws. Answers the reply's text, or throws its stored error.
+ * answer), so only a failure to start it throws. Answers the reply's text and the sources its stored
+ * answer keeps, or throws its stored error.
  */
 async function runReply(
   ctx: ConversationContext,
   request: Turn,
   { conversation, app, content }: Awaited<ReturnType<typeof prepare>>,
   tap: ReplyTap,
-): Promise<string> {
+): Promise<{ text: string; sources: MessageSource[] }> {
   let answer: Awaited<ReturnType<typeof sendMessage>>;
   try {
     answer = await sendMessage(ctx, request.caller, conversation, content, {
@@ -220,7 +222,8 @@ async function runReply(
   const lastUser = answer.data.findLastIndex((m) => m.role === 'user');
   const failure = answer.data.slice(lastUser + 1).find((m) => m.role === 'error');
   if (failure) throw new AppError(ErrorName.InternalServerError, failure.message ?? 'The reply failed.');
-  return tap.text;
+  const stored = answer.data.slice(lastUser + 1).findLast((m) => m.role === 'assistant');
+  return { text: tap.text, sources: stored?.sources ?? [] };
 }
 
 export async function chatCompletion(
@@ -232,7 +235,7 @@ export async function chatCompletion(
   const prepared = await prepare(ctx, turn);
   const { conversation } = prepared;
   const tap = new ReplyTap();
-  const text = await runReply(ctx, turn, prepared, tap);
+  const { text, sources } = await runReply(ctx, turn, prepared, tap);
   return {
     conversation: conversation.token,
     completion: {
@@ -249,6 +252,7 @@ export async function chatCompletion(
         },
       ],
       usage: tap.usage,
+      sources,
     },
   };
 }
@@ -298,8 +302,9 @@ export async function streamCompletion(
     return sse;
   };
   const tap = new ReplyTap((text) => opened().data(chunk({ content: text }, null)));
+  let sources: MessageSource[];
   try {
-    await runReply(ctx, turn, prepared, tap);
+    ({ sources } = await runReply(ctx, turn, prepared, tap));
   } catch (err) {
     if (!sse) throw err;
     sse.data(streamFailure(ctx, err));
@@ -307,7 +312,7 @@ export async function streamCompletion(
     return;
   }
   const stream = opened();
-  stream.data(chunk({}, 'stop'));
+  stream.data({ ...chunk({}, 'stop'), sources });
   if (includeUsage) stream.data({ ...base, choices: [], usage: tap.usage });
   stream.done();
 }
@@ -381,7 +386,7 @@ function responseObject(
     previous_response_id: string | null;
     instructions: string | null;
   },
-  done: { itemId: string; text: string; usage: OpenAiUsage } | null,
+  done: { itemId: string; text: string; usage: OpenAiUsage; sources: MessageSource[] } | null,
 ): OpenAiResponse {
   return {
     ...base,
@@ -402,6 +407,7 @@ function responseObject(
           total_tokens: done.usage.total_tokens,
         }
       : null,
+    ...(done && { sources: done.sources }),
   };
 }
 
@@ -426,10 +432,10 @@ export async function createResponse(
 ): Promise<{ response: OpenAiResponse; conversation: string }> {
   const { turn, prepared, base, itemId } = await startResponse(ctx, request);
   const tap = new ReplyTap();
-  const text = await runReply(ctx, turn, prepared, tap);
+  const { text, sources } = await runReply(ctx, turn, prepared, tap);
   return {
     conversation: prepared.conversation.token,
-    response: responseObject(base, { itemId, text, usage: tap.usage }),
+    response: responseObject(base, { itemId, text, usage: tap.usage, sources }),
   };
 }
 
@@ -466,8 +472,9 @@ export async function streamResponse(
   const at = { item_id: itemId, output_index: 0, content_index: 0 };
   const tap = new ReplyTap((delta) => send('response.output_text.delta', { ...at, delta, logprobs: [] }));
   let text: string;
+  let sources: MessageSource[];
   try {
-    text = await runReply(ctx, turn, prepared, tap);
+    ({ text, sources } = await runReply(ctx, turn, prepared, tap));
   } catch (err) {
     if (!sse) throw err;
     const { error } = streamFailure(ctx, err);
@@ -478,6 +485,8 @@ export async function streamResponse(
   send('response.output_text.done', { ...at, text, logprobs: [] });
   send('response.content_part.done', { ...at, part: outputText(text) });
   send('response.output_item.done', { output_index: 0, item: messageItem(itemId, text) });
-  send('response.completed', { response: responseObject(base, { itemId, text, usage: tap.usage }) });
+  send('response.completed', {
+    response: responseObject(base, { itemId, text, usage: tap.usage, sources }),
+  });
   opened().end();
 }

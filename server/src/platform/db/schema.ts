@@ -11,6 +11,7 @@ import {
   customType,
   index,
   integer,
+  json,
   jsonb,
   pgTable,
   primaryKey,
@@ -267,6 +268,8 @@ export const messages = pgTable(
     functionResponse: text('function_response'),
     hasBeenModified: boolean('has_been_modified').notNull().default(false),
     versions: jsonb('versions').notNull().default([]),
+    /** The datastore passages an assistant answer was given, with their sources (`MessageSource[]`). */
+    sources: jsonb('sources').notNull().default([]),
     createdAt: createdAt(),
   },
   (t) => [index('messages_conversation_idx').on(t.conversationId, t.id)],
@@ -346,14 +349,17 @@ export const datastoreDocuments = pgTable(
       .notNull()
       .references(() => datastores.id, { onDelete: 'cascade' }),
     hash: text('hash').notNull(),
-    document: jsonb('document').notNull(),
+    /** `json`, not `jsonb`: a document keeps the key order its file had (docs/adr/0032-document-import-and-sources.md). */
+    document: json('document').notNull(),
+    /** Where the document came from (file, page, heading path, URL); null for documents added by hand. */
+    source: jsonb('source'),
     requiresSync: boolean('requires_sync').notNull().default(true),
     /** A sync job holds the document until then (crash-safe claim: an expired lease is free again). */
     syncLeaseUntil: timestamp('sync_lease_until', { withTimezone: true }),
     /** Why the last embedding attempt failed; set while the document stays unembedded. */
     syncError: text('sync_error'),
     search: tsvector('search').generatedAlwaysAs(
-      sql`jsonb_to_tsvector('simple'::regconfig, document, '["string", "numeric"]'::jsonb)`,
+      sql`jsonb_to_tsvector('simple'::regconfig, document::jsonb, '["string", "numeric"]'::jsonb)`,
     ),
     createdAt: createdAt(),
     modifiedAt: timestamp('modified_at', { withTimezone: true }).notNull().defaultNow(),

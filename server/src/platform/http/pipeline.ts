@@ -119,6 +119,10 @@ export class Pipeline {
       if (problem) return done(inputRefused(problem), undefined);
       done(null, parsed);
     });
+    // Uploaded files (a datastore import) arrive as they are; each route's `bodyLimit` bounds them.
+    app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_request, body, done) =>
+      done(null, body),
+    );
     // Text that enters by the path, the query or the X-Vendor header is held to the same rule as bodies,
     // before anything is looked up (docs/adr/0022). A path value that cannot be stored names no resource.
     app.addHook('onRequest', async (request) => {

@@ -143,6 +143,7 @@ export const de_DE: Messages<EnMessages> = {
     listShowing: 'Zeige {{from}} - {{to}} von {{total}} Einträgen',
     listFiltered: '(gefiltert aus {{all}} Einträgen insgesamt)',
     listEmpty: 'Keine Einträge',
+    sourcePage: 'S. {{page}}',
     new: 'Neu',
     idLabel: '#{{id}}',
   },

@@ -139,6 +139,7 @@ export const en_US = {
     listShowing: 'Showing {{from}} - {{to}} of {{total}} entries',
     listFiltered: '(filtered from {{all}} total entries)',
     listEmpty: 'No entries',
+    sourcePage: 'p. {{page}}',
     new: 'New',
     idLabel: '#{{id}}',
   },

@@ -143,6 +143,7 @@ export const fr_FR: Messages<EnMessages> = {
     listShowing: 'Affichage de {{from}} - {{to}} sur {{total}} entrées',
     listFiltered: '(filtrées parmi {{all}} entrées au total)',
     listEmpty: 'Aucune entrée',
+    sourcePage: 'p. {{page}}',
     new: 'Nouveau',
     idLabel: '#{{id}}',
   },

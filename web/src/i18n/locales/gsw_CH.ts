@@ -143,6 +143,7 @@ export const gsw_CH: Messages<EnMessages> = {
     listShowing: 'Zeig {{from}} - {{to}} vo {{total}} Iiträg',
     listFiltered: '(gfilteret us {{all}} Iiträg insgesamt)',
     listEmpty: 'Kei Iiträg',
+    sourcePage: 'S. {{page}}',
     new: 'Neu',
     idLabel: '#{{id}}',
   },

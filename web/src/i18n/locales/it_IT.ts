@@ -142,6 +142,7 @@ export const it_IT: Messages<EnMessages> = {
     listShowing: 'Visualizzazione {{from}} - {{to}} di {{total}} voci',
     listFiltered: '(filtrate da {{all}} voci totali)',
     listEmpty: 'Nessuna voce',
+    sourcePage: 'p. {{page}}',
     new: 'Nuovo',
     idLabel: '#{{id}}',
   },

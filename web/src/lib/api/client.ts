@@ -48,15 +48,13 @@ async function parseBody(response: Response): Promise<unknown> {
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const method = options.method ?? 'GET';
   const target = buildTarget(path, options.query, options.withLocale === false ? null : currentLocale());
-  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
   const hasBody = method !== 'GET' && method !== 'DELETE' ? true : options.body !== undefined;
-  if (hasBody) headers['Content-Type'] = 'application/json';
-  if (options.signed !== false) {
-    const session = loadSession();
-    if (session) headers['X-AccessToken'] = await accessTokenHeader(session, method, target);
-  }
-  const vendorKey = loadVendorKey();
-  if (vendorKey) headers['X-Vendor'] = vendorKey;
+  const headers = await requestHeaders(
+    method,
+    target,
+    { ...options.headers, ...(hasBody ? { 'Content-Type': 'application/json' } : {}) },
+    options.signed !== false,
+  );
 
   let response: Response;
   try {
@@ -75,9 +73,35 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     });
   }
 
-  const body = await parseBody(response);
-  if (response.status >= 300) {
-    const error = new ApiError(response.status, body, response.statusText);
+  return answerOf<T>(response.status, response.statusText, await parseBody(response), options);
+}
+
+/** Accept, signature and X-Vendor over the caller's headers (spec 01 §7). */
+async function requestHeaders(
+  method: string,
+  target: string,
+  extra: Record<string, string> = {},
+  signed = true,
+): Promise<Record<string, string>> {
+  const headers: Record<string, string> = { Accept: 'application/json', ...extra };
+  if (signed) {
+    const session = loadSession();
+    if (session) headers['X-AccessToken'] = await accessTokenHeader(session, method, target);
+  }
+  const vendorKey = loadVendorKey();
+  if (vendorKey) headers['X-Vendor'] = vendorKey;
+  return headers;
+}
+
+/** A parsed answer, or the ApiError it is (an invalid session clears it and reloads). */
+function answerOf<T>(
+  status: number,
+  statusText: string,
+  body: unknown,
+  options: Pick<RequestOptions, 'skipInvalidSessionHandler' | 'skipDefaultErrorHandler'>,
+): T {
+  if (status >= 300) {
+    const error = new ApiError(status, body, statusText);
     if (!options.skipInvalidSessionHandler && isInvalidSessionError(error)) {
       clearSession();
       clearVendorKey();
@@ -87,4 +111,42 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     throw error;
   }
   return body as T;
+}
+
+/**
+ * POSTs a file as it is (`application/octet-stream`), reporting the share sent (0–1) as it goes: fetch
+ * cannot report upload progress, XMLHttpRequest can. Errors as `apiRequest`'s (not broadcast).
+ */
+export async function apiUpload<T>(
+  path: string,
+  options: { query?: Query; file: Blob; onProgress?(sent: number): void; signal?: AbortSignal },
+): Promise<T> {
+  const target = buildTarget(path, options.query, currentLocale());
+  const headers = await requestHeaders('POST', target, { 'Content-Type': 'application/octet-stream' });
+  const xhr = new XMLHttpRequest();
+  const done = new Promise<T>((resolve, reject) => {
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) options.onProgress?.(e.loaded / e.total);
+    };
+    xhr.onerror = () => reject(new ApiError(0, { name: 'NetworkError', message: 'The upload failed.' }));
+    xhr.onabort = () => reject(new DOMException('The upload was stopped.', 'AbortError'));
+    xhr.onload = () => {
+      let body: unknown = xhr.responseText || undefined;
+      try {
+        body = body === undefined ? undefined : JSON.parse(xhr.responseText);
+      } catch {
+        // Not JSON: keep the text.
+      }
+      try {
+        resolve(answerOf<T>(xhr.status, xhr.statusText, body, { skipDefaultErrorHandler: true }));
+      } catch (error) {
+        reject(error);
+      }
+    };
+  });
+  xhr.open('POST', target);
+  for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
+  options.signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+  xhr.send(options.file);
+  return done;
 }

@@ -5,6 +5,7 @@ import type { ChatMessage } from '../model/messages';
 import classes from './Conversations.module.css';
 import { FunctionCallChip } from './FunctionCallChip';
 import { Markdown } from './Markdown';
+import { MessageSources } from './MessageSources';
 
 const LABELLED_ROLES = ['assistant', 'error', 'user', 'system'] as const;
 const isLabelled = (role: string): role is (typeof LABELLED_ROLES)[number] =>
@@ -16,7 +17,10 @@ export function useRoleLabel() {
   return (role: string) => (isLabelled(role) ? t(`conversations.messages.${role}`) : role);
 }
 
-/** One message: role label, time, Markdown text ('[no message]' when empty), function call chips. */
+/**
+ * One message: role label, time, Markdown text ('[no message]' when empty), function call chips, and the
+ * sources an answer was given (collapsed).
+ */
 export function MessageItem({ message, streaming = false }: { message: ChatMessage; streaming?: boolean }) {
   const { t } = useTranslation();
   const roleLabel = useRoleLabel();
@@ -66,6 +70,7 @@ export function MessageItem({ message, streaming = false }: { message: ChatMessa
           ))}
         </Stack>
       )}
+      {message.sources.length > 0 && <MessageSources sources={message.sources} />}
     </Stack>
   );
 }

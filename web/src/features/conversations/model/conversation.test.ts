@@ -28,6 +28,7 @@ function stored(
     versions: [],
     function_calls: [],
     function_response: null,
+    sources: [],
     ...extra,
   };
 }

@@ -86,6 +86,7 @@ export function commitInProgress(p: InProgress): ChatMessage {
     created_at: p.started_at,
     function_calls: p.calls,
     function_response: null,
+    sources: [],
   };
 }
 

@@ -10,6 +10,7 @@ const base = {
   versions: [],
   function_calls: [],
   function_response: null,
+  sources: [],
 };
 
 describe('call results from tool messages', () => {

@@ -1,4 +1,4 @@
-import type { FunctionCall, Message } from '@llmor/contracts';
+import type { FunctionCall, Message, MessageSource } from '@llmor/contracts';
 
 /** A function call as shown: executing (function_call.begin) → completed (function_call.end, with result). */
 export interface CallView {
@@ -20,6 +20,8 @@ export interface ChatMessage {
   created_at: string;
   function_calls: CallView[];
   function_response: string | null;
+  /** The datastore passages an assistant answer was given (empty for others and while it streams). */
+  sources: MessageSource[];
 }
 
 /** Roles shown unless the debug display is on (spec 01, Conversations page). */
@@ -70,6 +72,7 @@ export function toChatMessages(messages: readonly Message[]): ChatMessage[] {
     created_at: m.created_at,
     function_calls: (m.function_calls ?? []).map((c) => callView(c, results)),
     function_response: m.function_response ?? null,
+    sources: m.sources ?? [],
   }));
 }
 
@@ -88,6 +91,7 @@ export function localMessage(role: string, text: string, now: Date = new Date())
     created_at: now.toISOString(),
     function_calls: [],
     function_response: null,
+    sources: [],
   };
 }
 

@@ -5,12 +5,12 @@ import type {
   DatastoreDocument,
   DatastoreStatus,
   DatastoreUpdateBody,
-  ImportMode,
+  FileImportMode,
   ListEnvelope,
   VendorModelPicks,
 } from '@llmor/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api/client';
+import { apiRequest, apiUpload } from '../../../lib/api/client';
 
 /** Query keys of the datastores feature. */
 export const datastoreKeys = {
@@ -106,15 +106,26 @@ function useInvalidateDatastore() {
     ]);
 }
 
-/** POST /v1/datastores/{id}/docs/import {mode, data} → the new documents (their count is the imported count). */
-export function useImportDocuments(datastoreId: number) {
+/**
+ * POST /v1/datastores/{id}/docs/upload?mode&name: one file as it is, with upload progress (0–1) → the new
+ * documents. Failures are the dialog's to show (not broadcast).
+ */
+export function useUploadDocuments(datastoreId: number) {
   const invalidate = useInvalidateDatastore();
   return useMutation({
-    mutationFn: (body: { mode: ImportMode; data: string }) =>
-      apiRequest<DataEnvelope<DatastoreDocument[]>>(`/v1/datastores/${datastoreId}/docs/import`, {
-        method: 'POST',
-        body,
-        skipDefaultErrorHandler: true,
+    mutationFn: ({
+      mode,
+      file,
+      onProgress,
+    }: {
+      mode: FileImportMode;
+      file: File;
+      onProgress(sent: number): void;
+    }) =>
+      apiUpload<DataEnvelope<DatastoreDocument[]>>(`/v1/datastores/${datastoreId}/docs/upload`, {
+        query: { mode, name: file.name },
+        file,
+        onProgress,
       }),
     onSettled: () => invalidate(datastoreId),
   });

@@ -1,7 +1,8 @@
 import type { DatastoreDocument } from '@llmor/contracts';
-import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Input, Modal, Stack, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DocumentSourceLabel } from '../../../components/DocumentSourceLabel';
 import { JsonEditor } from '../../../components/JsonEditor';
 import { submitErrors } from '../../../lib/form';
 import { notifySuccess, SETTINGS_AREA_TOAST } from '../../../lib/notify';
@@ -57,6 +58,11 @@ export function DocumentModal({
           readOnly
           data-testid="document-hash"
         />
+        {document.source && (
+          <Input.Wrapper label={t('datastores.table.source')}>
+            <DocumentSourceLabel source={document.source} size="sm" />
+          </Input.Wrapper>
+        )}
         <JsonEditor
           label={t('datastores.document.json')}
           value={value}

@@ -8,6 +8,7 @@ import { ActionIcon, Alert, Box, Group, Table, Text, Tooltip } from '@mantine/co
 import { IconAlertTriangle, IconEye, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DocumentSourceLabel } from '../../../components/DocumentSourceLabel';
 import { ListFooter } from '../../../components/ListFooter';
 import { ListTable } from '../../../components/ListTable';
 import { RelativeTime } from '../../../components/RelativeTime';
@@ -19,7 +20,10 @@ import { DocumentModal } from './DocumentModal';
 
 const truncate = (text: string, n: number) => (text.length > n ? `${text.slice(0, n)}…` : text);
 
-/** The spec's document table: ID, Hash (7 + …), Document (70), Updated with the sync dot, actions. */
+/**
+ * The spec's document table: ID, Hash (7 + …), Document (70) with its source beneath, Updated with the
+ * sync dot, actions.
+ */
 export function DocumentsTable({ datastoreId }: { datastoreId: number }) {
   const { t } = useTranslation();
   const [page, setPage] = useState(0);
@@ -86,6 +90,7 @@ export function DocumentsTable({ datastoreId }: { datastoreId: number }) {
               <Text size="sm" style={{ wordBreak: 'break-all' }} data-testid="document-preview">
                 {truncate(JSON.stringify(d.document), DOCUMENT_PREVIEW_LENGTH)}
               </Text>
+              {d.source && <DocumentSourceLabel source={d.source} />}
             </Table.Td>
             <Table.Td>
               <Group gap={8} wrap="nowrap">

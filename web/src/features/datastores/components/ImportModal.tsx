@@ -1,4 +1,4 @@
-import { IMPORT_MODES, type ImportMode } from '@llmor/contracts';
+import { FILE_IMPORT_MODES, type FileImportMode, importModeOfFile } from '@llmor/contracts';
 import {
   ActionIcon,
   Alert,
@@ -7,7 +7,9 @@ import {
   FileButton,
   Group,
   Modal,
+  NativeSelect,
   Paper,
+  Progress,
   Stack,
   Table,
   Tabs,
@@ -17,15 +19,21 @@ import { IconFileUpload, IconX } from '@tabler/icons-react';
 import { type DragEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { describeError } from '../../../lib/api/error';
-import { useImportDocuments } from '../api/datastores';
+import { useUploadDocuments } from '../api/datastores';
 
 type FileStatus = 'pending' | 'importing' | 'done' | 'error';
 
-/** An import file entry (spec 02 §3): the file, its status and, when done, the imported count. */
+/**
+ * An import file entry (spec 02 §3): the file, its own mode, its status, the share uploaded and, when
+ * done, the imported count.
+ */
 interface ImportEntry {
   key: string;
   file: File;
+  mode: FileImportMode;
   status: FileStatus;
+  /** 0–1 of the file sent while importing. */
+  sent: number;
   importedDocs: number;
   error?: string;
 }
@@ -50,9 +58,10 @@ export function formatBytes(bytes: number): string {
 }
 
 /**
- * The import dialog: a tab per mode (default qa), a dropzone for several files read as UTF-8 text, and
- * per-file status pending → importing → done (count) / error. Import runs the files one after another;
- * files already done are skipped when it runs again.
+ * The import dialog: a tab per mode (default qa), a dropzone for several files, and per file its mode
+ * (from its type — a PDF is read as PDF — else the tab's when it was added; changeable), its upload
+ * progress and status pending → importing → done (count) / error. Files are sent as they are, one after
+ * another; files already done are skipped when it runs again.
  */
 export function ImportModal({
   datastoreId,
@@ -64,12 +73,12 @@ export function ImportModal({
   onClose(): void;
 }) {
   const { t } = useTranslation();
-  const [mode, setMode] = useState<ImportMode>('qa');
+  const [mode, setMode] = useState<FileImportMode>('qa');
   const [entries, setEntries] = useState<ImportEntry[]>([]);
   const [running, setRunning] = useState(false);
   /** What the last run imported, shown in the dialog (a toast would cover its tabs). */
   const [summary, setSummary] = useState<number | null>(null);
-  const importDocs = useImportDocuments(datastoreId);
+  const upload = useUploadDocuments(datastoreId);
   const patch = (key: string, change: Partial<ImportEntry>) =>
     setEntries((all) => all.map((e) => (e.key === key ? { ...e, ...change } : e)));
 
@@ -79,10 +88,13 @@ export function ImportModal({
     let imported = 0;
     for (const entry of entries) {
       if (entry.status === 'done') continue;
-      patch(entry.key, { status: 'importing', error: undefined });
+      patch(entry.key, { status: 'importing', sent: 0, error: undefined });
       try {
-        const data = await entry.file.text();
-        const { data: docs } = await importDocs.mutateAsync({ mode, data });
+        const { data: docs } = await upload.mutateAsync({
+          mode: entry.mode,
+          file: entry.file,
+          onProgress: (sent) => patch(entry.key, { sent }),
+        });
         imported += docs.length;
         patch(entry.key, { status: 'done', importedDocs: docs.length });
       } catch (error) {
@@ -100,7 +112,9 @@ export function ImportModal({
       ...files.map((file) => ({
         key: `${file.name}:${file.size}:${file.lastModified}:${Math.random()}`,
         file,
+        mode: importModeOfFile(file.name) ?? mode,
         status: 'pending' as const,
+        sent: 0,
         importedDocs: 0,
       })),
     ]);
@@ -120,9 +134,9 @@ export function ImportModal({
       data-testid="import-modal"
     >
       <Stack gap="md">
-        <Tabs value={mode} onChange={(v) => v && setMode(v as ImportMode)}>
+        <Tabs value={mode} onChange={(v) => v && setMode(v as FileImportMode)}>
           <Tabs.List>
-            {IMPORT_MODES.map((m) => (
+            {FILE_IMPORT_MODES.map((m) => (
               <Tabs.Tab key={m} value={m} disabled={running} data-testid={`import-mode-${m}`}>
                 {t(`datastores.importer.modes.${m}`)}
               </Tabs.Tab>
@@ -143,11 +157,36 @@ export function ImportModal({
                     <Text size="xs" c="dimmed">
                       {formatBytes(e.file.size)}
                     </Text>
+                    {e.status === 'importing' && (
+                      <Progress
+                        value={Math.round(e.sent * 100)}
+                        size="sm"
+                        mt={4}
+                        aria-label={t('datastores.importer.progress', { name: e.file.name })}
+                        data-testid="import-file-progress"
+                      />
+                    )}
                     {e.error && (
                       <Text size="xs" c="red" data-testid="import-file-error">
                         {e.error}
                       </Text>
                     )}
+                  </Table.Td>
+                  <Table.Td w={130}>
+                    <NativeSelect
+                      size="xs"
+                      value={e.mode}
+                      disabled={running || e.status === 'done'}
+                      aria-label={t('datastores.importer.fileMode', { name: e.file.name })}
+                      data={FILE_IMPORT_MODES.map((m) => ({
+                        value: m,
+                        label: t(`datastores.importer.modes.${m}`),
+                      }))}
+                      onChange={(event) =>
+                        patch(e.key, { mode: event.currentTarget.value as FileImportMode })
+                      }
+                      data-testid="import-file-mode"
+                    />
                   </Table.Td>
                   <Table.Td w={170}>
                     <Badge color={STATUS_COLOR[e.status]} variant="light" data-testid="import-file-status">
