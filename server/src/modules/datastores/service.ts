@@ -18,7 +18,6 @@ import {
 import type { AppContext } from '../../platform/context';
 import { badGateway, conflict, notFound, validationError } from '../../platform/errors';
 import type { JobQueue } from '../../platform/queue';
-import { findApp } from '../apps/repo';
 import { embeddingModelFor } from '../models/providers/index';
 import { type EmbeddingModel, ProviderError } from '../models/providers/types';
 import { checkDocumentSize, documentHash, documentText, parseImport } from './parse';
@@ -57,10 +56,6 @@ export function presentDocument(row: DocumentRow): DatastoreDocument {
   };
 }
 
-async function requireApp(ctx: AppContext, vendorId: number, appId: number): Promise<void> {
-  if (!(await findApp(ctx.db, vendorId, appId))) throw notFound('App');
-}
-
 /** A datastore of the vendor (another vendor's, or a missing one: 404). */
 export async function requireDatastore(ctx: AppContext, vendorId: number, id: number): Promise<DatastoreRow> {
   const row = await repo.findDatastore(ctx.db, vendorId, id);
@@ -78,7 +73,6 @@ async function embeddingModelId(ctx: AppContext, vendorId: number, requested?: n
 }
 
 export async function listDatastores(ctx: AppContext, vendorId: number, appId: number) {
-  await requireApp(ctx, vendorId, appId);
   const rows = await repo.listDatastores(ctx.db, vendorId, appId);
   return { data: rows.map(presentDatastore), total_count: rows.length, filter_count: rows.length };
 }
@@ -90,7 +84,6 @@ export async function createDatastore(
   userId: number,
   body: DatastoreCreateBody,
 ): Promise<Datastore> {
-  await requireApp(ctx, vendorId, appId);
   const row = await repo.insertDatastore(ctx.db, vendorId, {
     appId,
     name: body.name,

@@ -14,7 +14,6 @@ import type { z } from 'zod';
 import type { AppContext } from '../../platform/context';
 import { randomToken } from '../../platform/crypto';
 import { notFound } from '../../platform/errors';
-import { findApp } from '../apps/repo';
 import * as repo from './repo';
 
 /** 32 random bytes (256 bits), base64url: the token is the embed's only credential. */
@@ -46,10 +45,6 @@ export function presentEmbed(row: repo.EmbedRow, token: 'full' | 'masked' = 'mas
   };
 }
 
-async function requireApp(ctx: AppContext, vendorId: number, appId: number): Promise<void> {
-  if (!(await findApp(ctx.db, vendorId, appId))) throw notFound('App');
-}
-
 async function requireEmbed(ctx: AppContext, vendorId: number, appId: number, id: number) {
   const row = await repo.findEmbed(ctx.db, vendorId, appId, id);
   if (!row) throw notFound('Embed');
@@ -62,7 +57,6 @@ export async function listEmbeds(
   appId: number,
   q: EmbedsQuery,
 ): Promise<ListEnvelope<Embed>> {
-  await requireApp(ctx, vendorId, appId);
   const page = Number(q.page ?? 0);
   const pageSize = Number(q.page_size ?? 20);
   const [rows, total] = await Promise.all([
@@ -88,7 +82,6 @@ export async function createEmbed(
   userId: number,
   body: z.output<typeof embedBody>,
 ): Promise<Embed> {
-  await requireApp(ctx, vendorId, appId);
   const row = await repo.insertEmbed(ctx.db, vendorId, {
     vendorAppId: appId,
     name: body.name,
