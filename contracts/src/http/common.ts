@@ -26,6 +26,8 @@ export const digitsParam = (max: number) =>
 
 /** Numeric path/query ids: canonical digits in range, so `abc`, `1.5` or `0x10` answer 404/400 before any query runs. */
 export const idParam = digitsParam(ID_MAX).pipe(z.number().positive('Must be a positive id'));
+/** The path of every route that acts in one vendor: `/v1/vendors/:vendorId/…`. */
+export const vendorPath = z.object({ vendorId: idParam });
 
 /** An id in a JSON body: a JSON number that is a positive integer in range (not `"1"`, `true` or `[1]`). */
 export const idField = z

@@ -9,14 +9,14 @@ import {
   availableAppsResponseSchema,
   type FieldErrors,
   idParam,
+  vendorPath,
 } from '@llmor/contracts';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { AppContext } from '../../platform/context';
 import { route } from '../../platform/http/route';
 import { fieldErrors } from '../../platform/validate';
 import * as service from './service';
 
-const vendorPath = z.object({ vendorId: idParam });
 const appPath = vendorPath.extend({ appId: idParam });
 const tags = ['apps'];
 

@@ -12,6 +12,7 @@ import {
   memberUpdateBody,
   pendingInvitationSchema,
   userSchema,
+  vendorPath,
 } from '@llmor/contracts';
 import { z } from 'zod';
 import { route } from '../../platform/http/route';
@@ -34,7 +35,6 @@ import {
   updateMember,
 } from './service';
 
-const vendorPath = z.object({ vendorId: idParam });
 const memberPath = vendorPath.extend({ userId: idParam });
 const base = '/v1/vendors/:vendorId/users';
 const tags = ['members'];
