@@ -21,7 +21,8 @@ import type { JobQueue } from '../../platform/queue';
 import { embeddingModelFor } from '../models/providers/index';
 import { type EmbeddingModel, ProviderError } from '../models/providers/types';
 import { checkDocumentSize, documentHash, documentText, parseImport } from './parse';
-import type { DatastoreRow, DocumentRow } from './repo';
+import { presentDatastore, presentDocument } from './present';
+import type { DatastoreRow } from './repo';
 import * as repo from './repo';
 import { dropVectors, fuse, nearest, textMatches } from './vectors';
 
@@ -33,28 +34,6 @@ export interface KnowledgeContext extends AppContext {
 }
 
 export const SYNC_JOB = 'datastore-sync';
-
-export function presentDatastore(row: DatastoreRow): Datastore {
-  return {
-    id: row.id,
-    name: row.name,
-    app_id: row.appId,
-    embedding_vendor_model_id: row.embeddingVendorModelId,
-    created_at: row.createdAt.toISOString(),
-    modified_at: row.modifiedAt?.toISOString() ?? null,
-  };
-}
-
-export function presentDocument(row: DocumentRow): DatastoreDocument {
-  return {
-    id: row.id,
-    hash: row.hash,
-    document: row.document,
-    modified_at: row.modifiedAt.toISOString(),
-    requires_sync: row.requiresSync,
-    sync_error: row.syncError,
-  };
-}
 
 /** A datastore of the vendor (another vendor's, or a missing one: 404). */
 export async function requireDatastore(ctx: AppContext, vendorId: number, id: number): Promise<DatastoreRow> {
@@ -118,7 +97,7 @@ export async function updateDatastore(
   if (!row) throw notFound('Datastore');
   if (modelId !== current.embeddingVendorModelId) {
     // Vectors of another model do not compare: embed everything again.
-    await dropVectors(ctx.database, id);
+    await dropVectors(ctx.database, vendorId, id);
     await repo.markAllForSync(ctx.db, vendorId, id);
     await requestSync(ctx, vendorId, id);
   }
@@ -128,7 +107,7 @@ export async function updateDatastore(
 export async function deleteDatastore(ctx: AppContext, vendorId: number, appId: number, id: number) {
   const current = await requireDatastore(ctx, vendorId, id);
   if (current.appId !== appId) throw notFound('Datastore');
-  await dropVectors(ctx.database, id);
+  await dropVectors(ctx.database, vendorId, id);
   await repo.deleteDatastore(ctx.db, vendorId, id);
 }
 
@@ -271,10 +250,10 @@ export async function searchDatastore(
   const [byVector, byText] = await Promise.all([
     model
       ? embedQuery(model, query, signal, meter).then((vector) =>
-          nearest(ctx.database, ds.id, vector, candidates),
+          nearest(ctx.database, vendorId, ds.id, vector, candidates),
         )
       : Promise.resolve([]),
-    textMatches(ctx.db, ds.id, query, candidates),
+    textMatches(ctx.db, vendorId, ds.id, query, candidates),
   ]);
   const ranked = fuse([byVector, byText], k);
   const rows = new Map(

@@ -8,8 +8,8 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../platform/context';
 import { embedAllowedOrigins, findConversationByCapability } from '../conversations/repo';
+import { allowedOriginsOf } from './present';
 import { findEmbedByToken } from './repo';
-import { allowedOriginsOf } from './service';
 
 /** The conversation routes a widget calls: `POST /v1/conversations`, `GET/POST /v1/conversations/{token}`. */
 const CONVERSATION_PATH = /^\/v1\/conversations(?:\/([A-Za-z0-9_-]+))?\/?(?:\?|$)/;

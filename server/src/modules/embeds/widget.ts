@@ -14,8 +14,8 @@ import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../platform/context';
 import { DEFAULT_WEB_DIST } from '../../platform/web';
 import { findVendorApp } from '../vendors/owned';
+import { appearanceOf } from './present';
 import { findEmbedByToken } from './repo';
-import { appearanceOf } from './service';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);

@@ -24,11 +24,11 @@ import {
   linkInfo,
   listPendingInvitations,
 } from './invitations';
+import { presentMember } from './present';
 import {
   inviteMember,
   listVendorMembers,
   type MembersContext,
-  presentMember,
   removeMember,
   requireMember,
   resendInvitation,
