@@ -89,6 +89,14 @@ export async function newPage(
   return { context, page, errors };
 }
 
+/**
+ * Waits until the page has rendered what it has already received: two animation frames run after the
+ * work queued before them (query results, state updates). Use it before asserting that something did
+ * NOT appear, after waiting for the event that would have caused it.
+ */
+export const rendered = (page: Page) =>
+  page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+
 /** Signs in through the login form as the given user and waits for the dashboard. */
 export async function signIn(page: Page, user: { email: string; password: string } = ADMIN): Promise<void> {
   await page.goto('/login');

@@ -142,6 +142,7 @@ export async function buildApp(
       {
         idleMs: opts.config.SESSION_IDLE_MINUTES * 60_000,
         maxMs: opts.config.SESSION_MAX_DAYS * 86_400_000,
+        cacheMs: opts.config.SESSION_CACHE_MS,
       },
       relay,
       opts.now,
