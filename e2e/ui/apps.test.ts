@@ -256,9 +256,12 @@ describe('apps', () => {
     // Requests for the deleted app still unanswered: a stray banner would come from one of them.
     let pending = 0;
     const ofDeleted = (url: string) => new URL(url).pathname.endsWith(`/apps/${translatorId}`);
-    page.on('request', (r) => void (ofDeleted(r.url()) && (pending += 1)));
-    page.on('requestfinished', (r) => void (ofDeleted(r.url()) && (pending -= 1)));
-    page.on('requestfailed', (r) => void (ofDeleted(r.url()) && (pending -= 1)));
+    const count = (step: number) => (request: { url(): string }) => {
+      if (ofDeleted(request.url())) pending += step;
+    };
+    page.on('request', count(1));
+    page.on('requestfinished', count(-1));
+    page.on('requestfailed', count(-1));
     await page.getByTestId('delete-app-confirm').click();
     await toast(page, 'App deleted successfully');
     await page.waitForURL(/\/apps$/);

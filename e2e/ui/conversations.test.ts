@@ -352,16 +352,13 @@ describe('conversations', () => {
     await page.goto(`/apps/${appId}/chat/${token}`);
     await expect.poll(() => status(page)).toBe('connected');
     await page.getByTestId('composer-input').fill('a draft');
-    let refused = 0;
+    const appRequest = new RegExp(`/v1/vendors/\\d+/apps/${appId}\\?`);
     // A refused request has failed for the page once Playwright reports it: the query's error follows.
     let failed = 0;
     page.on('requestfailed', (request) => {
-      if (new RegExp(`/v1/vendors/\\d+/apps/${appId}\\?`).test(request.url())) failed += 1;
+      if (appRequest.test(request.url())) failed += 1;
     });
-    await page.route(new RegExp(`/v1/vendors/\\d+/apps/${appId}\\?`), (route) => {
-      refused += 1;
-      return route.abort('connectionrefused');
-    });
+    await page.route(appRequest, (route) => route.abort('connectionrefused'));
     // Back online after a blip, stale queries refresh; the app's refresh (and its retry) fail.
     await page.evaluate(() => {
       window.dispatchEvent(new Event('offline'));
