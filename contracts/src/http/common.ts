@@ -36,7 +36,7 @@ export const idField = z
   .positive('Must be an id (a positive whole number)')
   .max(ID_MAX, `Must be at most ${ID_MAX}`);
 
-/** Paging query shared by every list call (CONTRACTS: zero-based page, page_size ≤ 100). */
+/** Paging query shared by every list call (docs/reference/api.md: zero-based page, page_size ≤ 100). */
 export const pagingQuery = z.object({
   page: digitsParam(ID_MAX).default(0),
   page_size: digitsParam(PAGE_SIZE_MAX).pipe(z.number().min(1)).default(PAGE_SIZE_DEFAULT),
@@ -60,7 +60,7 @@ export interface DataEnvelope<T> {
   data: T;
 }
 
-/** `{data: item[], total_count, filter_count}` (CONTRACTS "Conventions"). */
+/** `{data: item[], total_count, filter_count}` (docs/reference/api.md "Conventions"). */
 export const listEnvelopeSchema = <T extends z.ZodType>(item: T) =>
   z.object({ data: z.array(item), total_count: z.number().int(), filter_count: z.number().int() });
 

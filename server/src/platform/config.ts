@@ -45,7 +45,7 @@ function isAddressOrCidr(value: string): boolean {
 /** DATA_DIR 'memory://': an in-memory database and nothing written to disk (tests, benches). */
 export const isInMemoryDataDir = (dataDir: string) => dataDir.startsWith('memory://');
 
-/** The environment the process reads (CONTRACTS.md "Configuration"); anything malformed stops the start. */
+/** The environment the process reads (docs/reference/api.md "Configuration"); anything malformed stops the start. */
 export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),

@@ -21,7 +21,7 @@ const appPath = vendorPath.extend({ appId: idParam });
 const tags = ['apps'];
 
 /**
- * The update body's errors with the spec's keys for functions (spec 02 §5): problems with the list or
+ * The update body's errors with the field keys for functions (docs/reference/rules.md): problems with the list or
  * an id go under `functions.functions_data`, a bad config under `function_config.<id>`.
  */
 function appUpdateErrors(issues: readonly z.core.$ZodIssue[], body: unknown): FieldErrors {

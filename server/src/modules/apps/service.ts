@@ -162,7 +162,7 @@ export async function updateApp(
     else if (duplicates.length > 0) {
       errors.functions = { functions_data: `Listed more than once: ${duplicates.join(', ')}` };
     } else {
-      // Each config must satisfy its function's config schema (spec 02 §5: `function_config.<id>`).
+      // Each config must satisfy its function's config schema (docs/reference/rules.md: `function_config.<id>`).
       const schemas = await configSchemasOf(ctx.db, vendorId, ids);
       const configErrors: Record<string, string> = {};
       for (const f of body.functions) {

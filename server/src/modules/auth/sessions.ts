@@ -28,7 +28,7 @@ interface DecodedHeader {
 }
 
 /**
- * Verifies `X-AccessToken` headers (CONTRACTS.md). This runs on every call, so it is kept lean:
+ * Verifies `X-AccessToken` headers (docs/reference/api.md). This runs on every call, so it is kept lean:
  * - sessions are cached for a few seconds by token (no database round trip per request); sign-in,
  *   sign-out, deactivating a user and changing their memberships evict the entries at once, on every
  *   instance (the broadcast is Redis pub/sub when `REDIS_URL` is set);

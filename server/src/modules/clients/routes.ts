@@ -15,7 +15,7 @@ import * as service from './service';
 const tags = ['clients'];
 const access = { auth: 'user', vendor: 'path', app: 'path' } as const;
 
-/** An app's API clients (CONTRACTS "Reaching an app from outside"; contracts/src/http/clients.ts). */
+/** An app's API clients (docs/reference/api.md "Reaching an app from outside"; contracts/src/http/clients.ts). */
 export const clientRoutes = (ctx: AppContext) => [
   route({
     method: 'GET',

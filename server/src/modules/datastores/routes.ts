@@ -27,7 +27,7 @@ const tags = ['datastores'];
 const byPath = { auth: 'user', vendor: 'path', app: 'path' } as const;
 const byHeader = { auth: 'user', vendor: 'header' } as const;
 
-/** Datastores of an app, and their documents (CONTRACTS "Datastores"; contracts/src/http/datastores.ts). */
+/** Datastores of an app, and their documents (docs/reference/api.md "Datastores"; contracts/src/http/datastores.ts). */
 export const datastoreRoutes = (ctx: KnowledgeContext) => [
   route({
     method: 'GET',

@@ -20,7 +20,7 @@ const ALLOW_HEADERS = `content-type, ${EMBED_TOKEN_HEADER}, ${RELAY_SOCKET_HEADE
 const PREFLIGHT_MAX_AGE = '600';
 
 /**
- * Cross-origin calls of the web widget (CONTRACTS "Reaching an app from outside"): CORS on the
+ * Cross-origin calls of the web widget (docs/reference/api.md "Reaching an app from outside"): CORS on the
  * conversation routes only, and only for `X-EmbedToken` callers. No other route answers CORS, so the
  * console's API stays same-origin.
  *

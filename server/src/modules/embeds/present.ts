@@ -16,7 +16,7 @@ export function appearanceOf(row: EmbedRow): EmbedAppearance {
 export const allowedOriginsOf = (row: EmbedRow): string[] =>
   Array.isArray(row.allowedOrigins) ? row.allowedOrigins.filter((o) => typeof o === 'string') : [];
 
-/** Spec 02 §3; the token in full only for the answer of the POST that made it. */
+/** docs/reference/rules.md; the token in full only for the answer of the POST that made it. */
 export function presentEmbed(row: EmbedRow, token: 'full' | 'masked' = 'masked'): Embed {
   return {
     id: row.id,

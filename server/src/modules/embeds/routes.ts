@@ -17,7 +17,7 @@ const tags = ['embeds'];
 const access = { auth: 'user', vendor: 'path', app: 'path' } as const;
 const base = '/v1/vendors/:vendorId/apps/:appId/embed';
 
-/** An app's web embeds (CONTRACTS "Reaching an app from outside"; contracts/src/http/embeds.ts). */
+/** An app's web embeds (docs/reference/api.md "Reaching an app from outside"; contracts/src/http/embeds.ts). */
 export const embedRoutes = (ctx: AppContext) => [
   route({
     method: 'GET',

@@ -6,7 +6,7 @@ export type SessionRow = typeof schema.sessions.$inferSelect;
 export type VendorRow = typeof schema.vendors.$inferSelect;
 export type AppRow = typeof schema.apps.$inferSelect;
 
-/** A person's role in one vendor (CONTRACTS "Organisations"); a superuser acts as owner everywhere. */
+/** A person's role in one vendor (docs/reference/api.md "Organisations"); a superuser acts as owner everywhere. */
 export type MemberRole = 'owner' | 'member';
 
 /** Who signed the request: the session, its user if signed in, and the user's memberships. */

@@ -88,7 +88,7 @@ export interface RouteSpec<
   response?: R;
   /** Errors beyond those the pipeline implies (401, 404 for tenancy, 400 for input, 429 for limits). */
   errors?: ErrorName[];
-  /** Maps body validation issues to the spec's field-error keys where they are not the plain paths. */
+  /** Maps body validation issues to the documented field-error keys (docs/reference/rules.md) where they are not the plain paths. */
   bodyErrors?: (issues: readonly z.core.$ZodIssue[], body: unknown) => FieldErrors;
   /**
    * Errors in another wire shape than `{name, message, code?, errors?}` (the OpenAI-compatible endpoint):

@@ -22,7 +22,7 @@ export interface ChatMessage {
   function_response: string | null;
 }
 
-/** Roles shown unless the debug display is on (spec 01, Conversations page). */
+/** Roles shown unless the debug display is on (docs/reference/console.md, Conversations page). */
 export const DEFAULT_VISIBLE_ROLES: readonly string[] = ['user', 'assistant', 'error'];
 
 let localSeq = 0;
@@ -55,7 +55,7 @@ function callView(call: FunctionCall, results: Map<string, unknown>): CallView {
 
 /**
  * Stored messages → shown messages. A function call's result is taken from the tool message whose
- * `function_response` equals the call id (spec 01 §3 "Function call").
+ * `function_response` equals the call id (docs/reference/rules.md "Function call").
  */
 export function toChatMessages(messages: readonly Message[]): ChatMessage[] {
   const results = new Map<string, unknown>();
