@@ -89,6 +89,14 @@ export async function newPage(
   return { context, page, errors };
 }
 
+/**
+ * Waits until the page has rendered what it has already received: two animation frames run after the
+ * work queued before them (query results, state updates). Use it before asserting that something did
+ * NOT appear, after waiting for the event that would have caused it.
+ */
+export const rendered = (page: Page) =>
+  page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+
 /** Signs in through the login form as the given user and waits for the dashboard. */
 export async function signIn(page: Page, user: { email: string; password: string } = ADMIN): Promise<void> {
   await page.goto('/login');
@@ -109,7 +117,7 @@ export const textLines = (locator: Locator) =>
 /** Whether the element's content is cut off (wider than the box that shows it). */
 export const isClipped = (locator: Locator) => locator.evaluate((el) => el.scrollWidth > el.clientWidth);
 
-/** The generic form helper's success toast (spelt as the spec spells it). */
+/** The generic form helper's success toast (spelt as the console spells it). */
 export const SAVED = 'Data has been succesfully saved.';
 
 export async function toast(page: Page, text: string): Promise<void> {
@@ -117,7 +125,7 @@ export async function toast(page: Page, text: string): Promise<void> {
 }
 
 /**
- * A signed API client over real HTTP for test setup (CONTRACTS.md "Sessions and request signing"),
+ * A signed API client over real HTTP for test setup (docs/reference/api.md "Sessions and request signing"),
  * signed in as the admin and acting in the vendor with this key; `relayAuth()` is its session's relay
  * handshake (as the console's).
  */

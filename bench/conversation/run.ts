@@ -6,7 +6,7 @@
  *
  * On the embedded default (PGlite in memory, every role in one process), in one run:
  *
- * 1. llmor's overhead per reply (issue 14): a chatbot app answering with an OpenAI-compatible model that
+ * 1. llmor's overhead per reply (docs/adr/0018-reply-overhead.md): a chatbot app answering with an OpenAI-compatible model that
  *    points at a local fake provider answering at once. At 1, 8 and 32 concurrent conversations (closed
  *    loops, a fixed number of replies each) p50/p99 of the provider called directly with the request llmor
  *    makes (baseline) and of console sends — `POST /v1/conversations/{token}` over HTTP, signed like the web

@@ -159,16 +159,18 @@ try {
   const vectors = (await embedder.embed(queries)).vectors;
   await searchDatastore(ctx, vendor!.id, row, queries[0]!, 10); // warm-up
   const hybrid = await timeEach(queries, (q) => searchDatastore(ctx, vendor!.id, row, q, 10));
-  const hnsw = await timeEach(vectors, (v) => nearest(ctx.database, ds!.id, v, 10));
+  const hnsw = await timeEach(vectors, (v) => nearest(ctx.database, vendor!.id, ds!.id, v, 10));
   const exactSample = vectors.slice(0, 50);
-  const exact = await timeEach(exactSample, (v) => nearest(ctx.database, ds!.id, v, 10, { exact: true }));
+  const exact = await timeEach(exactSample, (v) =>
+    nearest(ctx.database, vendor!.id, ds!.id, v, 10, { exact: true }),
+  );
   let hits = 0;
   for (const v of exactSample) {
     // Ties at the 10th place are common with hashed word features: a hit is any result at least as
     // close as the exact 10th neighbour.
-    const truth = await nearest(ctx.database, ds!.id, v, 10, { exact: true });
+    const truth = await nearest(ctx.database, vendor!.id, ds!.id, v, 10, { exact: true });
     const tenth = truth.at(-1)!.score - 1e-6;
-    const found = await nearest(ctx.database, ds!.id, v, 10);
+    const found = await nearest(ctx.database, vendor!.id, ds!.id, v, 10);
     hits += found.filter((r) => r.score >= tenth).length;
   }
   const recall = hits / (exactSample.length * 10);

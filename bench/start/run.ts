@@ -4,7 +4,7 @@
  * The server as `npm start` runs it (the built bundle on plain Node, the embedded database, every role;
  * built first), on a fresh DATA_DIR
  * (first start: initdb, migrations, seed) and again on the same one (a later start): time from spawn
- * to the first answered `GET /healthz`, and resident memory after 5 s idle. Goals (issue 14): first
+ * to the first answered `GET /healthz`, and resident memory after 5 s idle. Goals (docs/adr/0015-embedded-database-template.md): first
  * start ≤ 5 s, later start ≤ 2 s, idle RSS ≤ 300 MB. The web build is not part of it.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';

@@ -2,11 +2,11 @@
  * Web benchmark: npx tsx bench/web/run.ts  (after `npm run build -w web`)
  *
  * What a first visit downloads before the console can render, gzip-compressed as served (level 9, as the
- * build precompresses), against the goal (issue 14: ≤ 150 KB): the entry script and the modules
+ * build precompresses), against the goal (docs/adr/0017-first-screen-budget.md: ≤ 150 KB): the entry script and the modules
  * `index.html` preloads, then each first screen — the sign-in page and the dashboard a signed-in user lands
  * on — as those plus the lazy chunks it renders (the sign-in route; the app shell and the dashboard route)
  * and the chunks each preloads (the entry's `__vite__mapDeps` list for that `import()`). Then the largest chunks loaded later on demand, and the web embed's widget,
- * which a vendor's page downloads whole (issue 11: ≤ 30 KB). `WEB_DIST` measures a build elsewhere.
+ * which a vendor's page downloads whole (docs/adr/0016-web-embeds.md: ≤ 30 KB). `WEB_DIST` measures a build elsewhere.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -1,4 +1,4 @@
-/** Business constants shared by server and web (spec 01 §9, spec 02 §9). */
+/** Business constants shared by server and web (docs/reference/console.md). */
 export const LOCALES = ['en_US', 'de_DE', 'de_CH', 'gsw_CH', 'fr_FR', 'it_IT'] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'en_US';

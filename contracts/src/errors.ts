@@ -45,6 +45,6 @@ export type ErrorBody = Omit<z.infer<typeof errorBodySchema>, 'errors'> & {
   errors?: FieldErrors | Record<string, unknown>;
 };
 
-/** The text a 401 carries so clients know to drop their session (spec 01 §8). */
+/** The text a 401 carries so clients know to drop their session (docs/reference/console.md). */
 export const INVALID_ACCESS_TOKEN = 'Invalid access token';
 export const INVALID_CREDENTIALS = 'Invalid email or password';

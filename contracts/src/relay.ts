@@ -1,5 +1,5 @@
 /**
- * The realtime relay (CONTRACTS.md "Relay"): socket.io 4 at path `/stream` (RELAY_PATH), websocket
+ * The realtime relay (docs/reference/api.md "Relay"): socket.io 4 at path `/stream` (RELAY_PATH), websocket
  * transport only.
  *
  * Authorization (docs/adr/0023-identity-across-tenants.md): the socket says who it is in the handshake's
@@ -85,7 +85,7 @@ export interface RelayMessageData {
   'completion.started': { input_async: boolean };
   completion_stream: { chunk: string };
   'function_call.begin': { id: string; name: string; arguments: unknown };
-  /** `status`: the function run status (CONTRACTS "Functions": 1 success, negative failures). */
+  /** `status`: the function run status (docs/reference/api.md "Functions": 1 success, negative failures). */
   'function_call.end': { id: string; name: string; result: unknown; status: number };
   function_call_iteration: { iteration: number };
   'completion.finished': { input_async: boolean };

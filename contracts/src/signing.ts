@@ -1,5 +1,5 @@
 /**
- * Request signing (CONTRACTS.md "Sessions and request signing"), shared by the web client, the
+ * Request signing (docs/reference/api.md "Sessions and request signing"), shared by the web client, the
  * server and the tests. The HMAC itself is supplied by the caller (WebCrypto in the browser,
  * node:crypto on the server) so this module stays dependency-free.
  */

@@ -9,6 +9,7 @@ import {
   isClipped,
   launchBrowser,
   newPage,
+  rendered,
   SAVED,
   signIn,
   startConsole,
@@ -252,13 +253,24 @@ describe('apps', () => {
     await confirm.waitFor({ state: 'hidden' });
     await page.getByTestId('app-menu').click();
     await page.getByTestId('app-menu-delete').click();
+    // Requests for the deleted app still unanswered: a stray banner would come from one of them.
+    let pending = 0;
+    const ofDeleted = (url: string) => new URL(url).pathname.endsWith(`/apps/${translatorId}`);
+    const count = (step: number) => (request: { url(): string }) => {
+      if (ofDeleted(request.url())) pending += step;
+    };
+    page.on('request', count(1));
+    page.on('requestfinished', count(-1));
+    page.on('requestfailed', count(-1));
     await page.getByTestId('delete-app-confirm').click();
     await toast(page, 'App deleted successfully');
     await page.waitForURL(/\/apps$/);
     await expect.poll(() => cardNames(page)).toEqual(['Generic App', 'Support Bot']);
     expect(await footer(page)).toBe('Showing 1 - 2 of 2 entries');
-    // A successful delete leaves no stray 'App not found' banner behind.
-    await page.waitForTimeout(500);
+    // A successful delete leaves no stray 'App not found' banner behind: every request for the deleted
+    // app has been answered and what it answered has been rendered.
+    await expect.poll(() => pending).toBe(0);
+    await rendered(page);
     expect(await page.getByTestId('error-banner').count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();

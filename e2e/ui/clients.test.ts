@@ -68,7 +68,7 @@ describe('app settings: API clients', () => {
     expect(await page.getByTestId('client-token-input').inputValue()).toBe(`…${fullToken.slice(-8)}`);
     expect(await page.getByTestId('client-token-input').isDisabled()).toBe(true);
 
-    // The spec's example opens a conversation; the second one also sends it a message.
+    // The client page's example opens a conversation; the second one also sends it a message.
     const open = await page.getByTestId('client-curl-open').innerText();
     expect(open).toBe(
       `curl -X POST ${app.url}/v1/conversations -H 'X-VendorToken: ${fullToken}' -H 'X-Vendor: demo' -H 'content-type: application/json' -d '{"vendor_app_id":${appId},"vendor_channel":"api"}'`,

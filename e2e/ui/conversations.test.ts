@@ -8,6 +8,7 @@ import {
   launchBrowser,
   newPage,
   PHONE,
+  rendered,
   signedClient,
   signIn,
   startConsole,
@@ -72,10 +73,14 @@ describe('conversations', () => {
     expect(await status(page)).toBe('none');
     expect(await page.getByTestId('socket-status-label').textContent()).toBe('No conversation');
 
-    // Blank text is not sent.
+    // Blank text is not sent: the only conversation this test opens is the real message's (below).
+    const opened: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/v1/conversations')
+        opened.push(request.postData() ?? '');
+    });
     await page.getByTestId('composer-input').fill('   ');
     await page.getByTestId('composer-input').press('Enter');
-    await page.waitForTimeout(300);
     expect(page.url()).toMatch(new RegExp(`/apps/${appId}/chat$`));
 
     // Shift+Enter inserts a newline; Enter sends and routes to the new conversation.
@@ -92,6 +97,7 @@ describe('conversations', () => {
     await page.waitForURL(new RegExp(`/apps/${appId}/chat/[A-Za-z0-9_-]{16,}$`));
     token = page.url().split('/').pop()!;
     expect(await page.getByTestId('composer-input').inputValue()).toBe('');
+    expect(opened).toHaveLength(1);
 
     const seen = await watchStream(page);
     const final = await lastText(page, 'assistant');
@@ -346,19 +352,21 @@ describe('conversations', () => {
     await page.goto(`/apps/${appId}/chat/${token}`);
     await expect.poll(() => status(page)).toBe('connected');
     await page.getByTestId('composer-input').fill('a draft');
-    let refused = 0;
-    await page.route(new RegExp(`/v1/vendors/\\d+/apps/${appId}\\?`), (route) => {
-      refused += 1;
-      return route.abort('connectionrefused');
+    const appRequest = new RegExp(`/v1/vendors/\\d+/apps/${appId}\\?`);
+    // A refused request has failed for the page once Playwright reports it: the query's error follows.
+    let failed = 0;
+    page.on('requestfailed', (request) => {
+      if (appRequest.test(request.url())) failed += 1;
     });
+    await page.route(appRequest, (route) => route.abort('connectionrefused'));
     // Back online after a blip, stale queries refresh; the app's refresh (and its retry) fail.
     await page.evaluate(() => {
       window.dispatchEvent(new Event('offline'));
       window.dispatchEvent(new Event('online'));
     });
     // The first try and its two retries (1 s, then 2 s apart) all fail; then the query is in error.
-    await expect.poll(() => refused, { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
-    await page.waitForTimeout(1_000);
+    await expect.poll(() => failed, { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
+    await rendered(page);
     expect(await page.getByTestId('app-error').count()).toBe(0);
     expect(await status(page)).toBe('connected');
     expect(await page.getByTestId('composer-input').inputValue()).toBe('a draft');

@@ -1,5 +1,5 @@
 /**
- * What the console's first screens download (issue 14, docs/adr/0017-first-screen-budget.md): the scripts
+ * What the console's first screens download (docs/adr/0017-first-screen-budget.md): the scripts
  * a browser actually loads for the sign-in page and, signed in, for the dashboard, each gzip-compressed at
  * level 9 as the build precompresses them. Byte counts, not timings: the test fails when a change puts
  * more on a first screen.
@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Console, launchBrowser, newPage, signIn, startConsole } from '../harness';
 
 const KB = 1024;
-/** Issue 14's goal: the entry script and the modules index.html preloads. */
+/** The budget of docs/adr/0017-first-screen-budget.md: the entry script and the modules index.html preloads. */
 const INITIAL_BUDGET = 150 * KB;
 /**
  * Each first screen in full (entry, preloads and the lazy chunks it renders). The goal, 150 KB, is not met

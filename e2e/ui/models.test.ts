@@ -179,7 +179,7 @@ describe('models', () => {
   it('applies the schema form rules (input types, nullable numbers, select placeholder) and lists unknown-parameter errors', async () => {
     const { context, page, errors } = await newPage(browser, app.url);
     await signIn(page);
-    // A catalogue entry whose schema exercises every rule of spec 02 §5. The server knows this id with
+    // A catalogue entry whose schema exercises every rule of docs/reference/rules.md. The server knows this id with
     // an empty schema, so installing answers code 52 naming each of these as an unknown parameter.
     await page.route('**/avamodels/available?*', async (route) => {
       const response = await route.fetch();

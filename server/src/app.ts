@@ -14,7 +14,6 @@ import { outsideCallers, relayCallers } from './modules/clients/callers';
 import { clientRoutes } from './modules/clients/routes';
 import { CompletionEngine } from './modules/completion/engine';
 import { greetingFor } from './modules/completion/input';
-import { findApp } from './modules/completion/repo';
 import type { ConversationPorts, RelayCallerPort } from './modules/conversations/ports';
 import { handleRelayConnection } from './modules/conversations/relay';
 import { conversationRoutes } from './modules/conversations/routes';
@@ -35,6 +34,7 @@ import { settingsRoutes } from './modules/settings/routes';
 import { slackJobs } from './modules/slack/reply';
 import { slackRoutes } from './modules/slack/routes';
 import { usageRoutes } from './modules/usage/routes';
+import { findVendorApp } from './modules/vendors/owned';
 import { findVendorById, findVendorByKey } from './modules/vendors/repo';
 import { vendorRoutes } from './modules/vendors/routes';
 import { type Broadcast, LocalBroadcast, RedisBroadcast } from './platform/broadcast';
@@ -142,13 +142,13 @@ export async function buildApp(
       {
         idleMs: opts.config.SESSION_IDLE_MINUTES * 60_000,
         maxMs: opts.config.SESSION_MAX_DAYS * 86_400_000,
+        cacheMs: opts.config.SESSION_CACHE_MS,
       },
       relay,
       opts.now,
     ),
     completion,
     apps: {
-      find: (vendorId, appId) => findApp(db, vendorId, appId),
       greeting: (app, locale) => (app.type === 'silicon' ? null : greetingFor(app.parameters, locale)),
     },
     replies: completion,
@@ -184,6 +184,7 @@ export async function buildApp(
         byKey: (key) => findVendorByKey(db, key),
       },
       outsiders: outsideCallers(ctx),
+      owned: { app: (vendorId, appId) => findVendorApp(db, vendorId, appId) },
     },
   });
   pipeline.install(app);

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -72,5 +72,52 @@ describe('module map', () => {
     // The check sees the real graph: these dependencies exist and point one way.
     expect(graph.get('completion')?.has('conversations')).toBe(true);
     expect(graph.get('conversations')?.has('completion') ?? false).toBe(false);
+  });
+});
+
+describe('a repository that explains itself', () => {
+  const repo = resolve(root, '../..');
+  const sources = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return ['node_modules', 'dist'].includes(entry.name) ? [] : sources(path);
+      return /\.(ts|tsx|mjs|js)$/.test(entry.name) ? [path] : [];
+    });
+  // Rules are cited by the docs/ page or ADR that holds them; documents outside the repository and issue
+  // numbers mean nothing to the next reader (docs/reference/README.md).
+  const outside = [
+    /\b[Ss]pec 0\d/,
+    /CONTRACTS/,
+    /ARCHITECTURE \(shared\)/,
+    /\b[Ii]ssues? #?\d+/,
+    /\(#\d+[),]/,
+    /\b(the|The) spec\b|\bspec's\b/,
+  ];
+
+  it('cites docs/ and ADRs only: no outside document, no issue number', () => {
+    const self = fileURLToPath(import.meta.url);
+    const found = ['server/src', 'web/src', 'contracts/src', 'e2e', 'bench']
+      .flatMap((dir) => sources(join(repo, dir)))
+      .filter((file) => file !== self)
+      .flatMap((file) =>
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .flatMap((line, i) =>
+            outside.some((pattern) => pattern.test(line))
+              ? [`${relative(repo, file)}:${i + 1}: ${line.trim()}`]
+              : [],
+          ),
+      );
+    expect(found).toEqual([]);
+  });
+
+  it('cites only docs that exist', () => {
+    const cited = new Set(
+      ['server/src', 'web/src', 'contracts/src', 'e2e', 'bench']
+        .flatMap((dir) => sources(join(repo, dir)))
+        .flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/docs\/[\w./-]+\.md/g)].map((m) => m[0])),
+    );
+    expect(cited.size).toBeGreaterThan(10);
+    expect([...cited].filter((path) => !existsSync(join(repo, path)))).toEqual([]);
   });
 });

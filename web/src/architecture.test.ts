@@ -56,7 +56,7 @@ describe('console module boundaries', () => {
 });
 
 // web/package.json lists the modules with side effects; the build drops any other module none of whose
-// exports is used, so a barrel does not pull a feature's every page into the chunk of one (issue 14).
+// exports is used, so a barrel does not pull a feature's every page into the chunk of one (docs/adr/0017-first-screen-budget.md).
 // A module that runs code when it loads (a call, an `if` at the top level) must be listed, or it would
 // silently vanish from the build.
 describe('side effects declared for the build', () => {

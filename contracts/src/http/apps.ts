@@ -1,6 +1,6 @@
 /**
  * Apps: the installable catalogue, installed apps, their parameter definitions (the Configuration form)
- * and the icon search. Spec 01 §2 (Apps list, Install dialog, App page), spec 02 §2 (Details, Configuration).
+ * and the icon search. docs/reference/console.md (Apps list, Install dialog, App page), docs/reference/console.md (Details, Configuration).
  *
  * Calls (all vendor-scoped; another vendor's app or an unknown/non-numeric id answers 404):
  *

@@ -1,5 +1,5 @@
 /**
- * Billing (CONTRACTS "Billing"): plans with limits, a vendor's subscriptions, invoices, the billing
+ * Billing (docs/reference/api.md "Billing"): plans with limits, a vendor's subscriptions, invoices, the billing
  * address, usage against the limits, and Stripe (optional: without `STRIPE_SECRET_KEY` the operator
  * assigns plans in admin). Amounts are integer minor units end to end (`price_minor`, `amount_minor`).
  *
@@ -167,7 +167,7 @@ export const subscriptionAssignBody = z.object({
 });
 export type SubscriptionAssignBody = z.input<typeof subscriptionAssignBody>;
 
-/** `subscription_id` names the plan to buy (spec 02 §7). */
+/** `subscription_id` names the plan to buy (docs/reference/api.md). */
 export const checkoutBody = z.object({
   subscription_id: z.number({ error: 'Choose a plan' }).int().positive(),
   quantity: z.number({ error: 'Enter a quantity' }).int('Enter a whole number').min(1).max(10_000).default(1),

@@ -1,5 +1,5 @@
 /**
- * API clients (CONTRACTS "Reaching an app from outside", spec 02 §2 "App settings: API clients"): tokens
+ * API clients (docs/reference/api.md "Reaching an app from outside", docs/reference/console.md "App settings: API clients"): tokens
  * that let programs outside the console talk to one app — through the conversation calls with
  * `X-VendorToken` + `X-Vendor`, or through the OpenAI-compatible endpoint with `Authorization: Bearer`.
  *
@@ -68,7 +68,7 @@ export const apiClientSchema = z.object({
   /** The token's last 8 characters. */
   token: z.string(),
   last_used: z.string().nullable(),
-  /** Spelt as the spec spells it. */
+  /** Spelt as the API spells it (docs/reference/api.md). */
   requets_count: z.number().int(),
   request_rate_limit: z.number().int().nullable(),
   request_rate_interval: z.number().int().nullable(),

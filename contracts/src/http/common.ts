@@ -26,6 +26,8 @@ export const digitsParam = (max: number) =>
 
 /** Numeric path/query ids: canonical digits in range, so `abc`, `1.5` or `0x10` answer 404/400 before any query runs. */
 export const idParam = digitsParam(ID_MAX).pipe(z.number().positive('Must be a positive id'));
+/** The path of every route that acts in one vendor: `/v1/vendors/:vendorId/…`. */
+export const vendorPath = z.object({ vendorId: idParam });
 
 /** An id in a JSON body: a JSON number that is a positive integer in range (not `"1"`, `true` or `[1]`). */
 export const idField = z
@@ -34,7 +36,7 @@ export const idField = z
   .positive('Must be an id (a positive whole number)')
   .max(ID_MAX, `Must be at most ${ID_MAX}`);
 
-/** Paging query shared by every list call (CONTRACTS: zero-based page, page_size ≤ 100). */
+/** Paging query shared by every list call (docs/reference/api.md: zero-based page, page_size ≤ 100). */
 export const pagingQuery = z.object({
   page: digitsParam(ID_MAX).default(0),
   page_size: digitsParam(PAGE_SIZE_MAX).pipe(z.number().min(1)).default(PAGE_SIZE_DEFAULT),
@@ -58,7 +60,7 @@ export interface DataEnvelope<T> {
   data: T;
 }
 
-/** `{data: item[], total_count, filter_count}` (CONTRACTS "Conventions"). */
+/** `{data: item[], total_count, filter_count}` (docs/reference/api.md "Conventions"). */
 export const listEnvelopeSchema = <T extends z.ZodType>(item: T) =>
   z.object({ data: z.array(item), total_count: z.number().int(), filter_count: z.number().int() });
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { idField, idParam, listQuery } from './common';
 import { documentSourceSchema } from './datastores';
 
-/** Channels a conversation can be opened on (spec 01 §7). Console users may only open `management`. */
+/** Channels a conversation can be opened on (docs/reference/api.md). Console users may only open `management`. */
 export const CONVERSATION_CHANNELS = ['management', 'api', 'embed', 'slack'] as const;
 export type ConversationChannel = (typeof CONVERSATION_CHANNELS)[number];
 

@@ -1,5 +1,5 @@
 /**
- * Datastores (CONTRACTS "Datastores"): an app's document stores, imported from files, embedded in the
+ * Datastores (docs/reference/api.md "Datastores"): an app's document stores, imported from files, embedded in the
  * background by the worker and searched by vector similarity fused with full-text rank.
  *
  * | call | request | answer |
@@ -212,7 +212,7 @@ export const searchHitSchema = z.object({
 export type SearchHit = z.infer<typeof searchHitSchema>;
 
 // ---------------------------------------------------------------------------------------------------
-// Admin queue monitor (CONTRACTS "Organisations": queue monitor)
+// Admin queue monitor (docs/reference/api.md "Organisations": queue monitor)
 // ---------------------------------------------------------------------------------------------------
 
 export const QUEUE_HISTORY_TYPES = ['all', 'ping', 'custom'] as const;

@@ -1,5 +1,5 @@
 /**
- * Web embeds (CONTRACTS "Reaching an app from outside"; spec 02 §2 "App settings: Embeds", §3): a chat
+ * Web embeds (docs/reference/api.md "Reaching an app from outside"; docs/reference/console.md "App settings: Embeds"; docs/reference/rules.md): a chat
  * widget a vendor puts on its own pages with `<script src="{origin}/embed/js/{token}"></script>`.
  *
  * | call | request | answer |
@@ -29,7 +29,7 @@ export const EMBED_DEFAULT_COLOR = '#1971c2';
 export const EMBED_ORIGIN_FORMAT = 'Use an origin such as https://example.com or http://localhost:8080';
 export const EMBED_COLOR_FORMAT = 'Use a hex colour such as #1971c2';
 export const EMBED_ORIGIN_REFUSED = 'This page may not use this chat.';
-/** The header the widget authenticates with (CONTRACTS "Outside callers"). */
+/** The header the widget authenticates with (docs/reference/api.md "Outside callers"). */
 export const EMBED_TOKEN_HEADER = 'x-embedtoken';
 
 /**
@@ -56,7 +56,7 @@ export function embedAllowsOrigin(allowed: readonly string[], origin: string | u
   return canonical !== null && allowed.includes(canonical);
 }
 
-/** `abcd…wxyz`: lists and GET never carry an embed's token in full (spec 02 §9). */
+/** `abcd…wxyz`: lists and GET never carry an embed's token in full (docs/reference/console.md). */
 export function maskEmbedToken(token: string): string {
   return `${token.slice(0, EMBED_TOKEN_MASK)}…${token.slice(-EMBED_TOKEN_MASK)}`;
 }
@@ -126,7 +126,7 @@ export const embedPath = embedAppPath.extend({ embedId: idParam });
 /** `/embed/js/{token}`: tokens are URL-safe base64; anything else names no embed. */
 export const embedScriptPath = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{16,128}$/) });
 
-/** Spec 02 §3. `token` is masked (`maskEmbedToken`) except in the answer of the POST that made it. */
+/** docs/reference/rules.md. `token` is masked (`maskEmbedToken`) except in the answer of the POST that made it. */
 export const embedSchema = z.object({
   id: z.number().int(),
   name: z.string(),

@@ -1,6 +1,6 @@
 /**
  * Functions: vendor-owned Lua (runtime `silicon`) functions, their editor runs ("build") and stored runs.
- * Spec 02 §2 (Functions list, Function detail shell: Details / Editor / Runs), §3, §4, §7; CONTRACTS "Functions".
+ * docs/reference/console.md (Functions list, Function detail shell: Details / Editor / Runs); docs/reference/rules.md; docs/reference/api.md "Functions".
  *
  * Calls (all vendor-scoped, signed session required; another vendor's function or run, an unknown id or a
  * non-numeric id answers 404 `{name: 'NotFound', message: 'Function not found' | 'Run not found'}`):
@@ -54,7 +54,7 @@ export const FUNCTION_CODE_MAX_BYTES = 64 * 1024;
 export const FUNCTION_KEY_EXISTS = 'Function key already exists.';
 export const FUNCTION_KEY_FORMAT = 'Use letters, digits and underscores only.';
 
-/** Run status codes (CONTRACTS "Functions"): 1 success, every other value a failure. */
+/** Run status codes (docs/reference/api.md "Functions"): 1 success, every other value a failure. */
 export const FunctionRunStatus = {
   Ok: 1,
   RuntimeError: -1,

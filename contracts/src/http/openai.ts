@@ -1,5 +1,5 @@
 /**
- * The OpenAI-compatible endpoint (CONTRACTS "Reaching an app from outside"): any OpenAI SDK pointed at
+ * The OpenAI-compatible endpoint (docs/reference/api.md "Reaching an app from outside"): any OpenAI SDK pointed at
  * `{PUBLIC_URL}/v1/openai` with an API client's token (`Authorization: Bearer llmor_…`) talks to the
  * client's app — chatbot, oneshot, silicon alike, with its tools and datastores.
  *

@@ -1,5 +1,5 @@
 /**
- * Organisations (CONTRACTS "Organisations"): vendors administered by superusers, a vendor's members with
+ * Organisations (docs/reference/api.md "Organisations"): vendors administered by superusers, a vendor's members with
  * roles and invitations, vendor settings (SMTP, Slack configuration token), and the single-use links that
  * invitations and password resets mail.
  *

@@ -1,5 +1,5 @@
 /**
- * Slack integration (CONTRACTS "Reaching an app from outside" → Slack; spec 02 "App settings: Slack
+ * Slack integration (docs/reference/api.md "Reaching an app from outside" → Slack; docs/reference/console.md "App settings: Slack
  * integration"): each app can become a Slack bot, created from the console with the vendor's Slack
  * configuration token (a vendor setting).
  *
@@ -48,7 +48,7 @@ export const slackIntegrationBody = z.object(
 );
 export type SlackIntegrationBody = z.input<typeof slackIntegrationBody>;
 
-/** Spec 02 §3 "Slack integration", plus whether the vendor has a Slack configuration token. */
+/** docs/reference/rules.md "Slack integration", plus whether the vendor has a Slack configuration token. */
 export const slackIntegrationSchema = z.object({
   vendor_app_id: z.number().int(),
   slack_bot_name: z.string(),

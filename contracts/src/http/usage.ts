@@ -1,6 +1,6 @@
 /**
  * Usage: the tokens, requests and cost the completion engine recorded (one `usage_records` row per
- * model request), summed over four periods for the App settings → Usage page (spec 02).
+ * model request), summed over four periods for the App settings → Usage page (docs/reference/console.md).
  *
  * Calls (vendor-scoped, signed session required):
  *

@@ -45,7 +45,7 @@ function isAddressOrCidr(value: string): boolean {
 /** DATA_DIR 'memory://': an in-memory database and nothing written to disk (tests, benches). */
 export const isInMemoryDataDir = (dataDir: string) => dataDir.startsWith('memory://');
 
-/** The environment the process reads (CONTRACTS.md "Configuration"); anything malformed stops the start. */
+/** The environment the process reads (docs/reference/api.md "Configuration"); anything malformed stops the start. */
 export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -83,6 +83,11 @@ export const configSchema = z.object({
     .default(12 * 60),
   /** A session ends this long after it was opened, however busy (days). */
   SESSION_MAX_DAYS: z.coerce.number().int().min(1).default(30),
+  /**
+   * How long a verified session is served from memory (ms): a session deleted behind the server's back
+   * (not signed out) is still accepted this long. Revocations through the API evict at once.
+   */
+  SESSION_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   /** Sessions one address may open per hour (`POST /v1/auth/session`). */
   SESSIONS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(120),
   SEED_ADMIN_EMAIL: z.string().email().default('admin@llmor.local'),

@@ -2,7 +2,7 @@ import { type ErrorBody, ErrorName, type FieldErrors } from '@llmor/contracts';
 
 /**
  * A failure a caller can act on, raised by services and the request pipeline alike. It carries the
- * CONTRACTS error name (not an HTTP status): `platform/http/errors.ts` maps names to statuses in one
+ * docs/reference/api.md error name (not an HTTP status): `platform/http/errors.ts` maps names to statuses in one
  * place, so services know nothing of HTTP.
  */
 export class AppError extends Error {

@@ -2,7 +2,7 @@ import type { FieldErrors } from '@llmor/contracts';
 import type { z } from 'zod';
 import { validationError } from './errors';
 
-/** Zod issues → the CONTRACTS field-error map (dotted paths, one message or a list per field). */
+/** Zod issues → the docs/reference/api.md field-error map (dotted paths, one message or a list per field). */
 export function fieldErrors(issues: readonly z.core.$ZodIssue[]): FieldErrors {
   const errors: Record<string, string | string[]> = {};
   for (const issue of issues) {

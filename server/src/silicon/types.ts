@@ -1,7 +1,7 @@
 // Public types of the silicon Lua sandbox.
 import { FunctionRunStatus, type FunctionRunStatusCode } from '@llmor/contracts';
 
-/** Run status codes: the contracts' function-run codes (CONTRACTS.md, "Functions"). */
+/** Run status codes: the contracts' function-run codes (docs/reference/api.md, "Functions"). */
 export const SiliconStatus = FunctionRunStatus;
 export type SiliconStatusCode = FunctionRunStatusCode;
 

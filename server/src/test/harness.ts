@@ -123,7 +123,7 @@ export async function makeUser(
   return { ...user, password };
 }
 
-/** A client that follows CONTRACTS.md's signing scheme byte for byte, like the web console does. */
+/** A client that follows docs/reference/api.md's signing scheme byte for byte, like the web console does. */
 export class Client {
   token = '';
   secret = '';

@@ -46,7 +46,7 @@ const initialState = (locale: Locale): AppState => ({
 });
 
 /**
- * Initialisation (spec 01 §4): idle → creating-session (only when no valid session is stored) →
+ * Initialisation (docs/reference/rules.md): idle → creating-session (only when no valid session is stored) →
  * initializing (current user) → authenticating (the signed-in user's vendors) → complete | error.
  */
 export function AppStateProvider({ children }: { children: ReactNode }) {

@@ -1,7 +1,7 @@
 import { notificationsStore, useNotifications } from '@mantine/notifications';
 import { lazy, Suspense, useState } from 'react';
 
-/** Toasts: top-right, 5000 ms, at most 20 (spec 01 §9). */
+/** Toasts: top-right, 5000 ms, at most 20 (docs/reference/console.md). */
 export const TOASTS = { position: 'top-right', autoClose: 5000, limit: 20 } as const;
 
 // The container (portal, transitions) is a chunk loaded with the first toast, not on every first screen;

@@ -11,7 +11,7 @@ const theme = createTheme({
   fontFamily:
     'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif, "Apple Color Emoji", "Segoe UI Emoji"',
   defaultRadius: 'md',
-  // Tooltip show delay 200 ms (spec 01 §9). A plain theme entry, not `Tooltip.extend`, so the shell does
+  // Tooltip show delay 200 ms (docs/reference/console.md). A plain theme entry, not `Tooltip.extend`, so the shell does
   // not import Tooltip (and floating-ui's interaction hooks) before a page uses one.
   components: { Tooltip: { defaultProps: { openDelay: 200 } } },
 });

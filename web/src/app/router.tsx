@@ -71,7 +71,7 @@ function RedirectKeepingQuery({ to }: { to: string }) {
 }
 const redirect = (to: string) => <RedirectKeepingQuery to={to} />;
 
-/** Every route of spec 01 §2 and spec 02 §2. Unbuilt screens render the shared placeholder. */
+/** Every route of docs/reference/console.md, "Screens and routes". Unbuilt screens render the shared placeholder. */
 export const router = createBrowserRouter([
   {
     element: <Root />,

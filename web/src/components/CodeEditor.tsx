@@ -22,7 +22,7 @@ export interface CodeEditorProps {
 
 /**
  * A code editor (CodeMirror, lazy-loaded in its own chunk): tab size 2, font size 12, line wrapping,
- * optional dark theme (spec 02 §9). Used for silicon (Lua) parameters and the function editor.
+ * optional dark theme (docs/reference/console.md). Used for silicon (Lua) parameters and the function editor.
  */
 export function CodeEditor({
   value,

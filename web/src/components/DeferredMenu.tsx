@@ -17,7 +17,7 @@ export interface LoadedMenuProps {
 
 /**
  * A menu button whose menu code (Mantine's Menu, Popover and floating-ui: 36 KB gzip) loads on the first
- * sign of intent — the pointer over it, focus, a touch or a click — instead of with the screen (issue 14:
+ * sign of intent — the pointer over it, focus, a touch or a click — instead of with the screen (docs/adr/0017-first-screen-budget.md:
  * the shell's two menus). Until then `target` renders alone, announced as a menu button; a click before
  * the code has arrived opens the menu when it does, and focus stays on the button across the swap.
  */

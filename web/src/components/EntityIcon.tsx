@@ -10,7 +10,7 @@ export interface EntityIconProps {
   size?: MantineSize | number;
 }
 
-/** An app's or model's icon, or the initials of its name (spec 01: cards show icon or initials). */
+/** An app's or model's icon, or the initials of its name (docs/reference/console.md: cards show icon or initials). */
 export function EntityIcon({ icon, name, size = 'lg' }: EntityIconProps) {
   const src = icon ? (iconSvgPath(icon) ?? icon) : null;
   return (

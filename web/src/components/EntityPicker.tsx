@@ -38,7 +38,7 @@ export interface EntityPickerProps<T> {
 
 /**
  * Select with search-as-you-type over a server call (debounced 250 ms) and an optional create option
- * (spec 02 §5, §9). Used for the completion model and the icon picker.
+ * (docs/reference/rules.md). Used for the completion model and the icon picker.
  */
 export function EntityPicker<T>({
   value,

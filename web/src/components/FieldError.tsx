@@ -1,7 +1,7 @@
 import { List } from '@mantine/core';
 import type { ReactNode } from 'react';
 
-/** A field's error(s) for a Mantine `error` prop: one message as text, several as a list (spec 01 §5). */
+/** A field's error(s) for a Mantine `error` prop: one message as text, several as a list (docs/reference/rules.md). */
 export function fieldError(messages: readonly string[]): ReactNode {
   if (messages.length === 0) return undefined;
   if (messages.length === 1) return messages[0];

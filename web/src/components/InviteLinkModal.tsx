@@ -1,7 +1,7 @@
 import { Button, CopyButton, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
-/** The invitation link the server answers once when it could not mail it: shown with a copy button (spec-less, CONTRACTS "Organisations"). */
+/** The invitation link the server answers once when it could not mail it: shown with a copy button (docs/reference/api.md "Organisations"). */
 export function InviteLinkModal({
   url,
   email,

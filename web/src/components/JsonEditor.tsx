@@ -14,7 +14,7 @@ export interface JsonEditorProps {
   onChange?(value: unknown): void;
   /** Told whether the text parses, so a form can refuse to save while it does not. */
   onValidityChange?(valid: boolean): void;
-  /** Height is max(200, rows × 20) px (spec 02 §9). Default 10. */
+  /** Height is max(200, rows × 20) px (docs/reference/console.md). Default 10. */
   rows?: number;
   label?: ReactNode;
   description?: ReactNode;
@@ -28,7 +28,7 @@ const pretty = (value: unknown) => JSON.stringify(value ?? null, null, 2);
 
 /**
  * A JSON editor (CodeMirror, lazy-loaded in its own chunk). While the text does not parse, it shows
- * 'The JSON document is invalid.' and the value is not updated (spec 02 §5).
+ * 'The JSON document is invalid.' and the value is not updated (docs/reference/rules.md).
  */
 export function JsonEditor({
   value,

@@ -13,7 +13,7 @@ export interface ListFooterProps {
   onPageChange(page: number): void;
 }
 
-/** 'Showing X - Y of N entries (filtered from M total entries)' and the pager (spec 01, Apps list). */
+/** 'Showing X - Y of N entries (filtered from M total entries)' and the pager (docs/reference/console.md, Apps list). */
 export function ListFooter({ page, pageSize, counts, onPageChange }: ListFooterProps) {
   const { t } = useTranslation();
   if (!counts) return null;

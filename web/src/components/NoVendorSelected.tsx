@@ -2,7 +2,7 @@ import { Alert } from '@mantine/core';
 import { IconBuildingStore } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 
-/** Replaces a vendor-scoped page when no vendor is selected (spec 01 §2). */
+/** Replaces a vendor-scoped page when no vendor is selected (docs/reference/console.md). */
 export function NoVendorSelected() {
   const { t } = useTranslation();
   return (

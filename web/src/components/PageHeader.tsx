@@ -24,7 +24,7 @@ export interface PageHeaderProps {
   titleTestId?: string;
 }
 
-/** Page header (spec 01 §2): breadcrumbs starting at Dashboard, title, subtitle, actions. */
+/** Page header (docs/reference/console.md): breadcrumbs starting at Dashboard, title, subtitle, actions. */
 export function PageHeader({
   title,
   subtitle,

@@ -7,7 +7,7 @@ export interface UserAvatarProps {
   size?: Extract<MantineSize, 'sm' | 'md' | 'lg' | 'xl'>;
 }
 
-/** Avatar with initials of the first two words when there is no image (spec 01 §9). */
+/** Avatar with initials of the first two words when there is no image (docs/reference/console.md). */
 export function UserAvatar({ name, src, size = 'md' }: UserAvatarProps) {
   return (
     <Avatar src={src ?? null} size={size} radius="xl" color="initials" name={name} alt={name}>

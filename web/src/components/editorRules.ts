@@ -1,4 +1,4 @@
-/** Pure rules of the shared editors and pickers (spec 02 §5, §9); unit-tested beside. */
+/** Pure rules of the shared editors and pickers (docs/reference/rules.md); unit-tested beside. */
 
 /** Search debounce of EntityPicker, in ms. */
 export const PICKER_DEBOUNCE_MS = 250;

@@ -6,7 +6,7 @@ const fontTheme = EditorView.theme({
   '.cm-content, .cm-gutter': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' },
 });
 
-/** Font size 12 in a monospace font, line wrapping, tab size 2 (spec 02 §9). */
+/** Font size 12 in a monospace font, line wrapping, tab size 2 (docs/reference/console.md). */
 export const baseExtensions = (): Extension[] => [
   fontTheme,
   EditorView.lineWrapping,

@@ -1,5 +1,5 @@
 /**
- * The web embed's chat widget (CONTRACTS "Reaching an app from outside"): a launcher button and a chat
+ * The web embed's chat widget (docs/reference/api.md "Reaching an app from outside"): a launcher button and a chat
  * panel in a shadow root, talking to the llmor server the script came from with `X-EmbedToken`.
  * It opens a conversation when first opened (the app's greeting), keeps its token in localStorage per
  * embed so a reload continues it, sends messages, and streams replies over the relay (socket.io, path

@@ -9,7 +9,7 @@ export type InitPhase =
   | 'complete'
   | 'error';
 
-/** What the shell knows after initialisation (spec 01 §3 "Initialisation state", current-user response). */
+/** What the shell knows after initialisation (docs/reference/rules.md "Initialisation state", current-user response). */
 export interface AppState {
   phase: InitPhase;
   error: string | null;

@@ -1,6 +1,6 @@
 import type { ApiError } from './api/error';
 
-/** Events carried by the local event bus (spec 01 §7, §8). */
+/** Events carried by the local event bus (docs/reference/api.md). */
 export interface AppEvents {
   /** Any API answer with status ≥ 300, unless the call opted out of default handling. */
   'client-did-receive-error': ApiError;

@@ -12,7 +12,7 @@ import { type NotifyOptions, notifyError } from './notify';
 export type FieldMessages = Record<string, string[]>;
 
 /**
- * The server's field errors (CONTRACTS: per field a message, a list of messages, or a nested map, as in
+ * The server's field errors (docs/reference/api.md: per field a message, a list of messages, or a nested map, as in
  * `{parameters: {temperature: {value: "…"}}}`) flattened to dotted paths. The one mapper of the console.
  */
 export function serverFieldErrors(errors: unknown, prefix = ''): FieldMessages {
@@ -37,7 +37,7 @@ export function serverFieldErrors(errors: unknown, prefix = ''): FieldMessages {
   return out;
 }
 
-/** A failed save (spec 02 §8): the server's message as an error toast (else `fallback`), and its field errors. */
+/** A failed save (docs/reference/console.md): the server's message as an error toast (else `fallback`), and its field errors. */
 export function submitErrors(error: unknown, fallback: string, toast?: NotifyOptions): FieldMessages {
   notifyError((isApiError(error) ? error.serverMessage : undefined) ?? fallback, toast);
   return isApiError(error) ? serverFieldErrors(error.fieldErrors) : {};

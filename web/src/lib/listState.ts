@@ -1,7 +1,7 @@
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
 
-/** Spec 02 §8: a failed list fetch is only logged. */
+/** docs/reference/console.md: a failed list fetch is only logged. */
 export function useLogError(error: unknown, message: string): void {
   useEffect(() => {
     if (error) console.error(message, error);

@@ -1,5 +1,5 @@
 /**
- * Light obfuscation of browser-stored values (spec 01 §3): XOR with a keystream derived from a
+ * Light obfuscation of browser-stored values (docs/reference/rules.md): XOR with a keystream derived from a
  * key string (the browser's user agent, screen size and timezone offset), then base64. This is
  * not encryption; it only makes the stored session unusable when copied to another browser —
  * decoding with a different key yields garbage, which callers treat as "no session".

@@ -3,7 +3,7 @@ import { deobfuscate, obfuscate } from './obfuscation';
 
 export type StoredSession = SessionCreated;
 
-/** A stored session counts only if it decodes to an object with a token and a secret (spec 01 §5). */
+/** A stored session counts only if it decodes to an object with a token and a secret (docs/reference/rules.md). */
 export function isValidSession(value: unknown): value is StoredSession {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;

@@ -16,7 +16,7 @@ export async function hmacSha256Hex(secret: string, message: string): Promise<st
   return hex;
 }
 
-/** The X-AccessToken header value for one request (CONTRACTS "Sessions and request signing"). */
+/** The X-AccessToken header value for one request (docs/reference/api.md "Sessions and request signing"). */
 export async function accessTokenHeader(
   session: { token: string; secret: string },
   method: string,

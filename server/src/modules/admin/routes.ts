@@ -5,15 +5,13 @@ import {
   adminVendorsQuery,
   adminVendorUpdateBody,
   dataEnvelopeSchema,
-  idParam,
   listEnvelopeSchema,
+  vendorPath,
 } from '@llmor/contracts';
-import { z } from 'zod';
 import type { AppContext } from '../../platform/context';
 import { route } from '../../platform/http/route';
 import { createVendor, editVendor, getVendor, listVendors } from './service';
 
-const vendorPath = z.object({ vendorId: idParam });
 const tags = ['admin'];
 const access = { auth: 'superuser' } as const;
 

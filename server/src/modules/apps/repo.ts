@@ -2,10 +2,11 @@
 import { and, asc, count, desc, eq, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { type Db, schema } from '../../platform/db';
 import { likePattern } from '../../platform/db/search';
+import type { AppRow } from '../../platform/http/identity';
 
 const { apps, appFunctions, functions, users, vendorModels } = schema;
 
-export type AppRow = typeof apps.$inferSelect;
+export type { AppRow };
 export interface CreatorRow {
   id: number;
   firstname: string;
@@ -80,13 +81,10 @@ export async function countApps(db: Db, vendorId: number, filter: AppListFilter 
   return row?.n ?? 0;
 }
 
-export async function findApp(db: Db, vendorId: number, appId: number): Promise<AppWithCreator | null> {
-  const rows = await db
-    .select({ app: apps, creator: creatorColumns })
-    .from(apps)
-    .leftJoin(users, eq(users.id, apps.createdBy))
-    .where(and(eq(apps.vendorId, vendorId), eq(apps.id, appId)))
-    .limit(1);
+/** Who created an app (null once their account is gone). */
+export async function findCreator(db: Db, userId: number | null): Promise<CreatorRow | null> {
+  if (userId === null) return null;
+  const rows = await db.select(creatorColumns).from(users).where(eq(users.id, userId)).limit(1);
   return rows[0] ?? null;
 }
 

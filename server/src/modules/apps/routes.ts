@@ -9,19 +9,19 @@ import {
   availableAppsResponseSchema,
   type FieldErrors,
   idParam,
+  vendorPath,
 } from '@llmor/contracts';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { AppContext } from '../../platform/context';
 import { route } from '../../platform/http/route';
 import { fieldErrors } from '../../platform/validate';
 import * as service from './service';
 
-const vendorPath = z.object({ vendorId: idParam });
 const appPath = vendorPath.extend({ appId: idParam });
 const tags = ['apps'];
 
 /**
- * The update body's errors with the spec's keys for functions (spec 02 §5): problems with the list or
+ * The update body's errors with the field keys for functions (docs/reference/rules.md): problems with the list or
  * an id go under `functions.functions_data`, a bad config under `function_config.<id>`.
  */
 function appUpdateErrors(issues: readonly z.core.$ZodIssue[], body: unknown): FieldErrors {
@@ -92,13 +92,13 @@ export const appRoutes = (ctx: AppContext) => [
     url: '/v1/vendors/:vendorId/apps/:appId',
     summary: 'One installed app',
     tags,
-    access: { auth: 'user', vendor: 'path' },
+    access: { auth: 'user', vendor: 'path', app: 'path' },
     params: appPath,
     resource: 'App',
     query: appGetQuery,
     response: appResponseSchema,
-    handler: async ({ vendor, params, query }) => ({
-      data: await service.getApp(ctx, vendor.id, params.appId, query.resolve),
+    handler: async ({ app, query }) => ({
+      data: await service.getApp(ctx, app, query.resolve),
     }),
   }),
   route({
@@ -106,14 +106,14 @@ export const appRoutes = (ctx: AppContext) => [
     url: '/v1/vendors/:vendorId/apps/:appId',
     summary: 'Update an app: name, description, model, parameters, functions',
     tags,
-    access: { auth: 'user', vendor: 'path' },
+    access: { auth: 'user', vendor: 'path', app: 'path' },
     params: appPath,
     resource: 'App',
     body: appUpdateBody,
     bodyErrors: appUpdateErrors,
     response: appResponseSchema,
-    handler: async ({ vendor, params, body }) => ({
-      data: await service.updateApp(ctx, vendor.id, params.appId, body),
+    handler: async ({ vendor, app, body }) => ({
+      data: await service.updateApp(ctx, vendor.id, app, body),
     }),
   }),
   route({
@@ -121,22 +121,22 @@ export const appRoutes = (ctx: AppContext) => [
     url: '/v1/vendors/:vendorId/apps/:appId',
     summary: 'Delete an app with its conversations',
     tags,
-    access: { auth: 'user', vendor: 'path' },
+    access: { auth: 'user', vendor: 'path', app: 'path' },
     params: appPath,
     resource: 'App',
-    handler: ({ vendor, params }) => service.deleteApp(ctx, vendor.id, params.appId),
+    handler: ({ vendor, app }) => service.deleteApp(ctx, vendor.id, app.id),
   }),
   route({
     method: 'GET',
     url: '/v1/vendors/:vendorId/apps/:appId/parameters',
     summary: "The app's parameter definitions (the Configuration form)",
     tags,
-    access: { auth: 'user', vendor: 'path' },
+    access: { auth: 'user', vendor: 'path', app: 'path' },
     params: appPath,
     resource: 'App',
     response: appParametersResponseSchema,
-    handler: async ({ vendor, params }) => ({
-      data: await service.parameterDefinitions(ctx, vendor.id, params.appId),
+    handler: async ({ app }) => ({
+      data: service.parameterDefinitions(app),
     }),
   }),
 ];

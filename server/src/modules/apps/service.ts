@@ -12,10 +12,12 @@ import type {
 import type { z } from 'zod';
 import type { AppContext } from '../../platform/context';
 import { notFound, validationError } from '../../platform/errors';
+import type { AppRow } from '../../platform/http/identity';
 import { assertPlanAllows } from '../billing/service';
 import { checkFunctionConfig } from '../functions/config';
 import { configSchemasOf } from '../functions/repo';
 import { isKnownIcon } from '../icons/icon-set';
+import { vendorApp } from '../vendors/owned';
 import { withVendorLock } from '../vendors/repo';
 import { type AppManifest, appCatalogue, findManifest } from './catalogue';
 import { validateParameters, valueKeyOf } from './parameters';
@@ -49,21 +51,17 @@ export async function listApps(ctx: AppContext, vendorId: number, q: ListQuery):
   };
 }
 
-export async function getApp(
-  ctx: AppContext,
-  vendorId: number,
-  appId: number,
-  resolve: Resolve,
-): Promise<App> {
-  const found = await repo.findApp(ctx.db, vendorId, appId);
-  if (!found) throw notFound('App');
-  return presentApp(found.app, {
-    creator: resolve.includes('creator') ? found.creator : undefined,
-    functions: resolve.includes('functions')
-      ? await repo.listAppFunctions(ctx.db, vendorId, appId)
-      : undefined,
-  });
+export async function getApp(ctx: AppContext, app: AppRow, resolve: Resolve): Promise<App> {
+  const [creator, functions] = await Promise.all([
+    resolve.includes('creator') ? repo.findCreator(ctx.db, app.createdBy) : undefined,
+    resolve.includes('functions') ? repo.listAppFunctions(ctx.db, app.vendorId, app.id) : undefined,
+  ]);
+  return presentApp(app, { creator, functions });
 }
+
+/** The app as stored now, with its creator and functions (after a write). */
+const reread = async (ctx: AppContext, vendorId: number, appId: number) =>
+  getApp(ctx, await vendorApp(ctx.db, vendorId, appId), ['creator', 'functions']);
 
 /** The catalogue as `GET …/apps/available` answers it: app_key → {name, description, type, icon}. */
 export function availableApps(): Record<string, AvailableApp> {
@@ -122,29 +120,28 @@ export async function installApp(
       createdBy: userId,
     });
   });
-  return getApp(ctx, vendorId, row.id, ['creator', 'functions']);
+  return getApp(ctx, row, ['creator', 'functions']);
 }
 
 export async function updateApp(
   ctx: AppContext,
   vendorId: number,
-  appId: number,
+  app: AppRow,
   body: UpdateBody,
 ): Promise<App> {
-  const found = await repo.findApp(ctx.db, vendorId, appId);
-  if (!found) throw notFound('App');
+  const appId = app.id;
   const errors: FieldErrors = {};
   const changes: repo.AppChanges = { name: body.name };
   if (body.description !== undefined) changes.description = body.description;
 
   if (body.parameters !== undefined) {
-    const manifest = findManifest(found.app.appKey);
+    const manifest = findManifest(app.appKey);
     // An app whose manifest left the catalogue keeps free-form parameters.
     const checked = manifest ? checkParameters(manifest, body.parameters) : { value: body.parameters };
     if ('errors' in checked) errors.parameters = checked.errors;
     else {
       changes.parameters = checked.value;
-      changes.meta = metaFor(manifest, checked.value, readMeta(found.app.meta));
+      changes.meta = metaFor(manifest, checked.value, readMeta(app.meta));
     }
   }
 
@@ -165,7 +162,7 @@ export async function updateApp(
     else if (duplicates.length > 0) {
       errors.functions = { functions_data: `Listed more than once: ${duplicates.join(', ')}` };
     } else {
-      // Each config must satisfy its function's config schema (spec 02 §5: `function_config.<id>`).
+      // Each config must satisfy its function's config schema (docs/reference/rules.md: `function_config.<id>`).
       const schemas = await configSchemasOf(ctx.db, vendorId, ids);
       const configErrors: Record<string, string> = {};
       for (const f of body.functions) {
@@ -179,7 +176,7 @@ export async function updateApp(
 
   if (Object.keys(errors).length > 0) throw validationError(errors);
   if (!(await repo.updateApp(ctx.db, vendorId, appId, changes, functionsData))) throw notFound('App');
-  return getApp(ctx, vendorId, appId, ['creator', 'functions']);
+  return reread(ctx, vendorId, appId);
 }
 
 export async function deleteApp(ctx: AppContext, vendorId: number, appId: number): Promise<void> {
@@ -187,12 +184,6 @@ export async function deleteApp(ctx: AppContext, vendorId: number, appId: number
 }
 
 /** The Configuration form's definitions for an app (empty when its manifest left the catalogue). */
-export async function parameterDefinitions(
-  ctx: AppContext,
-  vendorId: number,
-  appId: number,
-): Promise<ParameterDefinition[]> {
-  const found = await repo.findApp(ctx.db, vendorId, appId);
-  if (!found) throw notFound('App');
-  return findManifest(found.app.appKey)?.parameters ?? [];
+export function parameterDefinitions(app: AppRow): ParameterDefinition[] {
+  return findManifest(app.appKey)?.parameters ?? [];
 }

@@ -12,7 +12,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** Builds the header independently of the project's helpers, straight from CONTRACTS.md. */
+/** Builds the header independently of the project's helpers, straight from docs/reference/api.md. */
 function contractHeader(token: string, secret: string, method: string, target: string, ts: number) {
   const signature = createHmac('sha256', Buffer.from(secret, 'utf8'))
     .update(`${method}\n${target}\n${ts}`)
@@ -32,7 +32,7 @@ describe('sessions', () => {
     expect(body.token).not.toBe(body.secret);
   });
 
-  it('accepts a request signed byte for byte as CONTRACTS.md says, query string included', async () => {
+  it('accepts a request signed byte for byte as docs/reference/api.md says, query string included', async () => {
     const c = await Client.create(server.app);
     const target = '/v1/auth/session/user?locale=en_US&x=%20y';
     const ts = Math.floor(Date.now() / 1000);

@@ -23,7 +23,8 @@ import { forbidden, tooManyRequests, unauthorized, validationError } from '../..
 import type { Identity, SignedIn } from '../../platform/http/identity';
 import { job } from '../../platform/queue';
 import { instanceMailer } from '../settings/service';
-import { presentVendorFor, vendorFromHeader } from '../vendors/service';
+import { presentVendorFor } from '../vendors/present';
+import { vendorFromHeader } from '../vendors/service';
 import { issueLink, spendLink } from './links';
 import { presentUser } from './present';
 import {

@@ -7,7 +7,6 @@ import type { Identity, SessionPort, VerifyResult } from '../../platform/http/id
 import type { RelayHub } from '../../platform/relay/hub';
 import { findSessionWithUser, touchSession } from './repo';
 
-const SESSION_TTL_MS = 5_000;
 /** How often a session's last use is written (the idle lifetime is minutes to hours: a minute is exact enough). */
 const TOUCH_EVERY_MS = 60_000;
 
@@ -16,6 +15,8 @@ export interface SessionLifetimes {
   idleMs: number;
   /** A session this old has ended, however busy. */
   maxMs: number;
+  /** How long a verified session is trusted from memory before the database is asked again. */
+  cacheMs: number;
 }
 const REVOKE_CHANNEL = 'sessions:revoke';
 const CACHE_MAX = 10_000;
@@ -27,7 +28,7 @@ interface DecodedHeader {
 }
 
 /**
- * Verifies `X-AccessToken` headers (CONTRACTS.md). This runs on every call, so it is kept lean:
+ * Verifies `X-AccessToken` headers (docs/reference/api.md). This runs on every call, so it is kept lean:
  * - sessions are cached for a few seconds by token (no database round trip per request); sign-in,
  *   sign-out, deactivating a user and changing their memberships evict the entries at once, on every
  *   instance (the broadcast is Redis pub/sub when `REDIS_URL` is set);
@@ -179,7 +180,7 @@ export class SessionVerifier implements SessionPort {
       await touchSession(this.db, identity.session.id, at);
       identity.session = { ...identity.session, lastSeenAt: at };
     }
-    this.sessions.set(token, { identity, expiresAt: now + SESSION_TTL_MS });
+    this.sessions.set(token, { identity, expiresAt: now + this.lifetimes.cacheMs });
     return identity;
   }
 }

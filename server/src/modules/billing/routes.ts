@@ -5,7 +5,6 @@ import {
   cancelBody,
   checkoutBody,
   dataEnvelopeSchema,
-  idParam,
   invoiceSchema,
   invoicesQuery,
   listEnvelopeSchema,
@@ -18,6 +17,7 @@ import {
   subscriptionAssignBody,
   subscriptionLimitsSchema,
   subscriptionSchema,
+  vendorPath,
   webhookAckSchema,
 } from '@llmor/contracts';
 import { z } from 'zod';
@@ -44,7 +44,6 @@ import { handleStripeWebhook } from './webhook';
 const tags = ['billing'];
 const superuser = { auth: 'superuser' } as const;
 const owner = { auth: 'user', vendor: 'path', role: 'owner' } as const;
-const vendorPath = z.object({ vendorId: idParam });
 
 /** Plans, subscriptions, invoices, the billing address, limits and the Stripe webhook (contracts/src/http/billing.ts). */
 export const billingRoutes = (ctx: AppContext) => [

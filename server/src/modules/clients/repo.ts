@@ -3,20 +3,11 @@ import type { ClientOrderColumn } from '@llmor/contracts';
 import { and, asc, count, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { type Db, schema } from '../../platform/db';
 
-const { apps, clients, vendors } = schema;
+const { clients, vendors } = schema;
 
 export type ClientRow = typeof clients.$inferSelect;
 export type VendorRow = typeof vendors.$inferSelect;
 export type ClientSettings = Pick<ClientRow, 'name' | 'active' | 'requestRateLimit' | 'requestRateInterval'>;
-
-export async function appExists(db: Db, vendorId: number, appId: number): Promise<boolean> {
-  const rows = await db
-    .select({ id: apps.id })
-    .from(apps)
-    .where(and(eq(apps.vendorId, vendorId), eq(apps.id, appId)))
-    .limit(1);
-  return rows.length === 1;
-}
 
 function orderBy(order: ClientOrderColumn, dir: 'asc' | 'desc'): SQL[] {
   const d = sql.raw(dir);

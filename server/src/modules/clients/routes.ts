@@ -13,9 +13,9 @@ import { route } from '../../platform/http/route';
 import * as service from './service';
 
 const tags = ['clients'];
-const access = { auth: 'user', vendor: 'path' } as const;
+const access = { auth: 'user', vendor: 'path', app: 'path' } as const;
 
-/** An app's API clients (CONTRACTS "Reaching an app from outside"; contracts/src/http/clients.ts). */
+/** An app's API clients (docs/reference/api.md "Reaching an app from outside"; contracts/src/http/clients.ts). */
 export const clientRoutes = (ctx: AppContext) => [
   route({
     method: 'GET',
@@ -27,7 +27,7 @@ export const clientRoutes = (ctx: AppContext) => [
     resource: 'App',
     query: clientsQuery,
     response: listEnvelopeSchema(apiClientSchema),
-    handler: ({ vendor, params, query }) => service.listClients(ctx, vendor.id, params.appId, query),
+    handler: ({ vendor, app, query }) => service.listClients(ctx, vendor.id, app.id, query),
   }),
   route({
     method: 'POST',
@@ -40,8 +40,8 @@ export const clientRoutes = (ctx: AppContext) => [
     body: clientBody,
     status: 201,
     response: dataEnvelopeSchema(apiClientCreatedSchema),
-    handler: async ({ identity, vendor, params, body }) => ({
-      data: await service.createClient(ctx, vendor.id, params.appId, identity.user.id, body),
+    handler: async ({ identity, vendor, app, body }) => ({
+      data: await service.createClient(ctx, vendor.id, app.id, identity.user.id, body),
     }),
   }),
   route({
@@ -53,8 +53,8 @@ export const clientRoutes = (ctx: AppContext) => [
     params: clientPath,
     resource: 'Client',
     response: dataEnvelopeSchema(apiClientSchema),
-    handler: async ({ vendor, params }) => ({
-      data: await service.getClient(ctx, vendor.id, params.appId, params.clientId),
+    handler: async ({ vendor, app, params }) => ({
+      data: await service.getClient(ctx, vendor.id, app.id, params.clientId),
     }),
   }),
   route({
@@ -67,8 +67,8 @@ export const clientRoutes = (ctx: AppContext) => [
     resource: 'Client',
     body: clientBody,
     response: dataEnvelopeSchema(apiClientSchema),
-    handler: async ({ vendor, params, body }) => ({
-      data: await service.updateClient(ctx, vendor.id, params.appId, params.clientId, body),
+    handler: async ({ vendor, app, params, body }) => ({
+      data: await service.updateClient(ctx, vendor.id, app.id, params.clientId, body),
     }),
   }),
 ];

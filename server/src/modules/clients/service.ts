@@ -22,10 +22,6 @@ const TOKEN_BYTES = 32;
 /** The stored form of a client token: only its SHA-256 is kept (it has 256 random bits; no slow hash needed). */
 export const clientTokenHash = (token: string) => sha256Hex(token);
 
-async function requireApp(ctx: AppContext, vendorId: number, appId: number): Promise<void> {
-  if (!(await repo.appExists(ctx.db, vendorId, appId))) throw notFound('App');
-}
-
 const settingsOf = (body: ClientInput): repo.ClientSettings => ({
   name: body.name,
   active: body.active,
@@ -39,7 +35,6 @@ export async function listClients(
   appId: number,
   query: z.output<typeof clientsQuery>,
 ): Promise<ListEnvelope<ApiClient>> {
-  await requireApp(ctx, vendorId, appId);
   const { rows, total } = await repo.listClients(ctx.db, vendorId, appId, {
     order: query.order ?? 'created_at',
     dir: query.order_dir ?? 'desc',
@@ -68,7 +63,6 @@ export async function createClient(
   userId: number,
   body: ClientInput,
 ): Promise<ApiClientCreated> {
-  await requireApp(ctx, vendorId, appId);
   const token = `${CLIENT_TOKEN_PREFIX}${randomToken(TOKEN_BYTES)}`;
   const row = await repo.insertClient(ctx.db, vendorId, {
     ...settingsOf(body),

@@ -12,8 +12,8 @@ import {
   uniq,
 } from '../../test/harness';
 import { closeSiliconPools } from '../functions/sandbox';
+import { findVendorApp } from '../vendors/owned';
 import type { VendorRow } from '../vendors/repo';
-import { findApp } from './repo';
 import { RecordingRelay } from './testing';
 import { functionTools, toolParameters } from './tools';
 
@@ -201,7 +201,7 @@ describe('installed functions as tools', () => {
     const plain = await createFunction('function run() return 1 end', { name: 'Plain one' });
     const notInstalled = await createFunction('function run() return 1 end');
     const { app, send } = await chatbotWith([{ id: plain.id }, { id: described.id }]);
-    const row = (await findApp(server.ctx.db, vendor.id, app.id))!;
+    const row = (await findVendorApp(server.ctx.db, vendor.id, app.id))!;
     expect(await functionTools.list(server.ctx, row)).toEqual([
       { name: plain.function_key, description: 'Plain one', parameters: { type: 'object', properties: {} } },
       {

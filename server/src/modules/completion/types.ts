@@ -18,7 +18,7 @@ export interface ToolContext {
   emit(type: string, data: unknown): void;
 }
 
-/** `status` follows the function-run codes of CONTRACTS "Functions": 1 success, negative failures. */
+/** `status` follows the function-run codes of docs/reference/api.md "Functions": 1 success, negative failures. */
 export interface ToolResult {
   result: unknown;
   status: number;

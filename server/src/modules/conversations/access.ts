@@ -9,7 +9,7 @@ import type { ConversationRow } from './repo';
  *
  * - Console users (signed session + `X-Vendor`, resolved by the request pipeline): the `management`
  *   channel, any app of the vendor.
- * - Outside callers (CONTRACTS "Outside callers", ADR 0012), authenticated by the pipeline's outside-caller
+ * - Outside callers (docs/reference/api.md "Outside callers", ADR 0012), authenticated by the pipeline's outside-caller
  *   port (routes declared with `outsiders: true`, wired to modules/clients in app.ts) and turned into a
  *   caller by `callerOf`: API clients (`X-VendorToken` + `X-Vendor`, or `Authorization: Bearer` on the
  *   OpenAI-compatible endpoint), channel `api`; web embeds (`X-EmbedToken`), channel `embed`. Each reaches

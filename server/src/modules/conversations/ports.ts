@@ -1,10 +1,9 @@
 import type { AppContext } from '../../platform/context';
-import type { schema } from '../../platform/db';
-import type { Identity, SessionPort } from '../../platform/http/identity';
+import type { AppRow, Identity, SessionPort } from '../../platform/http/identity';
 import type { Caller, ClientCaller, EmbedCaller } from './access';
 import type { ConversationRow } from './repo';
 
-export type AppRow = typeof schema.apps.$inferSelect;
+export type { AppRow };
 
 /** Sees every relay event of one reply as it is published (the OpenAI-compatible endpoint streams them). */
 export type ReplyObserver = (type: string, data: unknown) => void;
@@ -16,7 +15,6 @@ export type ReplyObserver = (type: string, data: unknown) => void;
  */
 export interface ConversationPorts {
   apps: {
-    find(vendorId: number, appId: number): Promise<AppRow | null>;
     /** The greeting a new conversation opens with, in the caller's locale, or null. */
     greeting(app: AppRow, locale: string | undefined): string | null;
   };

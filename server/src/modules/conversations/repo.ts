@@ -1,8 +1,8 @@
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import { type Db, schema } from '../../platform/db';
+import type { AppRow } from '../../platform/http/identity';
 
 const { apps, conversations, messages } = schema;
-type AppRow = typeof apps.$inferSelect;
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
 export type NewMessage = Pick<typeof messages.$inferInsert, 'role' | 'creator' | 'message'> &

@@ -33,7 +33,7 @@ function posterSocket(request: FastifyRequest): string | undefined {
 
 const tags = ['conversations'];
 const access = { auth: 'user', vendor: 'header' } as const;
-/** Console users, and API clients and embeds on their own app (CONTRACTS "Outside callers"). */
+/** Console users, and API clients and embeds on their own app (docs/reference/api.md "Outside callers"). */
 const anyCaller = { auth: 'user', vendor: 'header', outsiders: true } as const;
 
 /** Calls documented in contracts/src/http/conversations.ts; the vendor comes from `X-Vendor`. */

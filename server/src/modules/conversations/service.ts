@@ -10,6 +10,7 @@ import { RELAY_PATH } from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
 import { randomToken } from '../../platform/crypto';
 import { notFound, timedOut, validationError } from '../../platform/errors';
+import { vendorApp } from '../vendors/owned';
 import { type Caller, channelsOf, mayOpenConversation, mayUseApp } from './access';
 import { checkParametersSize, countEmbedOpening } from './limits';
 import type { AppRow, ConversationContext, ReplyObserver } from './ports';
@@ -33,9 +34,10 @@ export function relayUrl(ctx: AppContext): string {
   return `${ctx.publicUrl}${RELAY_PATH}`;
 }
 
-async function requireApp(ctx: ConversationContext, caller: Caller, appId: number): Promise<AppRow> {
-  const app = await ctx.apps.find(caller.vendor.id, appId);
-  if (!app || !mayUseApp(caller, app)) throw notFound('App');
+/** The app an id names, when this caller may use it (an outside caller only its own), else 404. */
+async function usableApp(ctx: AppContext, caller: Caller, appId: number): Promise<AppRow> {
+  const app = await vendorApp(ctx.db, caller.vendor.id, appId);
+  if (!mayUseApp(caller, app)) throw notFound('App');
   return app;
 }
 
@@ -75,7 +77,7 @@ export async function openConversation(
     });
   }
   checkParametersSize(ctx, caller, body.parameters);
-  const app = await requireApp(ctx, caller, body.vendor_app_id);
+  const app = await usableApp(ctx, caller, body.vendor_app_id);
   const conversation = await insertConversation(ctx.db, caller.vendor.id, {
     appId: app.id,
     token: randomToken(TOKEN_BYTES),
@@ -129,7 +131,7 @@ export async function listConversationsOf(
   caller: Caller,
   query: ListConversationsQuery,
 ): Promise<ListEnvelope<ConversationListItem>> {
-  if (query.vendor_app_id !== undefined) await requireApp(ctx, caller, query.vendor_app_id);
+  if (query.vendor_app_id !== undefined) await usableApp(ctx, caller, query.vendor_app_id);
   const { rows, total } = await listConversations(ctx.db, caller.vendor.id, {
     appId: query.vendor_app_id,
     page: query.page,
@@ -167,7 +169,7 @@ export async function sendMessage(
   const app =
     opts.app && opts.app.id === conversation.appId && mayUseApp(caller, opts.app)
       ? opts.app
-      : await requireApp(ctx, caller, conversation.appId);
+      : await usableApp(ctx, caller, conversation.appId);
   // Every channel sends through here: past the plan's limits 402, before any provider is called.
   const reservation = await ctx.spending.reserveReply(caller.vendor.id);
   const done = ctx.replies.start(ctx, {

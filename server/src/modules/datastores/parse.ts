@@ -1,5 +1,5 @@
 /**
- * Import input → documents (CONTRACTS "Datastores"): one mode per file type, each refusing malformed
+ * Import input → documents (docs/reference/api.md "Datastores"): one mode per file type, each refusing malformed
  * input with a message that names the row or position, so nothing of a bad file is stored. Documents
  * keep the key order of their file; passages of PDF, Word, HTML and Markdown files carry their source
  * (docs/adr/0032-document-import-and-sources.md).

@@ -26,10 +26,10 @@ import type { KnowledgeContext } from './service';
 import * as service from './service';
 
 const tags = ['datastores'];
-const byPath = { auth: 'user', vendor: 'path' } as const;
+const byPath = { auth: 'user', vendor: 'path', app: 'path' } as const;
 const byHeader = { auth: 'user', vendor: 'header' } as const;
 
-/** Datastores of an app, and their documents (CONTRACTS "Datastores"; contracts/src/http/datastores.ts). */
+/** Datastores of an app, and their documents (docs/reference/api.md "Datastores"; contracts/src/http/datastores.ts). */
 export const datastoreRoutes = (ctx: KnowledgeContext) => [
   route({
     method: 'GET',
@@ -40,7 +40,7 @@ export const datastoreRoutes = (ctx: KnowledgeContext) => [
     params: datastoreAppPath,
     resource: 'App',
     response: listEnvelopeSchema(datastoreSchema),
-    handler: ({ vendor, params }) => service.listDatastores(ctx, vendor.id, params.appId),
+    handler: ({ vendor, app }) => service.listDatastores(ctx, vendor.id, app.id),
   }),
   route({
     method: 'POST',
@@ -54,8 +54,8 @@ export const datastoreRoutes = (ctx: KnowledgeContext) => [
     status: 201,
     response: dataEnvelopeSchema(datastoreSchema),
     errors: ['Conflict'],
-    handler: async ({ identity, vendor, params, body }) => ({
-      data: await service.createDatastore(ctx, vendor.id, params.appId, identity.user.id, body),
+    handler: async ({ identity, vendor, app, body }) => ({
+      data: await service.createDatastore(ctx, vendor.id, app.id, identity.user.id, body),
     }),
   }),
   route({
@@ -69,8 +69,8 @@ export const datastoreRoutes = (ctx: KnowledgeContext) => [
     body: datastoreUpdateBody,
     response: dataEnvelopeSchema(datastoreSchema),
     errors: ['Conflict'],
-    handler: async ({ vendor, params, body }) => ({
-      data: await service.updateDatastore(ctx, vendor.id, params.appId, params.datastoreId, body),
+    handler: async ({ vendor, app, params, body }) => ({
+      data: await service.updateDatastore(ctx, vendor.id, app.id, params.datastoreId, body),
     }),
   }),
   route({
@@ -81,8 +81,7 @@ export const datastoreRoutes = (ctx: KnowledgeContext) => [
     access: byPath,
     params: datastoreAppItemPath,
     resource: 'Datastore',
-    handler: ({ vendor, params }) =>
-      service.deleteDatastore(ctx, vendor.id, params.appId, params.datastoreId),
+    handler: ({ vendor, app, params }) => service.deleteDatastore(ctx, vendor.id, app.id, params.datastoreId),
   }),
   route({
     method: 'GET',

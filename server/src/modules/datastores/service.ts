@@ -19,7 +19,6 @@ import {
 import type { AppContext } from '../../platform/context';
 import { badGateway, conflict, notFound, validationError } from '../../platform/errors';
 import type { JobQueue } from '../../platform/queue';
-import { findApp } from '../apps/repo';
 import { embeddingModelFor } from '../models/providers/index';
 import { type EmbeddingModel, ProviderError } from '../models/providers/types';
 import {
@@ -30,7 +29,8 @@ import {
   parseImport,
   uploadData,
 } from './parse';
-import type { DatastoreRow, DocumentRow } from './repo';
+import { presentDatastore, presentDocument, sourceOf } from './present';
+import type { DatastoreRow } from './repo';
 import * as repo from './repo';
 import { dropVectors, fuse, nearest, textMatches } from './vectors';
 
@@ -42,35 +42,6 @@ export interface KnowledgeContext extends AppContext {
 }
 
 export const SYNC_JOB = 'datastore-sync';
-
-export function presentDatastore(row: DatastoreRow): Datastore {
-  return {
-    id: row.id,
-    name: row.name,
-    app_id: row.appId,
-    embedding_vendor_model_id: row.embeddingVendorModelId,
-    created_at: row.createdAt.toISOString(),
-    modified_at: row.modifiedAt?.toISOString() ?? null,
-  };
-}
-
-const sourceOf = (row: Pick<DocumentRow, 'source'>) => (row.source ?? null) as DocumentSource | null;
-
-export function presentDocument(row: DocumentRow): DatastoreDocument {
-  return {
-    id: row.id,
-    hash: row.hash,
-    document: row.document,
-    source: sourceOf(row),
-    modified_at: row.modifiedAt.toISOString(),
-    requires_sync: row.requiresSync,
-    sync_error: row.syncError,
-  };
-}
-
-async function requireApp(ctx: AppContext, vendorId: number, appId: number): Promise<void> {
-  if (!(await findApp(ctx.db, vendorId, appId))) throw notFound('App');
-}
 
 /** A datastore of the vendor (another vendor's, or a missing one: 404). */
 export async function requireDatastore(ctx: AppContext, vendorId: number, id: number): Promise<DatastoreRow> {
@@ -89,7 +60,6 @@ async function embeddingModelId(ctx: AppContext, vendorId: number, requested?: n
 }
 
 export async function listDatastores(ctx: AppContext, vendorId: number, appId: number) {
-  await requireApp(ctx, vendorId, appId);
   const rows = await repo.listDatastores(ctx.db, vendorId, appId);
   return { data: rows.map(presentDatastore), total_count: rows.length, filter_count: rows.length };
 }
@@ -101,7 +71,6 @@ export async function createDatastore(
   userId: number,
   body: DatastoreCreateBody,
 ): Promise<Datastore> {
-  await requireApp(ctx, vendorId, appId);
   const row = await repo.insertDatastore(ctx.db, vendorId, {
     appId,
     name: body.name,
@@ -136,7 +105,7 @@ export async function updateDatastore(
   if (!row) throw notFound('Datastore');
   if (modelId !== current.embeddingVendorModelId) {
     // Vectors of another model do not compare: embed everything again.
-    await dropVectors(ctx.database, id);
+    await dropVectors(ctx.database, vendorId, id);
     await repo.markAllForSync(ctx.db, vendorId, id);
     await requestSync(ctx, vendorId, id);
   }
@@ -146,7 +115,7 @@ export async function updateDatastore(
 export async function deleteDatastore(ctx: AppContext, vendorId: number, appId: number, id: number) {
   const current = await requireDatastore(ctx, vendorId, id);
   if (current.appId !== appId) throw notFound('Datastore');
-  await dropVectors(ctx.database, id);
+  await dropVectors(ctx.database, vendorId, id);
   await repo.deleteDatastore(ctx.db, vendorId, id);
 }
 
@@ -308,10 +277,10 @@ export async function searchDatastore(
   const [byVector, byText] = await Promise.all([
     model
       ? embedQuery(model, query, signal, meter).then((vector) =>
-          nearest(ctx.database, ds.id, vector, candidates),
+          nearest(ctx.database, vendorId, ds.id, vector, candidates),
         )
       : Promise.resolve([]),
-    textMatches(ctx.db, ds.id, query, candidates),
+    textMatches(ctx.db, vendorId, ds.id, query, candidates),
   ]);
   const ranked = fuse([byVector, byText], k);
   const rows = new Map(

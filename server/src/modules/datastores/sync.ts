@@ -71,6 +71,7 @@ export async function syncDatastore(ctx: KnowledgeContext, data: SyncData): Prom
     }
     await writeVectors(
       ctx.database,
+      vendorId,
       ds.id,
       batch.map((d, i) => ({ documentId: d.id, vector: vectors[i]! })),
     );

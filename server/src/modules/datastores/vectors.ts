@@ -8,6 +8,9 @@
  *
  * Search is hybrid: the nearest passages by vector and the best full-text matches (`search` tsvector,
  * GIN) are fused by reciprocal rank (RRF, k = 60).
+ *
+ * Like every repo, each function that reads or writes a datastore's rows takes the vendor id and touches
+ * nothing unless that vendor owns the datastore (the embeddings table has no vendor column of its own).
  */
 import { sql } from 'drizzle-orm';
 import type { Database, Db } from '../../platform/db';
@@ -79,9 +82,18 @@ async function ensureIndex(database: Database, datastoreId: number, dims: number
   );
 }
 
+/**
+ * The vendor owns the datastore: a condition on no column of the row, so the database checks it once per
+ * statement and the datastore's partial index still serves the search.
+ */
+const ownedBy = (vendorId: number, datastoreId: number) =>
+  sql`exists (select 1 from datastores where id = ${datastoreId} and vendor_id = ${vendorId})`;
+
 /** Forgets a datastore's vectors and index (its embedding model changed, or it is deleted). */
-export async function dropVectors(database: Database, datastoreId: number): Promise<void> {
+export async function dropVectors(database: Database, vendorId: number, datastoreId: number): Promise<void> {
   await prepareVectorStore(database);
+  const owned = rowsOf(await database.db.execute(sql`select 1 where ${ownedBy(vendorId, datastoreId)}`));
+  if (owned.length === 0) return;
   await database.db.execute(sql`delete from datastore_embeddings where datastore_id = ${datastoreId}`);
   if (database.hasVector)
     await database.db.execute(sql.raw(`drop index if exists ${indexName(datastoreId)}`));
@@ -115,6 +127,7 @@ const literal = (hasVector: boolean, v: number[]) => (hasVector ? `[${v.join(','
 /** Stores (or replaces) the vectors of documents of one datastore. */
 export async function writeVectors(
   database: Database,
+  vendorId: number,
   datastoreId: number,
   rows: { documentId: number; vector: number[] }[],
 ): Promise<void> {
@@ -130,8 +143,10 @@ export async function writeVectors(
     const payload = JSON.stringify(chunk.map((r) => [r.documentId, literal(database.hasVector, r.vector)]));
     await database.db.execute(sql`
       insert into datastore_embeddings (document_id, datastore_id, dims, embedding)
-      select (x->>0)::int, ${datastoreId}, ${dims}, (x->>1)::${sql.raw(column)}
+      select d.id, ${datastoreId}, ${dims}, (x->>1)::${sql.raw(column)}
       from jsonb_array_elements(${payload}::jsonb) x
+      join datastore_documents d
+        on d.id = (x->>0)::int and d.datastore_id = ${datastoreId} and d.vendor_id = ${vendorId}
       on conflict (document_id) do update
         set embedding = excluded.embedding, dims = excluded.dims, datastore_id = excluded.datastore_id`);
   }
@@ -145,6 +160,7 @@ export interface RankedId {
 /** Ids of the `n` nearest embedded documents (cosine), nearest first; `exact` skips the index. */
 export async function nearest(
   database: Database,
+  vendorId: number,
   datastoreId: number,
   vector: number[],
   n: number,
@@ -158,7 +174,8 @@ export async function nearest(
     const rows = await database.db.execute(sql`
       select document_id as id,
         (select sum(a * b) from unnest(embedding, ${q}::real[]) as t(a, b)) as score
-      from datastore_embeddings where datastore_id = ${sql.raw(ds)} and dims = ${dims}
+      from datastore_embeddings
+      where datastore_id = ${sql.raw(ds)} and dims = ${dims} and ${ownedBy(vendorId, datastoreId)}
       order by score desc nulls last limit ${n}`);
     return rowsOf<{ id: number; score: number }>(rows).map((r) => ({ id: r.id, score: Number(r.score) }));
   }
@@ -166,7 +183,7 @@ export async function nearest(
   const q = literal(true, vector);
   const query = sql`
     select document_id as id, 1 - (embedding::${sql.raw(type)} <=> ${q}::${sql.raw(type)}) as score
-    from datastore_embeddings where datastore_id = ${sql.raw(ds)}
+    from datastore_embeddings where datastore_id = ${sql.raw(ds)} and ${ownedBy(vendorId, datastoreId)}
     order by embedding::${sql.raw(type)} <=> ${q}::${sql.raw(type)} limit ${n}`;
   // The index returns at most ef_search rows, and a wider search finds the true neighbours more often.
   const efSearch = Math.max(EF_SEARCH_MIN, Math.min(1000, n * 4));
@@ -198,13 +215,19 @@ export function orQuery(text: string): string | null {
 }
 
 /** Ids of the `n` best full-text matches, best first. */
-export async function textMatches(db: Db, datastoreId: number, text: string, n: number): Promise<RankedId[]> {
+export async function textMatches(
+  db: Db,
+  vendorId: number,
+  datastoreId: number,
+  text: string,
+  n: number,
+): Promise<RankedId[]> {
   const tsquery = orQuery(text);
   if (!tsquery) return [];
   const rows = await db.execute(sql`
     select id, ts_rank(search, q) as score
     from datastore_documents, to_tsquery('simple', ${tsquery}) q
-    where datastore_id = ${datastoreId} and search @@ q
+    where vendor_id = ${vendorId} and datastore_id = ${datastoreId} and search @@ q
     order by score desc, id limit ${n}`);
   return rowsOf<{ id: number; score: number }>(rows).map((r) => ({ id: r.id, score: Number(r.score) }));
 }

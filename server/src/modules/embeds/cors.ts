@@ -8,8 +8,8 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../platform/context';
 import { embedAllowedOrigins, findConversationByCapability } from '../conversations/repo';
+import { allowedOriginsOf } from './present';
 import { findEmbedByToken } from './repo';
-import { allowedOriginsOf } from './service';
 
 /** The conversation routes a widget calls: `POST /v1/conversations`, `GET/POST /v1/conversations/{token}`. */
 const CONVERSATION_PATH = /^\/v1\/conversations(?:\/([A-Za-z0-9_-]+))?\/?(?:\?|$)/;
@@ -20,7 +20,7 @@ const ALLOW_HEADERS = `content-type, ${EMBED_TOKEN_HEADER}, ${RELAY_SOCKET_HEADE
 const PREFLIGHT_MAX_AGE = '600';
 
 /**
- * Cross-origin calls of the web widget (CONTRACTS "Reaching an app from outside"): CORS on the
+ * Cross-origin calls of the web widget (docs/reference/api.md "Reaching an app from outside"): CORS on the
  * conversation routes only, and only for `X-EmbedToken` callers. No other route answers CORS, so the
  * console's API stays same-origin.
  *

@@ -195,7 +195,7 @@ describe('embed CRUD', () => {
     expect((await owner.get(`${base}/${e.id}`)).json().data.name).toBe('Mine');
   });
 
-  it('sorts by name and created_at, pages, and members may use it (no role checks, spec 02 §6)', async () => {
+  it('sorts by name and created_at, pages, and members may use it (no role checks, docs/reference/rules.md)', async () => {
     const sortApp = await makeApp(server.ctx, vendor);
     const url = `/v1/vendors/${vendor.id}/apps/${sortApp.id}/embed`;
     for (const name of ['beta', 'Alpha', 'gamma'])

@@ -14,10 +14,10 @@ import { route } from '../../platform/http/route';
 import * as service from './service';
 
 const tags = ['embeds'];
-const access = { auth: 'user', vendor: 'path' } as const;
+const access = { auth: 'user', vendor: 'path', app: 'path' } as const;
 const base = '/v1/vendors/:vendorId/apps/:appId/embed';
 
-/** An app's web embeds (CONTRACTS "Reaching an app from outside"; contracts/src/http/embeds.ts). */
+/** An app's web embeds (docs/reference/api.md "Reaching an app from outside"; contracts/src/http/embeds.ts). */
 export const embedRoutes = (ctx: AppContext) => [
   route({
     method: 'GET',
@@ -29,7 +29,7 @@ export const embedRoutes = (ctx: AppContext) => [
     resource: 'App',
     query: embedsQuery,
     response: listEnvelopeSchema(embedSchema),
-    handler: ({ vendor, params, query }) => service.listEmbeds(ctx, vendor.id, params.appId, query),
+    handler: ({ vendor, app, query }) => service.listEmbeds(ctx, vendor.id, app.id, query),
   }),
   route({
     method: 'POST',
@@ -42,8 +42,8 @@ export const embedRoutes = (ctx: AppContext) => [
     body: embedBody,
     status: 201,
     response: dataEnvelopeSchema(embedSchema),
-    handler: async ({ identity, vendor, params, body }) => ({
-      data: await service.createEmbed(ctx, vendor.id, params.appId, identity.user.id, body),
+    handler: async ({ identity, vendor, app, body }) => ({
+      data: await service.createEmbed(ctx, vendor.id, app.id, identity.user.id, body),
     }),
   }),
   route({
@@ -55,8 +55,8 @@ export const embedRoutes = (ctx: AppContext) => [
     params: embedPath,
     resource: 'Embed',
     response: dataEnvelopeSchema(embedSchema),
-    handler: async ({ vendor, params }) => ({
-      data: await service.getEmbed(ctx, vendor.id, params.appId, params.embedId),
+    handler: async ({ vendor, app, params }) => ({
+      data: await service.getEmbed(ctx, vendor.id, app.id, params.embedId),
     }),
   }),
   route({
@@ -69,8 +69,8 @@ export const embedRoutes = (ctx: AppContext) => [
     resource: 'Embed',
     body: embedUpdateBody,
     response: dataEnvelopeSchema(embedSchema),
-    handler: async ({ vendor, params, body }) => ({
-      data: await service.updateEmbed(ctx, vendor.id, params.appId, params.embedId, body),
+    handler: async ({ vendor, app, params, body }) => ({
+      data: await service.updateEmbed(ctx, vendor.id, app.id, params.embedId, body),
     }),
   }),
   route({
@@ -81,7 +81,7 @@ export const embedRoutes = (ctx: AppContext) => [
     access,
     params: embedPath,
     resource: 'Embed',
-    handler: ({ vendor, params }) => service.deleteEmbed(ctx, vendor.id, params.appId, params.embedId),
+    handler: ({ vendor, app, params }) => service.deleteEmbed(ctx, vendor.id, app.id, params.embedId),
   }),
   route({
     method: 'GET',
@@ -92,8 +92,8 @@ export const embedRoutes = (ctx: AppContext) => [
     params: embedPath,
     resource: 'Embed',
     response: dataEnvelopeSchema(embedCodeSchema),
-    handler: async ({ vendor, params }) => ({
-      data: await service.embedCode(ctx, vendor.id, params.appId, params.embedId, ctx.publicUrl),
+    handler: async ({ vendor, app, params }) => ({
+      data: await service.embedCode(ctx, vendor.id, app.id, params.embedId, ctx.publicUrl),
     }),
   }),
 ];

@@ -1,54 +1,21 @@
 import {
   EMBED_DEFAULT_APPEARANCE,
   type Embed,
-  type EmbedAppearance,
   type EmbedCode,
   type EmbedsQuery,
-  embedAppearanceSchema,
   type embedBody,
   type embedUpdateBody,
   type ListEnvelope,
-  maskEmbedToken,
 } from '@llmor/contracts';
 import type { z } from 'zod';
 import type { AppContext } from '../../platform/context';
 import { randomToken } from '../../platform/crypto';
 import { notFound } from '../../platform/errors';
-import { findApp } from '../apps/repo';
+import { presentEmbed } from './present';
 import * as repo from './repo';
 
 /** 32 random bytes (256 bits), base64url: the token is the embed's only credential. */
 const EMBED_TOKEN_BYTES = 32;
-
-/** The stored look with the widget's defaults under it (rows may predate a field). */
-export function appearanceOf(row: repo.EmbedRow): EmbedAppearance {
-  const stored = embedAppearanceSchema.partial().safeParse(row.appearance);
-  return { ...EMBED_DEFAULT_APPEARANCE, ...(stored.success ? stored.data : {}) };
-}
-
-export const allowedOriginsOf = (row: repo.EmbedRow): string[] =>
-  Array.isArray(row.allowedOrigins) ? row.allowedOrigins.filter((o) => typeof o === 'string') : [];
-
-/** Spec 02 §3; the token in full only for the answer of the POST that made it. */
-export function presentEmbed(row: repo.EmbedRow, token: 'full' | 'masked' = 'masked'): Embed {
-  return {
-    id: row.id,
-    name: row.name,
-    token: token === 'full' ? row.token : maskEmbedToken(row.token),
-    vendor_id: row.vendorId,
-    vendor_app_id: row.vendorAppId,
-    vendor_client_id: row.vendorClientId,
-    allowed_origins: allowedOriginsOf(row),
-    appearance: appearanceOf(row),
-    created_by: row.createdBy,
-    created_at: row.createdAt.toISOString(),
-    modified_at: row.modifiedAt?.toISOString() ?? null,
-  };
-}
-
-async function requireApp(ctx: AppContext, vendorId: number, appId: number): Promise<void> {
-  if (!(await findApp(ctx.db, vendorId, appId))) throw notFound('App');
-}
 
 async function requireEmbed(ctx: AppContext, vendorId: number, appId: number, id: number) {
   const row = await repo.findEmbed(ctx.db, vendorId, appId, id);
@@ -62,7 +29,6 @@ export async function listEmbeds(
   appId: number,
   q: EmbedsQuery,
 ): Promise<ListEnvelope<Embed>> {
-  await requireApp(ctx, vendorId, appId);
   const page = Number(q.page ?? 0);
   const pageSize = Number(q.page_size ?? 20);
   const [rows, total] = await Promise.all([
@@ -88,7 +54,6 @@ export async function createEmbed(
   userId: number,
   body: z.output<typeof embedBody>,
 ): Promise<Embed> {
-  await requireApp(ctx, vendorId, appId);
   const row = await repo.insertEmbed(ctx.db, vendorId, {
     vendorAppId: appId,
     name: body.name,

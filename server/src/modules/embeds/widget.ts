@@ -13,9 +13,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../platform/context';
 import { DEFAULT_WEB_DIST } from '../../platform/web';
-import { findApp } from '../apps/repo';
+import { findVendorApp } from '../vendors/owned';
+import { appearanceOf } from './present';
 import { findEmbedByToken } from './repo';
-import { appearanceOf } from './service';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -81,12 +81,12 @@ export function registerEmbedScript(app: FastifyInstance, ctx: AppContext): void
       ctx.log.error(`No embed widget at ${file}: run "npm run build -w web".`);
       return refuse(reply, 503, 'The chat widget is not built on this server.');
     }
-    const app = await findApp(ctx.db, embed.vendorId, embed.vendorAppId);
+    const app = await findVendorApp(ctx.db, embed.vendorId, embed.vendorAppId);
     const look = appearanceOf(embed);
     const config: EmbedWidgetConfig = {
       token: embed.token,
       app_id: embed.vendorAppId,
-      title: look.title || app?.app.name || '',
+      title: look.title || app?.name || '',
       color: look.color,
       welcome_text: look.welcome_text,
       position: look.position,

@@ -18,7 +18,7 @@ import {
 import { type Db, schema } from '../../platform/db';
 import { likePattern } from '../../platform/db/search';
 
-const { apps, appFunctions, functions, functionRuns } = schema;
+const { appFunctions, functions, functionRuns } = schema;
 
 export type FunctionRow = typeof functions.$inferSelect;
 export type FunctionRunRow = typeof functionRuns.$inferSelect;
@@ -125,15 +125,6 @@ export async function functionKeyTaken(
         exceptId === undefined ? undefined : ne(functions.id, exceptId),
       ),
     )
-    .limit(1);
-  return rows.length > 0;
-}
-
-export async function isVendorApp(db: Db, vendorId: number, appId: number): Promise<boolean> {
-  const rows = await db
-    .select({ id: apps.id })
-    .from(apps)
-    .where(and(eq(apps.vendorId, vendorId), eq(apps.id, appId)))
     .limit(1);
   return rows.length > 0;
 }

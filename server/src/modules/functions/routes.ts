@@ -15,14 +15,12 @@ import {
   functionsListQuery,
   functionsListSchema,
   functionUpdateBody,
-  idParam,
+  vendorPath,
 } from '@llmor/contracts';
-import { z } from 'zod';
 import type { AppContext } from '../../platform/context';
 import { type RateLimit, route } from '../../platform/http/route';
 import * as service from './service';
 
-const vendorPath = z.object({ vendorId: idParam });
 const base = '/v1/vendors/:vendorId/functions';
 const tags = ['functions'];
 const access = { auth: 'user', vendor: 'path' } as const;

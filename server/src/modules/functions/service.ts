@@ -21,6 +21,7 @@ import {
 import type { z } from 'zod';
 import type { AppContext } from '../../platform/context';
 import { notFound, validationError } from '../../platform/errors';
+import { findVendorApp } from '../vendors/owned';
 import { presentFunction, presentFunctionDetail, presentRun, presentRunDetail, successRate } from './present';
 import * as repo from './repo';
 import { baseHost, loadSchemas, runAndStore } from './sandbox';
@@ -32,7 +33,7 @@ type BuildBody = z.output<typeof functionBuildBody>;
 type RunsQuery = z.output<typeof functionRunsQuery>;
 
 export async function listFunctions(ctx: AppContext, vendorId: number, q: ListQuery): Promise<FunctionsList> {
-  if (q.app_id !== undefined && !(await repo.isVendorApp(ctx.db, vendorId, q.app_id))) {
+  if (q.app_id !== undefined && !(await findVendorApp(ctx.db, vendorId, q.app_id))) {
     throw validationError({ app_id: 'Unknown app' });
   }
   const filter: repo.FunctionListFilter = {
@@ -86,7 +87,7 @@ async function checkFields(
   if (
     body.specific_app_id !== undefined &&
     body.specific_app_id !== null &&
-    !(await repo.isVendorApp(ctx.db, vendorId, body.specific_app_id))
+    !(await findVendorApp(ctx.db, vendorId, body.specific_app_id))
   ) {
     errors.specific_app_id = 'Unknown app';
   }

@@ -12,6 +12,7 @@ import {
   memberUpdateBody,
   pendingInvitationSchema,
   userSchema,
+  vendorPath,
 } from '@llmor/contracts';
 import { z } from 'zod';
 import { route } from '../../platform/http/route';
@@ -23,18 +24,17 @@ import {
   linkInfo,
   listPendingInvitations,
 } from './invitations';
+import { presentMember } from './present';
 import {
   inviteMember,
   listVendorMembers,
   type MembersContext,
-  presentMember,
   removeMember,
   requireMember,
   resendInvitation,
   updateMember,
 } from './service';
 
-const vendorPath = z.object({ vendorId: idParam });
 const memberPath = vendorPath.extend({ userId: idParam });
 const base = '/v1/vendors/:vendorId/users';
 const tags = ['members'];

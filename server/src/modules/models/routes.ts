@@ -11,8 +11,8 @@ import {
   modelSearchQuery,
   modelsListQuery,
   vendorModelPicksSchema,
+  vendorPath,
 } from '@llmor/contracts';
-import { z } from 'zod';
 import type { AppContext } from '../../platform/context';
 import { route } from '../../platform/http/route';
 import {
@@ -24,7 +24,6 @@ import {
   removeInstalled,
 } from './service';
 
-const vendorPath = z.object({ vendorId: idParam });
 const installPath = vendorPath.extend({ modelId: modelKeyParam });
 const modelPath = vendorPath.extend({ id: idParam });
 const tags = ['models'];

@@ -22,7 +22,7 @@ import {
 } from '@llmor/contracts';
 import type { FastifyReply } from 'fastify';
 import { randomToken } from '../../platform/crypto';
-import { AppError, notFound, validationError } from '../../platform/errors';
+import { AppError, validationError } from '../../platform/errors';
 import { errorStatus } from '../../platform/http/errors';
 import type { ClientCaller } from '../conversations/access';
 import type { AppRow, ConversationContext, ReplyObserver } from '../conversations/ports';
@@ -33,6 +33,7 @@ import {
   requireConversationWithApp,
   sendMessage,
 } from '../conversations/service';
+import { vendorApp } from '../vendors/owned';
 import { openAiError } from './present';
 import { SseStream } from './sse';
 
@@ -46,11 +47,9 @@ export interface CompletionRequest {
 
 const unixNow = () => Math.floor(Date.now() / 1000);
 
-async function requireApp(ctx: ConversationContext, caller: ClientCaller): Promise<AppRow> {
-  const app = await ctx.apps.find(caller.vendor.id, caller.appId);
-  if (!app) throw notFound('App');
-  return app;
-}
+/** The app the client belongs to. */
+const appOf = (ctx: ConversationContext, caller: ClientCaller) =>
+  vendorApp(ctx.db, caller.vendor.id, caller.appId);
 
 /** The model name the client's app goes by (any name is accepted and echoed back). */
 const modelIdOf = (app: AppRow) => app.name;
@@ -64,7 +63,7 @@ const modelOf = (app: AppRow, caller: ClientCaller): OpenAiModel => ({
 
 /** `GET /v1/openai/models`: the client's app, as the one model this key reaches. */
 export async function listModels(ctx: ConversationContext, caller: ClientCaller): Promise<OpenAiModelList> {
-  return { object: 'list', data: [modelOf(await requireApp(ctx, caller), caller)] };
+  return { object: 'list', data: [modelOf(await appOf(ctx, caller), caller)] };
 }
 
 /** `GET /v1/openai/models/{model}`: the client's app when `model` names it, else 404. */
@@ -73,7 +72,7 @@ export async function retrieveModel(
   caller: ClientCaller,
   model: string,
 ): Promise<OpenAiModel> {
-  const app = await requireApp(ctx, caller);
+  const app = await appOf(ctx, caller);
   if (modelIdOf(app) !== model) {
     throw new AppError(
       ErrorName.NotFound,
@@ -85,7 +84,7 @@ export async function retrieveModel(
 
 /** The model name to echo: the request's, else the app's. */
 async function echoedModel(ctx: ConversationContext, caller: ClientCaller, model?: string): Promise<string> {
-  return model ?? modelIdOf(await requireApp(ctx, caller));
+  return model ?? modelIdOf(await appOf(ctx, caller));
 }
 
 /** One call's messages, whichever API brought them: `field` names them in errors (`messages`, `input`). */

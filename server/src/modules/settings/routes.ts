@@ -1,17 +1,15 @@
 import {
   dataEnvelopeSchema,
-  idParam,
   messageResponseSchema,
   smtpTestBody,
+  vendorPath,
   vendorSettingsBody,
   vendorSettingsSchema,
 } from '@llmor/contracts';
-import { z } from 'zod';
 import type { AppContext } from '../../platform/context';
 import { route } from '../../platform/http/route';
 import { getSettings, sendTestMail, updateSettings } from './service';
 
-const vendorPath = z.object({ vendorId: idParam });
 const tags = ['settings'];
 const access = { auth: 'user', vendor: 'path', role: 'owner' } as const;
 

@@ -19,7 +19,7 @@ const tags = ['slack'];
  * Integrations are the owners' (docs/adr/0023-identity-across-tenants.md): a Slack bot speaks for the vendor
  * in a workspace and holds its credentials; members get 404 like on any owner route.
  */
-const byPath = { auth: 'user', vendor: 'path', role: 'owner' } as const;
+const byPath = { auth: 'user', vendor: 'path', role: 'owner', app: 'path' } as const;
 const url = '/v1/vendors/:vendorId/apps/:appId/integrations/slack';
 
 /** A query value Slack's redirect may carry; anything odd counts as absent (the page says what is missing). */
@@ -36,8 +36,8 @@ export const slackRoutes = (ctx: SlackContext) => [
     params: slackIntegrationPath,
     resource: 'App',
     response: dataEnvelopeSchema(slackIntegrationSchema),
-    handler: async ({ vendor, params }) => ({
-      data: await service.getIntegration(ctx, vendor.id, params.appId),
+    handler: async ({ vendor, app }) => ({
+      data: await service.getIntegration(ctx, vendor.id, app.id),
     }),
   }),
   route({
@@ -53,8 +53,8 @@ export const slackRoutes = (ctx: SlackContext) => [
     status: 201,
     response: dataEnvelopeSchema(slackIntegrationSchema),
     errors: ['BadRequest', 'Conflict'],
-    handler: async ({ vendor, params, body }) => ({
-      data: await service.createIntegration(ctx, vendor.id, params.appId, body),
+    handler: async ({ vendor, app, body }) => ({
+      data: await service.createIntegration(ctx, vendor.id, app.id, body),
     }),
   }),
   route({
@@ -68,8 +68,8 @@ export const slackRoutes = (ctx: SlackContext) => [
     body: slackIntegrationBody,
     response: dataEnvelopeSchema(slackIntegrationSchema),
     errors: ['BadRequest'],
-    handler: async ({ vendor, params, body }) => ({
-      data: await service.updateIntegration(ctx, vendor.id, params.appId, body),
+    handler: async ({ vendor, app, body }) => ({
+      data: await service.updateIntegration(ctx, vendor.id, app.id, body),
     }),
   }),
   route({

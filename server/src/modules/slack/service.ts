@@ -74,17 +74,12 @@ function present(
   };
 }
 
-async function requireApp(ctx: SlackContext, vendorId: number, appId: number): Promise<void> {
-  if (!(await ctx.apps.find(vendorId, appId))) throw notFound('App');
-}
-
 /** The app's integration; an app without one answers the defaults (not configured, always online). */
 export async function getIntegration(
   ctx: SlackContext,
   vendorId: number,
   appId: number,
 ): Promise<SlackIntegration> {
-  await requireApp(ctx, vendorId, appId);
   const [row, token] = await Promise.all([
     repo.findIntegration(ctx.db, vendorId, appId),
     slackConfigToken(ctx, vendorId),
@@ -119,7 +114,6 @@ export async function createIntegration(
   appId: number,
   body: Required<SlackIntegrationBody>,
 ): Promise<SlackIntegration> {
-  await requireApp(ctx, vendorId, appId);
   const existing = await repo.findIntegration(ctx.db, vendorId, appId);
   if (existing?.isConfigured) throw conflict('This app already has a Slack app; update it instead.');
   const configToken = await requireConfigToken(ctx, vendorId);
@@ -160,7 +154,6 @@ export async function updateIntegration(
   appId: number,
   body: Required<SlackIntegrationBody>,
 ): Promise<SlackIntegration> {
-  await requireApp(ctx, vendorId, appId);
   const existing = await repo.findIntegration(ctx.db, vendorId, appId);
   const credentials = existing ? openCredentials(ctx, existing) : null;
   if (!existing?.isConfigured || !existing.slackAppId || !credentials) throw notFound('Slack integration');

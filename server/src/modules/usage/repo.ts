@@ -2,7 +2,7 @@ import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { type Db, schema } from '../../platform/db';
 
-const { apps, usageRecords } = schema;
+const { usageRecords } = schema;
 
 /** Sums of one period. */
 export interface UsageSums {
@@ -24,16 +24,6 @@ export interface UsageTotals {
   last7Days: UsageSums;
   last30Days: UsageSums;
   total: UsageSums;
-}
-
-/** Whether this vendor has an app with this id (read-only; the apps module owns apps). */
-export async function vendorAppExists(db: Db, vendorId: number, appId: number): Promise<boolean> {
-  const rows = await db
-    .select({ id: apps.id })
-    .from(apps)
-    .where(and(eq(apps.vendorId, vendorId), eq(apps.id, appId)))
-    .limit(1);
-  return rows.length > 0;
 }
 
 /**

@@ -1,5 +1,4 @@
-import { idParam, usageQuery, usageResponseSchema } from '@llmor/contracts';
-import { z } from 'zod';
+import { usageQuery, usageResponseSchema, vendorPath } from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
 import { route } from '../../platform/http/route';
 import { getUsage } from './service';
@@ -12,7 +11,7 @@ export const usageRoutes = (ctx: AppContext) => [
     summary: 'Requests, tokens and cost of the vendor or one app, per period',
     tags: ['usage'],
     access: { auth: 'user', vendor: 'path' },
-    params: z.object({ vendorId: idParam }),
+    params: vendorPath,
     query: usageQuery,
     response: usageResponseSchema,
     handler: async ({ vendor, query }) => ({ data: await getUsage(ctx, vendor, query) }),

@@ -1,9 +1,9 @@
 import type { UsageQuery, UsageStats } from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
-import { notFound } from '../../platform/errors';
+import { vendorApp } from '../vendors/owned';
 import type { VendorRow } from '../vendors/repo';
 import { presentUsage } from './present';
-import { type PeriodStarts, sumUsage, vendorAppExists } from './repo';
+import { type PeriodStarts, sumUsage } from './repo';
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
@@ -25,9 +25,7 @@ export async function getUsage(
   query: UsageQuery,
   now: Date = new Date(),
 ): Promise<UsageStats> {
-  if (query.app_id !== undefined && !(await vendorAppExists(ctx.db, vendor.id, query.app_id))) {
-    throw notFound('App');
-  }
+  if (query.app_id !== undefined) await vendorApp(ctx.db, vendor.id, query.app_id);
   const totals = await sumUsage(ctx.db, vendor.id, periodStarts(now), query.app_id);
   return presentUsage(totals, vendor.currency);
 }

@@ -1,7 +1,8 @@
 import { dataEnvelopeSchema, listEnvelopeSchema, vendorSchema } from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
 import { route } from '../../platform/http/route';
-import { listVendorsOf, presentVendor, presentVendorFor } from './service';
+import { presentVendor, presentVendorFor } from './present';
+import { listVendorsOf } from './service';
 
 export const vendorRoutes = (ctx: AppContext) => [
   route({

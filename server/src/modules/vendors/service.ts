@@ -1,22 +1,6 @@
-import type { Vendor } from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
-import { type MemberRole, roleIn, type SignedIn, type VendorRow } from '../../platform/http/identity';
+import { roleIn, type SignedIn, type VendorRow } from '../../platform/http/identity';
 import { findVendorByKey, listAllVendors, listVendorsByIds } from './repo';
-
-export function presentVendor(row: VendorRow, role: MemberRole): Vendor {
-  return {
-    id: row.id,
-    key: row.key,
-    name: row.name,
-    currency: row.currency,
-    created_at: row.createdAt.toISOString(),
-    role,
-  };
-}
-
-/** The vendor as the signed-in user sees it (with their role). */
-export const presentVendorFor = (row: VendorRow, identity: SignedIn): Vendor =>
-  presentVendor(row, roleIn(identity, row.id) ?? 'member');
 
 /** Vendors a user may act in: their own active ones, or every active vendor for a superuser. */
 export async function listVendorsOf(ctx: AppContext, identity: SignedIn): Promise<VendorRow[]> {

@@ -405,7 +405,7 @@ export const clients = pgTable('clients', {
   tokenHash: text('token_hash').notNull().unique(),
   tokenTail: text('token_tail').notNull(),
   lastUsed: timestamp('last_used', { withTimezone: true }),
-  /** Spelt as the spec spells it. */
+  /** Spelt as the API spells it (docs/reference/api.md). */
   requetsCount: integer('requets_count').notNull().default(0),
   requestRateLimit: integer('request_rate_limit'),
   requestRateInterval: integer('request_rate_interval'),

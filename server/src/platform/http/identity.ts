@@ -4,8 +4,9 @@ import type { schema } from '../db';
 export type UserRow = typeof schema.users.$inferSelect;
 export type SessionRow = typeof schema.sessions.$inferSelect;
 export type VendorRow = typeof schema.vendors.$inferSelect;
+export type AppRow = typeof schema.apps.$inferSelect;
 
-/** A person's role in one vendor (CONTRACTS "Organisations"); a superuser acts as owner everywhere. */
+/** A person's role in one vendor (docs/reference/api.md "Organisations"); a superuser acts as owner everywhere. */
 export type MemberRole = 'owner' | 'member';
 
 /** Who signed the request: the session, its user if signed in, and the user's memberships. */
@@ -63,6 +64,10 @@ export interface PipelinePorts {
   };
   /** Without it, routes open to outside callers take console users only. */
   outsiders?: OutsiderPort;
+  /** Vendor-owned resources a path names (routes declaring `access.app`); null when the vendor has none. */
+  owned: {
+    app(vendorId: number, appId: number): Promise<AppRow | null>;
+  };
 }
 
 /** The role a signed-in user has in a vendor, or null when they may not act in it. */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadConfig } from '../config';
 import { MemoryRateLimiter } from '../rate-limit';
-import type { Identity, MemberRole, UserRow, VendorRow, VerifyResult } from './identity';
+import type { AppRow, Identity, MemberRole, UserRow, VendorRow, VerifyResult } from './identity';
 import { Pipeline } from './pipeline';
 import { route } from './route';
 
@@ -11,6 +11,10 @@ import { route } from './route';
 const vendorRow = (id: number, active = true) =>
   ({ id, key: `v${id}`, name: `Vendor ${id}`, currency: 'CHF', active, createdAt: new Date(0) }) as VendorRow;
 const VENDORS = [vendorRow(1), vendorRow(2), vendorRow(3, false)];
+const APPS = [
+  { id: 5, vendorId: 1, name: 'Helper' },
+  { id: 6, vendorId: 2, name: 'Other' },
+] as AppRow[];
 
 function identity(
   userId: number | null,
@@ -54,6 +58,9 @@ async function build(): Promise<FastifyInstance> {
       vendors: {
         byId: async (id) => VENDORS.find((v) => v.id === id) ?? null,
         byKey: async (key) => VENDORS.find((v) => v.key === key) ?? null,
+      },
+      owned: {
+        app: async (vendorId, appId) => APPS.find((a) => a.vendorId === vendorId && a.id === appId) ?? null,
       },
     },
   });
@@ -103,6 +110,20 @@ async function build(): Promise<FastifyInstance> {
       handler: ({ vendor, role, params, body }) => {
         calls.push(`thing:${params.thingId}`);
         return { vendor: vendor.id, role, thing: params.thingId, name: body.name };
+      },
+    }),
+    route({
+      method: 'PUT',
+      url: '/v1/vendors/:vendorId/apps/:appId',
+      summary: 'names an app of the vendor',
+      tags: ['test'],
+      access: { auth: 'user', vendor: 'path', app: 'path' },
+      params: z.object({ vendorId: z.coerce.number(), appId: z.coerce.number() }),
+      body: z.object({ name: z.string().min(1) }),
+      response: z.object({ app: z.string() }),
+      handler: ({ app, body }) => {
+        calls.push(`app:${app.id}:${body.name}`);
+        return { app: app.name };
       },
     }),
     route({
@@ -217,6 +238,20 @@ describe('the request pipeline', () => {
     expect(ok.json()).toEqual({ vendor: 1, role: 'member', thing: 7, name: 'Lamp' });
     // A superuser acts as owner in any vendor.
     expect((await call('POST', '/v1/vendors/2/things/7', 'su', { name: 'Lamp' })).json().role).toBe('owner');
+  });
+
+  it("resolves the path's app in the vendor before validating: another vendor's app is 404 like a missing one", async () => {
+    calls.length = 0;
+    const put = (url: string, body: unknown) =>
+      app.inject({ method: 'PUT', url, headers: { 'x-accesstoken': 'su' }, payload: body as object });
+    for (const url of ['/v1/vendors/1/apps/6', '/v1/vendors/1/apps/99', '/v1/vendors/1/apps/abc']) {
+      const refused = await put(url, { name: '' });
+      expect(refused.statusCode).toBe(404);
+      expect(refused.json()).toEqual({ name: 'NotFound', message: 'App not found' });
+    }
+    expect((await put('/v1/vendors/1/apps/5', { name: '' })).statusCode).toBe(400);
+    expect((await put('/v1/vendors/2/apps/6', { name: 'x' })).json()).toEqual({ app: 'Other' });
+    expect(calls).toEqual(['app:6:x']);
   });
 
   it('refuses members on owner routes with 404 and lets owners through', async () => {

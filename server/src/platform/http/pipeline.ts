@@ -23,6 +23,7 @@ import type { RateLimiter } from '../rate-limit';
 import { fieldErrors } from '../validate';
 import { errorStatus, statusErrorName } from './errors';
 import {
+  type AppRow,
   type Identity,
   type MemberRole,
   type Outsider,
@@ -39,6 +40,8 @@ declare module 'fastify' {
     /** An outside caller (API client, embed) on routes that take them. */
     outsider: Outsider | null;
     tenant: { vendor: VendorRow; role: MemberRole } | null;
+    /** The app the path names, on routes declaring `access.app` (resolved with the tenant). */
+    ownedApp: AppRow | null;
     /** The body as received, for routes declared with `rawBody: true` (signature checks). */
     rawBody?: string;
   }
@@ -78,7 +81,8 @@ export interface PipelineOptions {
  *   1. rate limit per address            (onRequest; declared `rateLimit.per: 'address'`)
  *   2. authenticate                      (onRequest; `access.auth`: signed session, user, superuser)
  *   3. rate limit per caller             (onRequest; `rateLimit.per: 'caller'`: keyed by who called)
- *   4. resolve the vendor and the role   (preValidation; `access.vendor`, `access.role`)
+ *   4. resolve the vendor and the role   (preValidation; `access.vendor`, `access.role`), then the
+ *      vendor-owned resources the path names (`access.app`): 404 unless the vendor owns them
  *   5. validate params, query and body   (Fastify validation with the contracts' zod schemas)
  *   6. run the handler                   (typed, authorized input)
  *   7. present                           (the response schema serializes the answer; unknown keys dropped)
@@ -95,6 +99,7 @@ export class Pipeline {
     app.decorateRequest('identity', null);
     app.decorateRequest('outsider', null);
     app.decorateRequest('tenant', null);
+    app.decorateRequest('ownedApp', null);
     app.setValidatorCompiler<z.ZodType>(({ schema, httpPart }) => (data) => {
       // Fastify hands an absent body over as null: a bodiless call is an empty object.
       const result = schema.safeParse(httpPart === 'body' && data === null ? {} : data);
@@ -190,6 +195,7 @@ export class Pipeline {
           outsider: request.outsider,
           vendor: request.tenant?.vendor ?? request.outsider?.vendor,
           role: request.tenant?.role,
+          app: request.ownedApp,
           params: request.params,
           query: request.query,
           body: request.body,
@@ -261,8 +267,8 @@ export class Pipeline {
   }
 
   private resolveVendor(spec: RouteSpec): preValidationHookHandler {
-    const access = spec.access as { vendor: 'path' | 'header'; role?: MemberRole };
-    const { vendors } = this.opts.ports;
+    const access = spec.access as { vendor: 'path' | 'header'; role?: MemberRole; app?: 'path' };
+    const { vendors, owned } = this.opts.ports;
     return async (request) => {
       if (request.outsider) return; // its vendor came with its credential
       const identity = request.identity as SignedIn;
@@ -281,6 +287,12 @@ export class Pipeline {
       if (!vendor || role === null) throw notFound('Vendor');
       if (access.role === 'owner' && role !== 'owner') throw notFound('Vendor');
       request.tenant = { vendor, role };
+      if (access.app === 'path') {
+        const appId = idParam.safeParse((request.params as Record<string, string>).appId);
+        const app = appId.success ? await owned.app(vendor.id, appId.data) : null;
+        if (!app) throw notFound('App');
+        request.ownedApp = app;
+      }
     };
   }
 

@@ -2,7 +2,7 @@ import type { ErrorBody, ErrorName, FieldErrors } from '@llmor/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Config } from '../config';
-import type { Identity, MemberRole, Outsider, SignedIn, VendorRow } from './identity';
+import type { AppRow, Identity, MemberRole, Outsider, SignedIn, VendorRow } from './identity';
 
 /**
  * Who may call a route:
@@ -10,14 +10,15 @@ import type { Identity, MemberRole, Outsider, SignedIn, VendorRow } from './iden
  *   `superuser`: a signed-in superuser (anyone else: 404, so admin routes do not leak).
  * - `vendor`: the route acts in one vendor, named by the path's `:vendorId` or the `X-Vendor` header;
  *   the user must belong to it (a superuser may act in any), else 404. `role: 'owner'` also refuses
- *   members with 404.
+ *   members with 404. `app: 'path'`: the path's `:appId` names an app of that vendor, resolved before
+ *   validation like the vendor; the handler gets its row as `app`, and any other id answers 404 `App not found`.
  * - `outsiders: true`: outside callers (API clients, embeds; `PipelinePorts.outsiders`) may call it too,
  *   in the vendor their credential belongs to; the handler gets `outsider` (else `identity`).
  * - `bearer`: outside callers only, by `Authorization: Bearer <token>` (the OpenAI-compatible endpoint).
  */
 export type Access =
   | { auth: 'none' | 'session' | 'user' | 'superuser' }
-  | { auth: 'user'; vendor: 'path' | 'header'; role?: MemberRole }
+  | { auth: 'user'; vendor: 'path' | 'header'; role?: MemberRole; app?: 'path' }
   | { auth: 'user'; vendor: 'header'; outsiders: true }
   | { auth: 'bearer' };
 
@@ -48,7 +49,7 @@ type Who<A extends Access> = A extends { outsiders: true }
 type Tenancy<A extends Access> = A extends { outsiders: true }
   ? { vendor: VendorRow; role: MemberRole | null }
   : A extends { vendor: 'path' | 'header' }
-    ? { vendor: VendorRow; role: MemberRole }
+    ? { vendor: VendorRow; role: MemberRole } & (A extends { app: 'path' } ? { app: AppRow } : unknown)
     : unknown;
 
 /** What a handler receives: typed, validated and authorized input. */
@@ -87,7 +88,7 @@ export interface RouteSpec<
   response?: R;
   /** Errors beyond those the pipeline implies (401, 404 for tenancy, 400 for input, 429 for limits). */
   errors?: ErrorName[];
-  /** Maps body validation issues to the spec's field-error keys where they are not the plain paths. */
+  /** Maps body validation issues to the documented field-error keys (docs/reference/rules.md) where they are not the plain paths. */
   bodyErrors?: (issues: readonly z.core.$ZodIssue[], body: unknown) => FieldErrors;
   /**
    * Errors in another wire shape than `{name, message, code?, errors?}` (the OpenAI-compatible endpoint):

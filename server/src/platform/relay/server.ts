@@ -16,7 +16,7 @@ export interface RelayOptions {
 }
 
 /**
- * Starts the relay transport of this process (CONTRACTS "Relay"). With neither `serve` nor Redis the
+ * Starts the relay transport of this process (docs/reference/api.md "Relay"). With neither `serve` nor Redis the
  * hub stays a no-op.
  */
 export async function startRelay(

@@ -11,7 +11,7 @@ const LINKS = [
   { key: 'settings', to: '/settings/vendor', match: '/settings', icon: IconSettings },
 ] as const;
 
-/** Sidebar links (spec 01 §2); Admin only for superusers. */
+/** Sidebar links (docs/reference/console.md); Admin only for superusers. */
 export function Navigation({ onNavigate }: { onNavigate?: () => void }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();

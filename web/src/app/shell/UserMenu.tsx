@@ -7,7 +7,7 @@ import { useAppState } from '../../lib/appState';
 
 const loadMenu = () => import('./UserMenuDropdown').then((m) => m.UserMenuDropdown);
 
-/** The user menu at the bottom of the sidebar: email, language list, sign out (spec 01 §2). */
+/** The user menu at the bottom of the sidebar: email, language list, sign out (docs/reference/console.md). */
 export function UserMenu() {
   const { t } = useTranslation();
   const { user } = useAppState();

@@ -10,7 +10,7 @@ export interface SchemaFormHandle {
 }
 
 export interface SchemaFormProps {
-  /** A JSON schema of an object (spec 02 §5 rules apply to its properties). */
+  /** A JSON schema of an object (docs/reference/rules.md rules apply to its properties). */
   schema: FormSchema;
   /** Controlled values. */
   value: FormValues;

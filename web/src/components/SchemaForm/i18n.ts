@@ -1,6 +1,6 @@
 import { addFeatureMessages } from '../../i18n/feature';
 
-/** Texts of the shared schema-driven form (spec 02 §5). */
+/** Texts of the shared schema-driven form (docs/reference/rules.md). */
 addFeatureMessages('schemaForm', {
   en_US: {
     selectPlaceholder: 'Please select...',

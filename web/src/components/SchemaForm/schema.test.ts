@@ -8,7 +8,7 @@ import {
   toNumberOrNull,
 } from './schema';
 
-describe('schema form rules (spec 02 §5)', () => {
+describe('schema form rules (docs/reference/rules.md)', () => {
   it('types strings by what their description mentions; secrets are always masked', () => {
     expect(stringInputKind({ type: 'string', description: 'Treated like a password.' })).toBe('password');
     expect(stringInputKind({ type: 'string', description: 'Your e-mail address' })).toBe('email');

@@ -1,5 +1,5 @@
 /**
- * Pure helpers of the schema-driven form (spec 02 §5): which input a property gets, the values a
+ * Pure helpers of the schema-driven form (docs/reference/rules.md): which input a property gets, the values a
  * schema starts with, and the number rule. No React, no rjsf: unit-tested in schema.test.ts.
  */
 
@@ -23,7 +23,7 @@ export interface FormSchema {
 
 export type FormValues = Record<string, unknown>;
 
-/** How a string property is typed in: spec 02 §5 — by what its description mentions. */
+/** How a string property is typed in: docs/reference/rules.md — by what its description mentions. */
 export type StringInputKind = 'password' | 'email' | 'url' | 'text';
 
 const mentions = {
@@ -69,7 +69,7 @@ export function schemaDefaults(schema: FormSchema | null | undefined): FormValue
   return values;
 }
 
-/** Messages per property from `x-error` annotations (the code-52 schema of spec 02 §8). */
+/** Messages per property from `x-error` annotations (the code-52 schema of docs/reference/console.md). */
 export function schemaFieldErrors(schema: FormSchema | null | undefined): Record<string, string> {
   const errors: Record<string, string> = {};
   for (const [key, property] of Object.entries(schema?.properties ?? {})) {
@@ -92,7 +92,7 @@ export interface UiTexts {
   selectPlaceholder: string;
 }
 
-/** The rjsf uiSchema that applies the spec 02 §5 rules to each property. */
+/** The rjsf uiSchema that applies the docs/reference/rules.md rules to each property. */
 export function buildUiSchema(schema: FormSchema, texts: UiTexts): Record<string, unknown> {
   const ui: Record<string, unknown> = {
     'ui:submitButtonOptions': { norender: true },

@@ -33,7 +33,7 @@ function inputProps(props: WidgetProps) {
 }
 
 /**
- * Numbers (spec 02 §5): reports a finite number, or null when the input is empty or invalid; integers
+ * Numbers (docs/reference/rules.md): reports a finite number, or null when the input is empty or invalid; integers
  * take whole numbers only (step 1). Keeps what was typed (e.g. "-") while it is not a number yet.
  */
 export function NullableNumberWidget(props: WidgetProps) {

@@ -1,7 +1,7 @@
 import { addFeatureMessages } from '../../i18n/feature';
 import { mapMessages } from '../../i18n/types';
 
-/** Texts of the Apps feature (spec 01 Apps list, Install dialog, App page; spec 02 Details, Configuration). */
+/** Texts of the Apps feature (docs/reference/console.md Apps list, Install dialog, App page; docs/reference/console.md Details, Configuration). */
 const en_US = {
   list: {
     searchPlaceholder: 'Search apps...',

@@ -10,7 +10,7 @@ import {
 import { errorsUnder, type FieldMessages } from '../../lib/form';
 
 // ---------------------------------------------------------------------------------------------------
-// List: sort and filter (spec 01 Apps list)
+// List: sort and filter (docs/reference/console.md Apps list)
 // ---------------------------------------------------------------------------------------------------
 
 export interface SortOption {
@@ -38,7 +38,7 @@ export function sortOption(value: string): SortOption {
 /** Active filters: filter id → chosen option values. A filter without options is absent. */
 export type Filters = Record<string, string[]>;
 
-/** Toggles one option of a filter; removing the last option removes the filter (spec 01 Apps list). */
+/** Toggles one option of a filter; removing the last option removes the filter (docs/reference/console.md Apps list). */
 export function toggleFilterOption(filters: Filters, filterId: string, value: string): Filters {
   const current = filters[filterId] ?? [];
   const next = current.includes(value) ? current.filter((v) => v !== value) : [...current, value];
@@ -50,7 +50,7 @@ export function toggleFilterOption(filters: Filters, filterId: string, value: st
 // Configuration form
 // ---------------------------------------------------------------------------------------------------
 
-/** Column span of a definition: 12, 6, 4 or 3; other values take the nearest wider bucket (spec 02). */
+/** Column span of a definition: 12, 6, 4 or 3; other values take the nearest wider bucket (docs/reference/console.md). */
 export function gridSpan(visualGrid: number | undefined): number {
   if (visualGrid === undefined) return 12;
   const ascending = [...VISUAL_GRID_BUCKETS].sort((a, b) => a - b);
@@ -62,7 +62,7 @@ export function valueKeyOf(def: ParameterDefinition): string | null {
   return def.type === 'visual.header' ? null : (def.params.value_key ?? def.name);
 }
 
-/** Clicking the avatar cycles the role user → assistant → user (spec 02). */
+/** Clicking the avatar cycles the role user → assistant → user (docs/reference/console.md). */
 export const cycleRole = (role: ConversationRole): ConversationRole =>
   role === 'user' ? 'assistant' : 'user';
 
@@ -72,11 +72,11 @@ export function nextRole(messages: readonly ConversationSample[]): ConversationR
   return last ? cycleRole(last.role) : 'user';
 }
 
-/** Whether a text is over its max length (spec 01 §5: 'Max length is N characters.'). */
+/** Whether a text is over its max length (docs/reference/rules.md: 'Max length is N characters.'). */
 export const isTooLong = (text: string, max: number | undefined) => max !== undefined && text.length > max;
 
 // ---------------------------------------------------------------------------------------------------
-// Server validation errors (spec 02 §5: a per-field map; parameters keyed by parameter then sub key)
+// Server validation errors (docs/reference/rules.md: a per-field map; parameters keyed by parameter then sub key)
 // ---------------------------------------------------------------------------------------------------
 
 /** The sub-key map of one parameter's errors (`parameters.<name>.<sub>`; a message on the parameter is `value`). */

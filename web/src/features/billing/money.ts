@@ -1,5 +1,5 @@
 /**
- * Amounts are integer minor units end to end (spec 02 §5): shown divided by 100 with two decimals,
+ * Amounts are integer minor units end to end (docs/reference/rules.md): shown divided by 100 with two decimals,
  * after the currency code (`CHF 19.00`).
  */
 export function formatMinor(minor: number, currency: string): string {
@@ -8,7 +8,7 @@ export function formatMinor(minor: number, currency: string): string {
 }
 
 /**
- * Amount input (spec 02 §5: digits, comma, apostrophe and dot) → minor units: apostrophes and commas
+ * Amount input (docs/reference/rules.md: digits, comma, apostrophe and dot) → minor units: apostrophes and commas
  * group thousands, the last dot separates the decimals; null when nothing usable was typed.
  */
 export function parseAmount(text: string): number | null {

@@ -1,7 +1,7 @@
 import { addFeatureMessages } from '../../i18n/feature';
 import { type Messages, mapMessages } from '../../i18n/types';
 
-/** Texts of App settings → API clients (spec 02 "App settings: API clients"): `t('clients.…')`. */
+/** Texts of App settings → API clients (docs/reference/console.md "App settings: API clients"): `t('clients.…')`. */
 const en_US = {
   title: 'API clients',
   create: 'Create client',

@@ -9,7 +9,7 @@ const opts = {
 };
 
 describe('curlExamples', () => {
-  it('opens a conversation exactly as the spec shows it', () => {
+  it('opens a conversation exactly as the client page shows it', () => {
     expect(curlExamples(opts).openConversation).toBe(
       `curl -X POST https://llmor.example/v1/conversations -H 'X-VendorToken: llmor_abcDEF123-_xyz' -H 'X-Vendor: acme' -H 'content-type: application/json' -d '{"vendor_app_id":42,"vendor_channel":"api"}'`,
     );

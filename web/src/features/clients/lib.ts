@@ -1,5 +1,5 @@
 export interface CurlExamples {
-  /** Opens a conversation with the app (the spec's example). */
+  /** Opens a conversation with the app (the example the client page shows, docs/reference/console.md). */
   openConversation: string;
   /** Opens one and sends it a message: two lines, the conversation token carried in a shell variable. */
   sendMessage: string;

@@ -1,7 +1,7 @@
 import { addFeatureMessages } from '../../i18n/feature';
 import { mapMessages } from '../../i18n/types';
 
-/** Texts of the Conversations page (spec 01 "Conversations page", §8 conversation errors). */
+/** Texts of the Conversations page (docs/reference/console.md "Conversations page" and "Messages"). */
 const en_US = {
   history: {
     title: 'Conversation History',

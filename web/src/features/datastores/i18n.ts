@@ -1,7 +1,7 @@
 import { addFeatureMessages } from '../../i18n/feature';
 import { type Messages, mapMessages } from '../../i18n/types';
 
-/** Texts of App settings → Datastores (spec 02 "App settings: Datastores"): `t('datastores.…')`. */
+/** Texts of App settings → Datastores (docs/reference/console.md "App settings: Datastores"): `t('datastores.…')`. */
 const en_US = {
   title: 'Datastores',
   loading: 'Loading datastores…',

@@ -1,7 +1,7 @@
 import { addFeatureMessages } from '../../i18n/feature';
 import { type Messages, mapMessages } from '../../i18n/types';
 
-/** Texts of App settings → Web embeds (spec 02 "App settings: Embeds", §8): `t('embeds.…')`. */
+/** Texts of App settings → Web embeds (docs/reference/console.md "App settings: Embeds" and "Messages"): `t('embeds.…')`. */
 const en_US = {
   title: 'Web embeds',
   intro:

@@ -1,7 +1,7 @@
 import { addFeatureMessages } from '../../i18n/feature';
 import { type Messages, mapMessages } from '../../i18n/types';
 
-/** Texts of the functions screens (spec 02: Functions list, detail shell, App settings: Functions): `t('functions.…')`. */
+/** Texts of the functions screens (docs/reference/console.md: Functions list, detail shell, App settings: Functions): `t('functions.…')`. */
 const en_US = {
   title: 'Functions',
   subtitle: 'Lua functions your apps can call as tools',

@@ -1,5 +1,5 @@
 /**
- * Pure rules of the functions screens (spec 02 §4, §5, §9): success rate, byte sizes, status colours,
+ * Pure rules of the functions screens (docs/reference/rules.md): success rate, byte sizes, status colours,
  * console deltas, argument defaults from a schema and the JSON-object text rules. Unit-tested in lib.test.ts.
  */
 import { FunctionRunStatus, isPlainObject } from '@llmor/contracts';
@@ -10,7 +10,7 @@ export function successRatePercent(runCount: number, successCount: number): numb
   return Math.round((successCount / runCount) * 100);
 }
 
-/** Byte-size units, base 1024 (spec 02 §9). */
+/** Byte-size units, base 1024 (docs/reference/console.md). */
 export const BYTE_UNITS = ['Bytes', 'KB', 'MB', 'GB', 'TB', 'PB', 'EB', 'ZB', 'YB'] as const;
 
 /** 0 → '0 Bytes', 1536 → '1.5 KB', 33554432 → '32 MB'; at most `decimals` decimals, trailing zeros dropped. */
@@ -24,7 +24,7 @@ export function formatBytes(bytes: number, decimals = 2): string {
 
 export type StatusColor = 'blue' | 'green' | 'red';
 
-/** Result status display (spec 02 §4): -6 (breakpoint) blue, positive green, anything else red. */
+/** Result status display (docs/reference/rules.md): -6 (breakpoint) blue, positive green, anything else red. */
 export function statusColor(status: number): StatusColor {
   if (status === FunctionRunStatus.Breakpoint) return 'blue';
   if (status > 0) return 'green';
@@ -33,7 +33,7 @@ export function statusColor(status: number): StatusColor {
 
 export type ConsoleMarker = 'ok' | 'info' | 'error';
 
-/** Console level marker: 0 ok, 1 info, otherwise error (spec 02 §2). */
+/** Console level marker: 0 ok, 1 info, otherwise error (docs/reference/console.md). */
 export function consoleMarker(level: number): ConsoleMarker {
   if (level === 0) return 'ok';
   if (level === 1) return 'info';
@@ -45,7 +45,7 @@ export function consoleDeltas(entries: ReadonlyArray<{ timestamp: number }>): nu
   return entries.map((entry, i) => (i === 0 ? 0 : Math.max(0, entry.timestamp - entries[i - 1]!.timestamp)));
 }
 
-/** The detail route's id: '+' creates, digits name a function, anything else is not found (spec 02 §5). */
+/** The detail route's id: '+' creates, digits name a function, anything else is not found (docs/reference/rules.md). */
 export function functionRouteId(id: string | undefined): { kind: 'new' } | { kind: 'id'; id: number } | null {
   if (id === '+') return { kind: 'new' };
   if (id && /^\d+$/.test(id)) {
@@ -66,7 +66,7 @@ function schemaType(schema: JsonSchema): unknown {
 }
 
 /**
- * The initial value of a schema (spec 02 §5, 'Default argument values from schema'): the schema's own
+ * The initial value of a schema (docs/reference/rules.md, 'Default argument values from schema'): the schema's own
  * `default` when it has one; else string '', number/integer 0, boolean false, null null, an array with one
  * default item, an object of its properties' defaults. Any other type throws.
  */
@@ -127,7 +127,7 @@ export type JsonObjectParse =
   | { ok: false; error: 'invalid' | 'notObject' };
 
 /**
- * Argument / config JSON text (spec 02 §5): empty text is {}, unparseable text 'invalid' ('Invalid JSON
+ * Argument / config JSON text (docs/reference/rules.md): empty text is {}, unparseable text 'invalid' ('Invalid JSON
  * format'), valid JSON that is not a plain object 'notObject' ('Must be a valid JSON object').
  */
 export function parseJsonObjectText(text: string): JsonObjectParse {

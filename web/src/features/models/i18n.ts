@@ -1,7 +1,7 @@
 import { addFeatureMessages } from '../../i18n/feature';
 import { type Messages, mapMessages } from '../../i18n/types';
 
-/** Texts of the models screens (spec 02: Models list, install modal, model detail): `t('models.…')`. */
+/** Texts of the models screens (docs/reference/console.md: Models list, install modal, model detail): `t('models.…')`. */
 const en_US = {
   title: 'Models',
   subtitle: 'Language and embedding models installed for your organisation',

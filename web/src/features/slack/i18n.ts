@@ -1,7 +1,7 @@
 import { addFeatureMessages } from '../../i18n/feature';
 import { type Messages, mapMessages } from '../../i18n/types';
 
-/** Texts of App settings → Slack Integration (spec 02 "App settings: Slack integration"): `t('slack.…')`. */
+/** Texts of App settings → Slack Integration (docs/reference/console.md "App settings: Slack integration"): `t('slack.…')`. */
 const en_US = {
   title: 'Slack Integration',
   configured: 'Slack App configured',

@@ -1,7 +1,7 @@
 import { addFeatureMessages } from '../../i18n/feature';
 import { type Messages, mapMessages } from '../../i18n/types';
 
-/** Texts of App settings → Usage (spec 02 "App settings: Usage"): `t('usage.…')`. */
+/** Texts of App settings → Usage (docs/reference/console.md "App settings: Usage"): `t('usage.…')`. */
 const en_US = {
   title: 'Usage',
   utcHint: 'Days are counted in UTC.',

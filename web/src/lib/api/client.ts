@@ -11,7 +11,7 @@ export interface RequestOptions {
   body?: unknown;
   /** Sign with the stored session (default true). */
   signed?: boolean;
-  /** Do not broadcast client-did-receive-error for this call (spec 01 §8). */
+  /** Do not broadcast client-did-receive-error for this call (docs/reference/console.md). */
   skipDefaultErrorHandler?: boolean;
   /** Do not clear the session and reload on a 401 "Invalid access token" (the caller handles it). */
   skipInvalidSessionHandler?: boolean;
@@ -44,7 +44,7 @@ async function parseBody(response: Response): Promise<unknown> {
   }
 }
 
-/** One call to the API: same origin, JSON, signed, with X-Vendor and locale (spec 01 §7). */
+/** One call to the API: same origin, JSON, signed, with X-Vendor and locale (docs/reference/api.md). */
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const method = options.method ?? 'GET';
   const target = buildTarget(path, options.query, options.withLocale === false ? null : currentLocale());

@@ -31,7 +31,7 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
 
-/** Title and message for an error banner (spec 01 §8); `null` means "use the translated default". */
+/** Title and message for an error banner (docs/reference/console.md); `null` means "use the translated default". */
 export function describeError(error: unknown): { title: string | null; message: string | null } {
   if (error instanceof ApiError) {
     return { title: error.body?.name || null, message: error.serverMessage ?? (error.message || null) };

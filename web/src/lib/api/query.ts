@@ -2,7 +2,7 @@ export type QueryValue = string | number | boolean | null | undefined | Readonly
 export type Query = Record<string, QueryValue>;
 
 /**
- * The request target (path + query) exactly as sent and signed. Arrays are comma-joined (spec 01 §7:
+ * The request target (path + query) exactly as sent and signed. Arrays are comma-joined (docs/reference/api.md:
  * app_type), null/undefined values are left out, and `locale` is added unless the caller set it.
  */
 export function buildTarget(path: string, query: Query = {}, locale?: string | null): string {
@@ -17,7 +17,7 @@ export function buildTarget(path: string, query: Query = {}, locale?: string | n
   return `${path}${path.includes('?') ? '&' : '?'}${qs}`;
 }
 
-/** The query of a searchable, sortable, paged list call (CONTRACTS "Conventions"); an empty search is left out. */
+/** The query of a searchable, sortable, paged list call (docs/reference/api.md "Conventions"); an empty search is left out. */
 export function listQuery(q: {
   page?: unknown;
   page_size?: unknown;

@@ -1,4 +1,4 @@
-/** Date patterns per locale (spec 01 §9). Locales not listed use the en_US pattern. */
+/** Date patterns per locale (docs/reference/console.md). Locales not listed use the en_US pattern. */
 export const DATE_FORMATS: Record<string, string> = {
   en_US: 'MM/dd/yyyy',
   en_GB: 'dd/MM/yyyy',

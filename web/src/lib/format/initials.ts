@@ -1,4 +1,4 @@
-/** Avatar initials: the first letters of the first two words, upper-cased (spec 01 §9). */
+/** Avatar initials: the first letters of the first two words, upper-cased (docs/reference/console.md). */
 export function initials(name: string | null | undefined): string {
   if (!name) return '';
   return name

@@ -10,7 +10,7 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-/** 'just now' under 1 minute, minutes under 60 minutes, hours under 24 hours, else a date (spec 01 §9). */
+/** 'just now' under 1 minute, minutes under 60 minutes, hours under 24 hours, else a date (docs/reference/console.md). */
 export function relativeTime(value: Date | string | number, now: Date | number = Date.now()): RelativeTime {
   const diff = toDate(now).getTime() - toDate(value).getTime();
   if (diff < MINUTE) return { kind: 'now' };

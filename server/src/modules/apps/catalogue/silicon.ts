@@ -1,6 +1,6 @@
 import type { AppManifestInput } from './manifest';
 
-/** A scripted app: `on_message(ctx)` in Lua decides every reply (CONTRACTS: Silicon apps). */
+/** A scripted app: `on_message(ctx)` in Lua decides every reply (docs/reference/api.md: Silicon apps). */
 export const silicon: AppManifestInput = {
   app_key: 'silicon',
   name: 'Silicon Script',

@@ -33,7 +33,7 @@ const STATUS_COLOR: Record<QueueJob['status'], string> = {
 };
 const PAGE_SIZE = 20;
 
-/** /admin/queue (spec 02): job history by type (all, ping, custom action), Load history, Refresh, Trigger ping. */
+/** /admin/queue (docs/reference/console.md): job history by type (all, ping, custom action), Load history, Refresh, Trigger ping. */
 export function AdminQueuePage() {
   const { t } = useTranslation();
   const [type, setType] = useState<HistoryType>('all');

@@ -7,7 +7,7 @@ export interface AppsListParams {
   appTypes: AppType[];
   order: 'created_at' | 'name' | 'app_key';
   orderDir: 'asc' | 'desc';
-  /** Zero-based, as the API takes it (spec 01 §4). */
+  /** Zero-based, as the API takes it (docs/reference/rules.md). */
   page: number;
   pageSize: number;
 }

@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { EntityIcon } from '../../../components/EntityIcon';
 import { RelativeTime } from '../../../components/RelativeTime';
 
-/** One app in the grid: icon or initials, app_key badge, name, description, age, creator (spec 01). */
+/** One app in the grid: icon or initials, app_key badge, name, description, age, creator (docs/reference/console.md). */
 export function AppCard({ app }: { app: App }) {
   const { t } = useTranslation();
   const creator = app.creator?.data?.firstname || t('apps.list.unknownUser');

@@ -45,7 +45,7 @@ import { searchCompletionModels, usePickedModel } from '../api/searchModels';
 import { useUpdateApp } from '../api/updateApp';
 import { parametersErrorLines } from '../lib';
 
-/** Settings → Details (spec 02 §2 App settings: Details). */
+/** Settings → Details (docs/reference/console.md App settings: Details). */
 export function AppDetailsForm() {
   const { t } = useTranslation();
   const { id = '' } = useParams();

@@ -21,7 +21,7 @@ export interface AppPageProps {
 }
 
 /**
- * The app page shell (spec 01 App page): header with the app name (placeholder while loading), a menu
+ * The app page shell (docs/reference/console.md App page): header with the app name (placeholder while loading), a menu
  * with Delete App, breadcrumb Apps → app name (not on the conversations tab), tabs Conversations and Settings.
  */
 export function AppPage({ tab, children }: AppPageProps) {

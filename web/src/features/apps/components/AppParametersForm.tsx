@@ -15,7 +15,7 @@ import { useUpdateApp } from '../api/updateApp';
 import { gridSpan, parameterErrors, parametersErrorLines, valueKeyOf } from '../lib';
 import { ParameterField } from './ParameterField';
 
-/** Settings → Configuration: a 12-column grid built from the app's parameter definitions (spec 02). */
+/** Settings → Configuration: a 12-column grid built from the app's parameter definitions (docs/reference/console.md). */
 export function AppParametersForm() {
   const { t } = useTranslation();
   const { id = '' } = useParams();

@@ -23,7 +23,7 @@ interface NavGroup {
   items: { key: NavKey; path: string }[];
 }
 
-/** Settings sidebar groups (spec 01 App page, spec 02 §2). */
+/** Settings sidebar groups (docs/reference/console.md App page, docs/reference/console.md). */
 export const SETTINGS_NAV: readonly NavGroup[] = [
   {
     label: 'groupApp',

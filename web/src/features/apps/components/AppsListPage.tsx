@@ -33,7 +33,7 @@ const PAGE_SIZE = PAGE_SIZE_DEFAULT;
 const SEARCH_DEBOUNCE_MS = 250;
 const TYPE_FILTER = 'app_type';
 
-/** /apps: search, type filter, sort, card grid, footer and pager, install dialog (spec 01 Apps list). */
+/** /apps: search, type filter, sort, card grid, footer and pager, install dialog (docs/reference/console.md Apps list). */
 export function AppsListPage() {
   const { t } = useTranslation();
   const vendor = useCurrentVendor();

@@ -27,7 +27,7 @@ export interface ConversationEditorProps {
 }
 
 /**
- * Sample messages (spec 02 Configuration): the avatar button cycles the role user → assistant → user;
+ * Sample messages (docs/reference/console.md Configuration): the avatar button cycles the role user → assistant → user;
  * a new message takes the role after the last one (starting with user); 'No items added yet.' when empty.
  */
 export function ConversationEditor({

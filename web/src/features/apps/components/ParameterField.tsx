@@ -29,7 +29,7 @@ import { iconUrl, searchIcons } from '../api/searchIcons';
 import { isTooLong } from '../lib';
 import { ConversationEditor } from './ConversationEditor';
 
-/** Lua editor height in the Configuration form (spec 02 §9). */
+/** Lua editor height in the Configuration form (docs/reference/console.md). */
 export const SILICON_EDITOR_HEIGHT = 600;
 
 export interface ParameterFieldProps {
@@ -40,7 +40,7 @@ export interface ParameterFieldProps {
   errors: Record<string, string>;
 }
 
-/** One control of the Configuration form per parameter type (spec 02 Configuration). */
+/** One control of the Configuration form per parameter type (docs/reference/console.md Configuration). */
 export function ParameterField({ def, value, onChange, errors }: ParameterFieldProps) {
   const testId = `param-${def.name}`;
   switch (def.type) {

@@ -10,7 +10,7 @@ import type {
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
 
-// Invitation and password-reset links (CONTRACTS "Organisations"); errors are shown by the pages.
+// Invitation and password-reset links (docs/reference/api.md "Organisations"); errors are shown by the pages.
 
 /** GET /v1/auth/links/{token}: what the link is for (400 when it is invalid, used or expired). */
 export function getLinkInfo(token: string): Promise<DataEnvelope<LinkInfo>> {

@@ -11,7 +11,7 @@ import { withMinDuration } from '../../../lib/minDuration';
 import { useSignin } from '../api/signin';
 import { ForgotPassword } from './ForgotPassword';
 
-/** Email + password sign-in (spec 01 §1). On success the app initialises again (user-did-sign-in). */
+/** Email + password sign-in (docs/reference/README.md). On success the app initialises again (user-did-sign-in). */
 export function LoginForm() {
   const { t } = useTranslation();
   const form = useForm<SigninBody>({ initialValues: { identifier: '', secret: '' } });

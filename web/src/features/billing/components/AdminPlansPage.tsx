@@ -132,7 +132,7 @@ export function AdminPlansPage({ nav }: { nav: ReactNode }) {
 }
 
 type PlanFormValues = Omit<PlanBody, 'price_minor' | 'limits' | 'stripe_price_id'> & {
-  /** The price as typed (spec 02 §5: digits, comma, apostrophe, dot); sent as minor units. */
+  /** The price as typed (docs/reference/rules.md: digits, comma, apostrophe, dot); sent as minor units. */
   price: string;
   limits: Record<(typeof LIMIT_KEYS)[number], number | ''>;
   stripe_price_id: string;

@@ -33,7 +33,7 @@ const PAGES: Record<BillingSection, (props: { vendorId: number }) => ReactNode> 
   limits: LimitsPage,
 };
 
-/** Where each section lives: the subscription beside the billing pages, as spec 02 §2 routes them. */
+/** Where each section lives: the subscription beside the billing pages, as docs/reference/console.md routes them. */
 export const billingPath = (section: BillingSection) =>
   section === 'subscription' ? '/settings/subscription' : `/settings/billing/${section}`;
 

@@ -36,7 +36,7 @@ import '../i18n';
 
 type ClientForm = Required<ClientBody>;
 
-/** App settings → API client: `clientId` '+' creates one (spec 02 §2 "App settings: API clients"). */
+/** App settings → API client: `clientId` '+' creates one (docs/reference/console.md "App settings: API clients"). */
 export function AppClientSettings({ appId, clientId }: { appId: string; clientId: string }) {
   const vendor = useCurrentVendor();
   if (!vendor) return <NoVendorSelected />;
@@ -107,7 +107,7 @@ function ClientDetail({
         client={client}
         onCreated={(created) => {
           setIssued(created);
-          // Spec 02 §4: the route's '+' becomes the new id.
+          // docs/reference/rules.md: the route's '+' becomes the new id.
           navigate(`${listPath}/${created.id}`, { replace: true });
         }}
       />
@@ -305,7 +305,7 @@ function IssuedToken({ client, vendorKey }: { client: ApiClientCreated; vendorKe
   );
 }
 
-/** Shown once the client has been used (spec 02): total requests, last used. */
+/** Shown once the client has been used (docs/reference/console.md): total requests, last used. */
 function UsageStatistics({ client }: { client: ApiClient }) {
   const { t } = useTranslation();
   return (

@@ -28,7 +28,7 @@ import '../i18n';
 
 const COLUMNS = 7;
 
-/** Green for an active client, red for an inactive one (spec 02), named for screen readers. */
+/** Green for an active client, red for an inactive one (docs/reference/console.md), named for screen readers. */
 export function ClientStatus({ client }: { client: Pick<ApiClient, 'active'> }) {
   const { t } = useTranslation();
   const label = client.active ? t('clients.active') : t('clients.inactive');
@@ -48,7 +48,7 @@ export function ClientStatus({ client }: { client: Pick<ApiClient, 'active'> }) 
   );
 }
 
-/** App settings → API clients (spec 02): sortable paged table, newest first by default, Create. */
+/** App settings → API clients (docs/reference/console.md): sortable paged table, newest first by default, Create. */
 export function AppClientsSettings({ appId }: { appId: string }) {
   const vendor = useCurrentVendor();
   if (!vendor) return <NoVendorSelected />;

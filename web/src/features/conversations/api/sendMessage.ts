@@ -8,7 +8,7 @@ export const RELAY_SOCKET_HEADER_NAME = 'X-Relay-Socket';
 
 /**
  * POST /v1/conversations/{token} {content} → {conversation, data: messages}; the default error handler
- * is skipped (spec 01 §7): the view shows failures as an error-role message. A 504 means the reply goes
+ * is skipped (docs/reference/api.md): the view shows failures as an error-role message. A 504 means the reply goes
  * on over the relay. `X-Relay-Socket` names this browser's socket, so it gets `input_async: false`.
  */
 export function sendMessage(

@@ -67,7 +67,7 @@ function serverMessage(error: unknown): string | undefined {
 }
 
 /**
- * The Conversations page (spec 01): history on the left; Messages, Debug, Relay and State tabs; the
+ * The Conversations page (docs/reference/console.md): history on the left; Messages, Debug, Relay and State tabs; the
  * relay socket; the composer. Routes with react-router to /apps/{appId}/chat[/{token}].
  */
 export function ConversationsPage({ appId, token: routeToken }: ConversationsViewProps) {
@@ -127,7 +127,7 @@ export function ConversationsPage({ appId, token: routeToken }: ConversationsVie
     [],
   );
 
-  /** About 1 s after a conversation is loaded, its state is fetched (spec 01 §9). */
+  /** About 1 s after a conversation is loaded, its state is fetched (docs/reference/console.md). */
   const scheduleStateFetch = useCallback(
     (target: string) => {
       clearTimeout(stateTimer.current);

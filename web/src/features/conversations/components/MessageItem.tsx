@@ -11,7 +11,7 @@ const LABELLED_ROLES = ['assistant', 'error', 'user', 'system'] as const;
 const isLabelled = (role: string): role is (typeof LABELLED_ROLES)[number] =>
   (LABELLED_ROLES as readonly string[]).includes(role);
 
-/** Role label: Assistant, Error, User, System (spec 01 names the first two), or the raw role. */
+/** Role label: Assistant, Error, User, System (docs/reference/console.md names the first two), or the raw role. */
 export function useRoleLabel() {
   const { t } = useTranslation();
   return (role: string) => (isLabelled(role) ? t(`conversations.messages.${role}`) : role);

@@ -6,7 +6,7 @@ import { commitInProgress } from '../model/conversation';
 import type { ChatMessage } from '../model/messages';
 import { MessageItem } from './MessageItem';
 
-/** Scroll delays (spec 01 §9): after new messages, and while a reply streams in. */
+/** Scroll delays (docs/reference/console.md): after new messages, and while a reply streams in. */
 const SCROLL_DELAY_NEW_MS = 100;
 const SCROLL_DELAY_STREAM_MS = 50;
 

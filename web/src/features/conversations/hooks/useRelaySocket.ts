@@ -15,7 +15,7 @@ import { parseRelayMessage } from '../model/relay';
 
 export type SocketPhase = 'idle' | 'connecting' | 'connected' | 'disconnected';
 
-/** The status dot (spec 01 "Conversations page"). */
+/** The status dot (docs/reference/console.md "Conversations page"). */
 export type SocketStatus = 'none' | 'connecting' | 'connected' | 'other' | 'disconnected';
 
 export interface RelayHandlers {

@@ -98,7 +98,7 @@ function completeCall(calls: CallView[], id: string, result: unknown): CallView[
   return next;
 }
 
-/** Streaming transitions of spec 01 §4, plus the relay log and debug data. */
+/** Streaming transitions of docs/reference/rules.md, plus the relay log and debug data. */
 export function applyRelayMessage(
   state: ConversationState,
   message: RelayMessage,

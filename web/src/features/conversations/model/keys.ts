@@ -7,7 +7,7 @@ export interface KeyPress {
   metaKey: boolean;
 }
 
-/** Enter alone sends the message (spec 01, Conversations page). */
+/** Enter alone sends the message (docs/reference/console.md, Conversations page). */
 export function isSendKey(e: KeyPress): boolean {
   return e.key === 'Enter' && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey;
 }

@@ -24,7 +24,7 @@ export interface ChatMessage {
   sources: MessageSource[];
 }
 
-/** Roles shown unless the debug display is on (spec 01, Conversations page). */
+/** Roles shown unless the debug display is on (docs/reference/console.md, Conversations page). */
 export const DEFAULT_VISIBLE_ROLES: readonly string[] = ['user', 'assistant', 'error'];
 
 let localSeq = 0;
@@ -57,7 +57,7 @@ function callView(call: FunctionCall, results: Map<string, unknown>): CallView {
 
 /**
  * Stored messages → shown messages. A function call's result is taken from the tool message whose
- * `function_response` equals the call id (spec 01 §3 "Function call").
+ * `function_response` equals the call id (docs/reference/rules.md "Function call").
  */
 export function toChatMessages(messages: readonly Message[]): ChatMessage[] {
   const results = new Map<string, unknown>();

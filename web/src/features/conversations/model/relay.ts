@@ -25,7 +25,7 @@ export function parseRelayMessage(raw: unknown): RelayMessage | null {
   return parsed.success ? parsed.data : null;
 }
 
-/** Types handled by the conversation itself and never logged (spec 01 §4). */
+/** Types handled by the conversation itself and never logged (docs/reference/rules.md). */
 const NOT_LOGGED: ReadonlySet<string> = new Set([
   RelayMessageType.completionStream,
   RelayMessageType.completionFinished,

@@ -10,7 +10,7 @@ const MODULES = [
   { key: 'vector', icon: IconVectorTriangle },
 ] as const;
 
-/** The dashboard intro card (spec 01 §1): what the product is, very early alpha, its modules. */
+/** The dashboard intro card (docs/reference/README.md): what the product is, very early alpha, its modules. */
 export function DashboardIntro() {
   const { t } = useTranslation();
   return (

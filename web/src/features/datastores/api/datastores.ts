@@ -31,7 +31,7 @@ export function useDatastores(vendorId: number, appId: string) {
   });
 }
 
-/** POST …/datastores (resolve=creator, as the spec's call). */
+/** POST …/datastores (resolve=creator). */
 export function useCreateDatastore(vendorId: number, appId: string) {
   const client = useQueryClient();
   return useMutation({
@@ -61,7 +61,7 @@ export function useUpdateDatastore(vendorId: number, appId: string) {
 }
 
 /**
- * GET /v1/datastores/{id}/docs (paged; `v` is the refresh version of the spec). `poll` refetches every
+ * GET /v1/datastores/{id}/docs (paged; `v` is the refresh version). `poll` refetches every
  * 1.5 s (while documents wait for embedding, so their sync dots turn green).
  */
 export function useDocuments(

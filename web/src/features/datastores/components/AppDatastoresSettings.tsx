@@ -34,7 +34,7 @@ import '../i18n';
 const CREATE_TAB = 'create';
 
 /**
- * App settings → Datastores (spec 02): a tab per datastore plus 'Create new' (default: the first
+ * App settings → Datastores (docs/reference/console.md): a tab per datastore plus 'Create new' (default: the first
  * datastore, else create; a new datastore is selected), each with its menu, sync status and documents.
  */
 export function AppDatastoresSettings({ appId }: { appId: string }) {

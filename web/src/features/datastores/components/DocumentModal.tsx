@@ -9,7 +9,7 @@ import { notifySuccess, SETTINGS_AREA_TOAST } from '../../../lib/notify';
 import { useUpdateDocument } from '../api/datastores';
 
 /**
- * A document: its hash read-only and a JSON editor. Save works (the spec leaves it unimplemented); it is
+ * A document: its hash read-only and a JSON editor. Save works; it is
  * refused while the JSON is invalid, and closing with unsaved changes asks first.
  */
 export function DocumentModal({

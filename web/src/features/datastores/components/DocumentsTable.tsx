@@ -21,8 +21,8 @@ import { DocumentModal } from './DocumentModal';
 const truncate = (text: string, n: number) => (text.length > n ? `${text.slice(0, n)}…` : text);
 
 /**
- * The spec's document table: ID, Hash (7 + …), Document (70) with its source beneath, Updated with the
- * sync dot, actions.
+ * The document table (docs/reference/console.md): ID, Hash (7 + …), Document (70) with its source beneath,
+ * Updated with the sync dot, actions.
  */
 export function DocumentsTable({ datastoreId }: { datastoreId: number }) {
   const { t } = useTranslation();

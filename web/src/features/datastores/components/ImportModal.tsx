@@ -24,8 +24,8 @@ import { useUploadDocuments } from '../api/datastores';
 type FileStatus = 'pending' | 'importing' | 'done' | 'error';
 
 /**
- * An import file entry (spec 02 §3): the file, its own mode, its status, the share uploaded and, when
- * done, the imported count.
+ * An import file entry (docs/reference/rules.md): the file, its own mode, its status, the share uploaded and,
+ * when done, the imported count.
  */
 interface ImportEntry {
   key: string;
@@ -45,7 +45,7 @@ const STATUS_COLOR: Record<FileStatus, string> = {
   error: 'red',
 };
 
-/** Byte sizes in units Bytes to YB, base 1024 (spec 02 §9). */
+/** Byte sizes in units Bytes to YB, base 1024 (docs/reference/console.md). */
 export function formatBytes(bytes: number): string {
   const units = ['Bytes', 'KB', 'MB', 'GB', 'TB', 'PB', 'EB', 'ZB', 'YB'];
   let value = bytes;

@@ -59,7 +59,7 @@ function foldOriginErrors(errors: FormErrors): FormErrors {
 }
 
 /**
- * App settings → Web embeds → one embed (`embeds/+` creates; spec 02): name, allowed origins and look
+ * App settings → Web embeds → one embed (`embeds/+` creates; docs/reference/console.md): name, allowed origins and look
  * with a preview; an existing embed's masked token with copy and Embed Code. After creating, the token is
  * shown in full this once and the route becomes the new embed's.
  */

@@ -30,7 +30,7 @@ import '../i18n';
 
 type Column = (typeof EMBED_ORDER_COLUMNS)[number];
 
-/** App settings → Web embeds (spec 02): Name, masked Token, Created at; Embed Code, copy token, Settings. */
+/** App settings → Web embeds (docs/reference/console.md): Name, masked Token, Created at; Embed Code, copy token, Settings. */
 export function AppEmbedsSettings({ appId }: { appId: string }) {
   const { t } = useTranslation();
   const vendor = useCurrentVendor();

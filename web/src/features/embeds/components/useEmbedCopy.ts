@@ -4,7 +4,7 @@ import { notifyError, notifySuccess, SETTINGS_AREA_TOAST } from '../../../lib/no
 import { fetchEmbedCode } from '../api/embeds';
 import { copyText, snippetOf } from '../lib';
 
-/** Copy the token or the embed code of an embed, with the spec's toasts (spec 02 §8). */
+/** Copy the token or the embed code of an embed, with the console's toasts (docs/reference/console.md). */
 export function useEmbedCopy(vendorId: number, appId: string) {
   const { t } = useTranslation();
   const copy = async (text: Promise<string>, done: string, failed: string) => {

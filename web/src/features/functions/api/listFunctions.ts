@@ -5,7 +5,7 @@ import { type FunctionsListParams, functionKeys, functionPath } from './keys';
 
 /**
  * GET /v1/vendors/{vendorId}/functions?page&page_size&order&order_dir&search&runtime&app_id → paged list.
- * Failures are only logged by the caller (spec 02 §8).
+ * Failures are only logged by the caller (docs/reference/console.md).
  */
 export function listFunctions(vendorId: number, params: FunctionsListParams): Promise<FunctionsList> {
   return apiRequest<FunctionsList>(functionPath(vendorId), {

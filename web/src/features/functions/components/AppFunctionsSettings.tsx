@@ -69,7 +69,7 @@ interface SaveErrors {
   config: Record<string, string>;
 }
 
-/** `functions.functions_data`, `rules.functions_data` and `function_config.<id>` of a save error (spec 02 §5). */
+/** `functions.functions_data`, `rules.functions_data` and `function_config.<id>` of a save error (docs/reference/rules.md). */
 function readSaveErrors(errors: FieldMessages): SaveErrors {
   const out: SaveErrors = { functions: [], config: {} };
   for (const group of ['functions', 'rules']) {
@@ -106,7 +106,7 @@ const fromLibrary = (f: FunctionSummary): Installed => ({
 });
 
 /**
- * App settings → Functions (spec 02): the installed functions with their config (form or JSON), the
+ * App settings → Functions (docs/reference/console.md): the installed functions with their config (form or JSON), the
  * Function Library to install from, and Save Changes (`PUT …/apps/{appId}` with `functions: [{id, config}]`).
  */
 export function AppFunctionsSettings({ vendorId, appId }: { vendorId?: number; appId: number | string }) {

@@ -28,7 +28,7 @@ export interface FunctionDetailProps {
   appId?: number | null;
 }
 
-/** /functions/{id}/{details,editor,runs} (spec 02 Function detail shell). */
+/** /functions/{id}/{details,editor,runs} (docs/reference/console.md Function detail shell). */
 export function FunctionDetail({ vendorId, id, section, appId = null }: FunctionDetailProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -148,7 +148,7 @@ function SectionContent({
 }
 
 function FunctionLoadProblem({ notFound, error }: { notFound: boolean; error: unknown }) {
-  // Spec 02 §8: a failed function fetch is logged; the page still says what happened.
+  // docs/reference/console.md: a failed function fetch is logged; the page still says what happened.
   if (error && !notFound) console.error('Loading the function failed', error);
   return (
     <LoadProblem

@@ -19,7 +19,7 @@ import { useUpdateFunction } from '../api/updateFunction';
 import { useFunctionLabels } from './labels';
 import { FUNCTIONS_TOAST } from './toast';
 
-/** Details tab (spec 02): name, function_key, description, runtime, library switch; create or update. */
+/** Details tab (docs/reference/console.md): name, function_key, description, runtime, library switch; create or update. */
 export function FunctionDetailsForm({
   vendorId,
   fn,
@@ -59,7 +59,7 @@ export function FunctionDetailsForm({
         saved = await create.mutateAsync(specificAppId ? { ...body, specific_app_id: specificAppId } : body);
       }
       notifySuccess(t('functions.form.saved'), FUNCTIONS_TOAST);
-      // Spec 02 §4: after a create the route's '+' becomes the new id.
+      // docs/reference/rules.md: after a create the route's '+' becomes the new id.
       if (!fn) navigate(`/functions/${saved.data.id}/details`, { replace: true });
     } catch (error) {
       form.setErrors(toFormErrors(submitErrors(error, t('functions.form.saveFailed'), FUNCTIONS_TOAST)));

@@ -33,7 +33,7 @@ const logDefaultsError = (error: unknown) => console.error('The schema has no us
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /**
- * Editor tab (spec 02): the Lua code at 70 % width; beside it Run, save, status, time and memory, and the
+ * Editor tab (docs/reference/console.md): the Lua code at 70 % width; beside it Run, save, status, time and memory, and the
  * sub-tabs Results, Arguments, Config and Console. Ctrl/⌘+Enter runs, Ctrl/⌘+S saves.
  */
 export function FunctionEditor({ vendorId, fn }: { vendorId: number; fn: FunctionDetail }) {
@@ -85,7 +85,7 @@ export function FunctionEditor({ vendorId, fn }: { vendorId: number; fn: Functio
       applySchemas(response.argument_schema, response.config_schema);
       setTab((current) => (current === 'console' ? current : 'results'));
     } catch (error) {
-      // Spec 02 §8: build errors are logged; the Results tab says the run did not start.
+      // docs/reference/console.md: build errors are logged; the Results tab says the run did not start.
       console.error('Running the function failed', error);
       setRunError(describeError(error).message ?? t('errors.unknownMessage'));
       setResult(null);
@@ -100,7 +100,7 @@ export function FunctionEditor({ vendorId, fn }: { vendorId: number; fn: Functio
       setCodeError(saved.code_error ?? null);
       applySchemas(saved.data.argument_schema, saved.data.config_schema);
     } catch (error) {
-      // Spec 02 §7/§8: saving code only logs its errors.
+      // docs/reference/console.md, "Messages": saving code only logs its errors.
       console.error('Saving the function code failed', error);
     }
   };

@@ -40,7 +40,7 @@ function Tile({ label, children, testId }: { label: string; children: ReactNode;
   );
 }
 
-/** Runs tab (spec 02): tiles from the stats call, a status filter, the paged runs and a detail modal. */
+/** Runs tab (docs/reference/console.md): tiles from the stats call, a status filter, the paged runs and a detail modal. */
 export function FunctionRuns({ vendorId, fn }: { vendorId: number; fn: FunctionDetail }) {
   const { t, i18n } = useTranslation();
   const labels = useFunctionLabels();

@@ -18,7 +18,7 @@ import '../i18n';
 
 const COLUMNS = 7;
 
-/** /functions (spec 02 Functions list): search, sortable paged table (default name ascending), Create. */
+/** /functions (docs/reference/console.md Functions list): search, sortable paged table (default name ascending), Create. */
 export function FunctionsList({ vendorId }: { vendorId: number }) {
   const { t } = useTranslation();
   const labels = useFunctionLabels();

@@ -30,7 +30,7 @@ export interface ObjectValueEditorProps {
 }
 
 /**
- * An object value as a schema form, or as a JSON textarea behind an 'Edit as JSON' toggle (spec 02 §5):
+ * An object value as a schema form, or as a JSON textarea behind an 'Edit as JSON' toggle (docs/reference/rules.md):
  * empty text is {}, unparseable text 'Invalid JSON format', a non-object 'Must be a valid JSON object'.
  */
 export function ObjectValueEditor({

@@ -3,7 +3,7 @@ import { IconCheck, IconPlayerPause, IconX } from '@tabler/icons-react';
 import { statusColor } from '../lib';
 import { useFunctionLabels } from './labels';
 
-/** A run status: -6 blue (breakpoint), positive green, anything else red (spec 02 §4), with its label. */
+/** A run status: -6 blue (breakpoint), positive green, anything else red (docs/reference/rules.md), with its label. */
 export function StatusIcon({
   status,
   withLabel = true,

@@ -11,7 +11,7 @@ export function getAvailableModels(vendorId: number): Promise<ListEnvelope<Avail
   });
 }
 
-/** Loaded afresh every time the install modal opens (spec 02 §2). */
+/** Loaded afresh every time the install modal opens (docs/reference/console.md). */
 export const availableModelsQueryOptions = (vendorId: number) =>
   queryOptions({
     queryKey: modelKeys.available(vendorId),

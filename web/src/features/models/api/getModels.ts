@@ -5,7 +5,7 @@ import { type ModelsListParams, modelKeys } from './keys';
 
 /**
  * GET /v1/vendors/{vendorId}/models?page&page_size&order&order_dir → the installed models.
- * Failures are only logged by the caller (spec 02 §8), never bannered.
+ * Failures are only logged by the caller (docs/reference/console.md), never bannered.
  */
 export function getModels(vendorId: number, params: ModelsListParams): Promise<ListEnvelope<InstalledModel>> {
   return apiRequest<ListEnvelope<InstalledModel>>(`/v1/vendors/${vendorId}/models`, {

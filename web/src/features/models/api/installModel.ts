@@ -29,7 +29,7 @@ export function installModel({ vendorId, modelId, parameters }: InstallModelInpu
   );
 }
 
-/** The replacement schema of a code-52 answer (spec 02 §8), or null for any other error. */
+/** The replacement schema of a code-52 answer (docs/reference/console.md), or null for any other error. */
 export function parameterValidationSchema(error: unknown): ParameterSchema | null {
   if (!(error instanceof ApiError) || error.status !== 400) return null;
   if (error.body?.code !== ErrorCode.MODEL_PARAMETER_VALIDATION_FAILED) return null;
@@ -39,7 +39,7 @@ export function parameterValidationSchema(error: unknown): ParameterSchema | nul
   return schema.properties && typeof schema.properties === 'object' ? schema : null;
 }
 
-/** Install with the loading state shown at least 400 ms (spec 02 §9); on success the models list reloads. */
+/** Install with the loading state shown at least 400 ms (docs/reference/console.md); on success the models list reloads. */
 export function useInstallModel() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -1,7 +1,7 @@
 import { Badge } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
-/** 'Prepaid' or 'Pay-as-you-go' (spec 02, Models list). */
+/** 'Prepaid' or 'Pay-as-you-go' (docs/reference/console.md, Models list). */
 export function BillingBadge({ prepaid, testId }: { prepaid: boolean; testId?: string }) {
   const { t } = useTranslation();
   return (

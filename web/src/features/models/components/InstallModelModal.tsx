@@ -56,7 +56,7 @@ export interface InstallModelModalProps {
 }
 
 /**
- * Install model modal (spec 02 §2, §4, §8): select ⇄ configure, closes on success. Every opening starts
+ * Install model modal (docs/reference/console.md): select ⇄ configure, closes on success. Every opening starts
  * afresh (selection, filters, errors) and loads the available models again.
  */
 export function InstallModelModal({ vendorId, opened, onClose }: InstallModelModalProps) {
@@ -232,7 +232,7 @@ function InstallModelFlow({ vendorId, onClose }: { vendorId: number; onClose(): 
           const schema = parameterValidationSchema(error);
           if (schema) {
             // Code 52: the returned schema replaces the model's; the form re-renders with the submitted
-            // values (its defaults) and each field's message. No banner (spec 02 §8).
+            // values (its defaults) and each field's message. No banner (docs/reference/console.md).
             setConfig({
               modelId,
               schema,

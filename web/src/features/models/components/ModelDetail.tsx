@@ -20,7 +20,7 @@ function SectionContent({ section, model }: { section: ModelSection; model: Inst
   return <ModelDetails model={model} />;
 }
 
-/** /models/{id}/{details,usage,configuration}: header, tabs and the section (spec 02 §2). */
+/** /models/{id}/{details,usage,configuration}: header, tabs and the section (docs/reference/console.md). */
 export function ModelDetail({
   vendorId,
   id,

@@ -18,7 +18,7 @@ import '../i18n';
 
 type SortColumn = 'name' | 'type';
 
-/** The Models list (spec 02): installed models, sortable by name and type, paged; 'Install New Model'. */
+/** The Models list (docs/reference/console.md): installed models, sortable by name and type, paged; 'Install New Model'. */
 export function ModelsList({ vendorId }: { vendorId: number }) {
   const { t } = useTranslation();
   const labels = useModelLabels();

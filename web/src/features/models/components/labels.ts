@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import '../i18n';
 
-/** Translated model type and provider names; a model without a provider shows 'N/A' (spec 02). */
+/** Translated model type and provider names; a model without a provider shows 'N/A' (docs/reference/console.md). */
 export function useModelLabels() {
   const { t } = useTranslation();
   return useMemo(

@@ -4,7 +4,7 @@ import { ApiError } from '../../../lib/api/error';
 
 export type SessionCreationFailure = 'network' | 'unavailable' | 'server' | 'failed';
 
-/** Why creating a session failed (spec 01 §8 texts: app.sessionErrors.<kind>). */
+/** Why creating a session failed (docs/reference/console.md texts: app.sessionErrors.<kind>). */
 export class SessionCreationError extends Error {
   constructor(
     readonly kind: SessionCreationFailure,

@@ -2,7 +2,7 @@ import type { SessionUser } from '@llmor/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
 
-/** GET /v1/auth/session/user. The caller handles an invalid session (reload after 3 s, spec 01 §4). */
+/** GET /v1/auth/session/user. The caller handles an invalid session (reload after 3 s, docs/reference/rules.md). */
 export function getSessionUser(): Promise<SessionUser> {
   return apiRequest<SessionUser>('/v1/auth/session/user', {
     skipDefaultErrorHandler: true,

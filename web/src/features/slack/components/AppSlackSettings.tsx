@@ -30,7 +30,7 @@ import '../i18n';
 /** Where the vendor's Slack configuration token is set (owners). */
 const VENDOR_SLACK_SETTINGS = '/settings/integrations/slack';
 
-/** App settings → Slack Integration (spec 02): the app's Slack bot, created, installed and updated here. */
+/** App settings → Slack Integration (docs/reference/console.md): the app's Slack bot, created, installed and updated here. */
 export function AppSlackSettings({ appId }: { appId: string }) {
   const { t } = useTranslation();
   const vendor = useCurrentVendor();

@@ -8,7 +8,7 @@ import { useAppUsage } from '../api/getUsage';
 import { UsageBlocks } from './UsageBlocks';
 import '../i18n';
 
-/** App settings → Usage (spec 02): the app's usage over today, 7 and 30 days and in total. */
+/** App settings → Usage (docs/reference/console.md): the app's usage over today, 7 and 30 days and in total. */
 export function AppUsageSettings({ vendorId, appId }: { vendorId?: number; appId: number | string }) {
   const { t } = useTranslation();
   const vendor = useCurrentVendor();

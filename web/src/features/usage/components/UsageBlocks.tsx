@@ -3,7 +3,7 @@ import { Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import '../i18n';
 
-/** What a block shows while loading or when there are no figures (spec 02: '0' and '$0.00'). */
+/** What a block shows while loading or when there are no figures (docs/reference/console.md: '0' and '$0.00'). */
 const ZERO_COUNT = '0';
 const ZERO_COST = '$0.00';
 
