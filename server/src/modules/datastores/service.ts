@@ -227,7 +227,7 @@ export async function datastoreStatus(
     await requestSync(ctx, vendorId, id);
   const lastError =
     ds.embeddingVendorModelId === null && counts.pending > 0 ? EMBEDDING_MODEL_REQUIRED : ds.lastError;
-  return { ...counts, last_error: counts.pending > 0 ? lastError : null, indexed: ctx.database.hasVector };
+  return { ...counts, last_error: counts.pending > 0 ? lastError : null, indexed: true };
 }
 
 const EMBEDDING_CLIENTS_MAX = 500;

@@ -72,11 +72,6 @@ export function DatastoreStatusBar({ datastore }: { datastore: Datastore }) {
               {t('datastores.status.lastError', { error: s.last_error })}
             </Alert>
           )}
-          {!s.indexed && (
-            <Text size="xs" c="dimmed">
-              {t('datastores.status.exact')}
-            </Text>
-          )}
         </>
       )}
     </Stack>
