@@ -183,16 +183,20 @@ export async function writeVectors(
         await tx.execute(sql`select pg_advisory_xact_lock(${WRITE_LOCK}, ${datastoreId})`);
         await tx.execute(insert);
       });
+    vectorWrites.set(datastoreId, (vectorWrites.get(datastoreId) ?? 0) + 1);
   }
 }
 
 /** The advisory-lock namespace of datastore vector writes (the second key is the datastore's id). */
 const WRITE_LOCK = 0x64_73_76_77;
 
+/** Vector writes this process finished, by datastore (counted after the statement: no row is missed). */
+const vectorWrites = new Map<number, number>();
+
 /** In-memory indexes by datastore, model and dimension (a changed model starts a new one). */
 const memoryIndexes = new WeakMap<
   Database,
-  LRUCache<string, { index: MemoryIndex; refresh?: Promise<void> }>
+  LRUCache<string, { index: MemoryIndex; refresh?: Promise<void>; writesSeen: number }>
 >();
 
 function memoryIndexOf(database: Database, key: string) {
@@ -203,7 +207,7 @@ function memoryIndexOf(database: Database, key: string) {
   }
   let entry = cache.get(key);
   if (!entry) {
-    entry = { index: new MemoryIndex() };
+    entry = { index: new MemoryIndex(), writesSeen: -1 };
     cache.set(key, entry);
   }
   return entry;
@@ -253,6 +257,10 @@ async function currentMemoryIndex(database: Database, datastore: SearchedDatasto
   await prepareVectorStore(database);
   const entry = memoryIndexOf(database, `${datastore.id}:${datastore.modelId ?? ''}:${dims}`);
   while (entry.refresh) await entry.refresh;
+  // The embedded database has one process, this one: nothing new to read unless it wrote since.
+  const writes = vectorWrites.get(datastore.id) ?? 0;
+  if (database.kind === 'pglite' && entry.writesSeen === writes) return entry.index;
+  entry.writesSeen = writes;
   entry.refresh = refresh(database, datastore.id, dims, entry.index).finally(() => {
     entry.refresh = undefined;
   });
@@ -346,11 +354,18 @@ export async function textMatches(
 ): Promise<RankedId[]> {
   const tsquery = orQuery(text);
   if (!tsquery) return [];
+  // Waiting documents are found through their partial index first: usually none, and the word index
+  // would otherwise be walked for every document of the datastore.
+  const documents = opts.waiting
+    ? sql`(with waiting as materialized (
+        select id, search from datastore_documents where datastore_id = ${datastoreId} and requires_sync)
+        select * from waiting)`
+    : sql`(select id, search from datastore_documents where datastore_id = ${datastoreId})`;
   const rows = await db.execute(sql`
-    select id, ts_rank(search, q) as score
-    from datastore_documents, to_tsquery('simple', ${tsquery}) q
-    where datastore_id = ${datastoreId} and search @@ q ${opts.waiting ? sql`and requires_sync` : sql``}
-    order by score desc, id limit ${n}`);
+    select d.id, ts_rank(d.search, q) as score
+    from ${documents} d, to_tsquery('simple', ${tsquery}) q
+    where d.search @@ q
+    order by score desc, d.id limit ${n}`);
   return rowsOf<{ id: number; score: number }>(rows).map((r) => ({ id: r.id, score: Number(r.score) }));
 }
 
