@@ -6,6 +6,7 @@
  * provider is the provider's failure (502).
  */
 import { EMBEDDING_MODEL_REQUIRED } from '@llmor/contracts';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { fakeVector, startFakeOpenAI } from '../../test/fakes';
 import {
@@ -232,6 +233,29 @@ describe('the process index', () => {
       .data;
     expect(hits.map((h: { id: number }) => h.id)).not.toContain(added[0]!.id);
     expect(hits).toHaveLength(5);
+  });
+});
+
+describe('vectors stored before the process index', () => {
+  it('are read from the embedding column when a row has no packed form', async () => {
+    const ds = await createDatastore({
+      embedding_vendor_model_id: await installModel('builtin-lexical-embedding'),
+    });
+    const rows = await importQa(ds.id, corpus(20));
+    await synced(ds.id);
+    const searched = { id: ds.id, modelId: ds.embedding_vendor_model_id };
+    const query = { text: 'glacier river', vector: lexicalVector('glacier river') };
+    const [expected] = await rankedMatches(server.ctx.database, searched, query, 10);
+    const column = server.ctx.database.hasVector ? 'vector' : 'real[]';
+    for (const row of rows) {
+      const v = lexicalVector(documentText(row.document));
+      const text = server.ctx.database.hasVector ? `[${v.join(',')}]` : `{${v.join(',')}}`;
+      await server.ctx.db.execute(
+        sql`update datastore_embeddings set packed = null, embedding = ${text}::${sql.raw(column)} where document_id = ${row.id}`,
+      );
+    }
+    const [found] = await rankedMatches({ ...server.ctx.database }, searched, query, 10);
+    expectSameRanking(found!, expected!);
   });
 });
 

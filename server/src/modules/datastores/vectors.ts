@@ -236,16 +236,26 @@ export function forgetDocuments(database: Database, datastoreId: number, documen
 /** Reads what the table gained since the index last looked (everything, the first time). */
 async function refresh(database: Database, datastoreId: number, dims: number, index: MemoryIndex) {
   for (;;) {
-    const rows = rowsOf<{ id: number; packed: Uint8Array; seq: string | number; document: unknown }>(
+    const rows = rowsOf<{
+      id: number;
+      packed: Uint8Array | null;
+      embedding: string | null;
+      seq: string | number;
+      document: unknown;
+    }>(
       await database.db.execute(sql`
-        select e.document_id as id, e.packed, e.seq, d.document
+        select e.document_id as id, e.packed, case when e.packed is null then e.embedding::text end as embedding,
+          e.seq, d.document
         from datastore_embeddings e join datastore_documents d on d.id = e.document_id
         where e.datastore_id = ${datastoreId} and e.seq > ${index.seq} and e.dims = ${dims}
-          and e.packed is not null
         order by e.seq limit ${LOAD_PAGE}`),
     );
     for (const row of rows) {
-      index.upsert(row.id, unpack(row.packed), documentText(row.document));
+      // Rows written before ADR 0033 hold only the `embedding` column ('[…]' with pgvector, '{…}' without).
+      const vector = row.packed
+        ? unpack(row.packed)
+        : sparse(row.embedding!.slice(1, -1).split(',').map(Number));
+      index.upsert(row.id, vector, documentText(row.document));
       index.seq = Math.max(index.seq, Number(row.seq));
     }
     if (rows.length < LOAD_PAGE) return;
