@@ -84,6 +84,9 @@ export class MemoryIndex {
   private scores = new Float64Array(1024);
   private touchedMark = new Uint8Array(1024);
 
+  /** Postings held (live or dead): what the index costs in memory, ~8 bytes each. */
+  postings = 0;
+
   get size(): number {
     return this.live;
   }
@@ -114,6 +117,7 @@ export class MemoryIndex {
       }
       postings.push(slot, v);
     }
+    this.postings += vector.indices.length;
     this.norms[slot] = Math.sqrt(norm);
     const counts = new Map<string, number>();
     const words = lexicalWords(text);
@@ -126,6 +130,7 @@ export class MemoryIndex {
       }
       postings.push(slot, tf);
     }
+    this.postings += counts.size;
     this.lengths[slot] = words.length;
     this.totalLength += words.length;
     this.live++;

@@ -31,8 +31,11 @@ const HNSW_WRITE_CHUNK = 8;
 const DENSE_SHARE = 0.5;
 /** Rows read per statement while an in-memory index loads (the event loop breathes between pages). */
 const LOAD_PAGE = 5000;
-/** Datastores whose in-memory index a process keeps. */
-const MEMORY_INDEXES_MAX = 200;
+/**
+ * What a process keeps of in-memory indexes, in postings (~8 bytes each: ~400 MB); the least recently
+ * searched datastores' indexes go first and are rebuilt when searched again.
+ */
+const MEMORY_INDEX_POSTINGS_MAX = 50_000_000;
 
 const prepared = new WeakMap<Database, Promise<void>>();
 /** The `hnsw.ef_search` the embedded database's session holds. */
@@ -202,7 +205,10 @@ const memoryIndexes = new WeakMap<
 function memoryIndexOf(database: Database, key: string) {
   let cache = memoryIndexes.get(database);
   if (!cache) {
-    cache = new LRUCache({ max: MEMORY_INDEXES_MAX });
+    cache = new LRUCache({
+      maxSize: MEMORY_INDEX_POSTINGS_MAX,
+      sizeCalculation: (entry) => Math.max(1, entry.index.postings),
+    });
     memoryIndexes.set(database, cache);
   }
   let entry = cache.get(key);
@@ -265,7 +271,8 @@ async function refresh(database: Database, datastoreId: number, dims: number, in
 /** The datastore's in-memory index, brought up to date with the table (one refresh at a time). */
 async function currentMemoryIndex(database: Database, datastore: SearchedDatastore, dims: number) {
   await prepareVectorStore(database);
-  const entry = memoryIndexOf(database, `${datastore.id}:${datastore.modelId ?? ''}:${dims}`);
+  const key = `${datastore.id}:${datastore.modelId ?? ''}:${dims}`;
+  const entry = memoryIndexOf(database, key);
   while (entry.refresh) await entry.refresh;
   // The embedded database has one process, this one: nothing new to read unless it wrote since.
   const writes = vectorWrites.get(datastore.id) ?? 0;
@@ -273,6 +280,8 @@ async function currentMemoryIndex(database: Database, datastore: SearchedDatasto
   entry.writesSeen = writes;
   entry.refresh = refresh(database, datastore.id, dims, entry.index).finally(() => {
     entry.refresh = undefined;
+    // Counted again at its new size (an index larger than the whole budget is not kept).
+    memoryIndexes.get(database)?.set(key, entry);
   });
   await entry.refresh;
   return entry.index;
