@@ -304,26 +304,26 @@ export async function rankedMatches(
   n: number,
 ): Promise<RankedId[][]> {
   const { vector } = query;
-  const waiting = waitingTextMatches(database.db, datastore.id, query.text, n);
-  if (!vector) return [await waiting];
+  if (!vector) return [await waitingTextMatches(database.db, datastore.id, query.text, n)];
   if (indexedByDatabase(database, vector)) {
     return Promise.all([
-      nearest(database, datastore.id, vector, n),
+      nearestByDatabase(database, datastore.id, vector, n),
       textMatches(database.db, datastore.id, query.text, n),
     ]);
   }
-  const index = await currentMemoryIndex(database, datastore, vector.length);
-  const lists = [index.nearest(sparse(vector), n), index.textMatches(query.text, n), await waiting];
-  return lists;
+  const [index, waiting] = await Promise.all([
+    currentMemoryIndex(database, datastore, vector.length),
+    waitingTextMatches(database.db, datastore.id, query.text, n),
+  ]);
+  return [index.nearest(sparse(vector), n), index.textMatches(query.text, n), waiting];
 }
 
-/** Ids of the `n` nearest documents by the database's HNSW index (cosine), nearest first; `exact` skips it. */
-export async function nearest(
+/** Ids of the `n` nearest documents by the database's HNSW index (cosine), nearest first. */
+async function nearestByDatabase(
   database: Database,
   datastoreId: number,
   vector: number[],
   n: number,
-  opts: { exact?: boolean } = {},
 ): Promise<RankedId[]> {
   await prepareVectorStore(database);
   const dims = vector.length;
@@ -337,7 +337,7 @@ export async function nearest(
   // The index returns at most ef_search rows, and a wider search finds the true neighbours more often.
   const efSearch = Math.max(EF_SEARCH_MIN, Math.min(1000, n * 4));
   let rows: unknown;
-  if (database.kind === 'pglite' && !opts.exact) {
+  if (database.kind === 'pglite') {
     // The embedded database has one session, ours: the setting stays set, so a search is one statement
     // instead of a transaction of four round trips to the database's thread (ADR 0019).
     if (sessionEfSearch.get(database) !== efSearch) {
@@ -348,9 +348,7 @@ export async function nearest(
   } else {
     // A pooled connection is shared: the setting lives only as long as the transaction.
     rows = await database.db.transaction(async (tx) => {
-      await tx.execute(
-        sql.raw(opts.exact ? 'set local enable_indexscan = off' : `set local hnsw.ef_search = ${efSearch}`),
-      );
+      await tx.execute(sql.raw(`set local hnsw.ef_search = ${efSearch}`));
       return tx.execute(query);
     });
   }
