@@ -189,7 +189,7 @@ export const datastoreStatusSchema = z.object({
   /** Whose last embedding attempt failed. */
   failed: z.number().int(),
   last_error: z.string().nullable(),
-  /** Whether this server has pgvector (false: exact search, no index). */
+  /** Whether search is served by an index: always, on every server (ADR 0033); kept for callers. */
   indexed: z.boolean(),
 });
 export type DatastoreStatus = z.infer<typeof datastoreStatusSchema>;

@@ -5,7 +5,7 @@
  */
 import { DOCUMENT_MAX_BYTES, EMBEDDING_MODEL_REQUIRED, PING_JOB } from '@llmor/contracts';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startFakeOpenAI } from '../../test/fakes';
 import {
   Client,
@@ -138,9 +138,17 @@ describe('deleting an app', () => {
   it('takes its datastores, documents and vectors with it, and the sweep drops their search index', async () => {
     const other = await makeApp(server.ctx, vendor, { type: 'chatbot', appKey: 'chatbot' });
     const otherBase = `/v1/vendors/${vendor.id}/apps/${other.id}`;
+    // Dense vectors: those the database indexes itself where it has pgvector (ADR 0033).
+    const fake = await startFakeOpenAI();
+    onTestFinished(() => fake.close());
+    fake.embeddings({ kind: 'embeddings', dimensions: 8 });
     const created = await c.post(`${otherBase}/datastores`, {
       name: 'leaving',
-      embedding_vendor_model_id: await installModel('builtin-lexical-embedding'),
+      embedding_vendor_model_id: await installModel('openai-compatible-embedding', {
+        base_url: fake.baseUrl,
+        model: 'fake-embed',
+        dimensions: 8,
+      }),
     });
     expect(created.statusCode, created.body).toBe(201);
     const ds = created.json().data as { id: number };
@@ -156,7 +164,7 @@ describe('deleting an app', () => {
           sql`select indexname as name from pg_indexes where indexname = ${`datastore_embeddings_hnsw_${ds.id}`}`,
         ),
       ).length;
-    // Without pgvector (a PostgreSQL server lacking it) search is exact and there is no index to leave.
+    // Without pgvector (a PostgreSQL server lacking it) the process indexes them and leaves nothing here.
     const hnsw = server.ctx.database.hasVector ? 1 : 0;
     expect(await indexes()).toBe(hnsw);
 

@@ -80,6 +80,27 @@ export async function updateDatastore(
   return row ?? null;
 }
 
+/** Sets the datastore's embedding model if it has none; null when it had one already. */
+export async function adoptEmbeddingModel(
+  db: Db,
+  vendorId: number,
+  id: number,
+  modelId: number,
+): Promise<DatastoreRow | null> {
+  const [row] = await db
+    .update(datastores)
+    .set({ embeddingVendorModelId: modelId, lastError: null, modifiedAt: new Date() })
+    .where(
+      and(
+        eq(datastores.vendorId, vendorId),
+        eq(datastores.id, id),
+        isNull(datastores.embeddingVendorModelId),
+      ),
+    )
+    .returning();
+  return row ?? null;
+}
+
 export async function deleteDatastore(db: Db, vendorId: number, id: number): Promise<boolean> {
   const rows = await db
     .delete(datastores)

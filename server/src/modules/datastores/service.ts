@@ -16,6 +16,7 @@ import {
   type ListEnvelope,
   type SearchHit,
 } from '@llmor/contracts';
+import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../platform/context';
 import { badGateway, conflict, notFound, validationError } from '../../platform/errors';
 import type { JobQueue } from '../../platform/queue';
@@ -32,7 +33,7 @@ import {
 import { presentDatastore, presentDocument, sourceOf } from './present';
 import type { DatastoreRow } from './repo';
 import * as repo from './repo';
-import { dropVectors, fuse, nearest, textMatches } from './vectors';
+import { dropVectors, forgetDocuments, fuse, rankedMatches } from './vectors';
 
 /** What the datastores need from the server: the queue that embeds, and how a model is reached. */
 export interface KnowledgeContext extends AppContext {
@@ -213,15 +214,60 @@ export async function truncateDatastore(ctx: AppContext, vendorId: number, id: n
 }
 
 export async function datastoreStatus(
-  ctx: AppContext,
+  ctx: KnowledgeContext,
   vendorId: number,
   id: number,
 ): Promise<DatastoreStatus> {
-  const ds = await requireDatastore(ctx, vendorId, id);
+  const found = await requireDatastore(ctx, vendorId, id);
+  const ds = await adoptEmbeddingModel(ctx, vendorId, found);
   const counts = await repo.documentStatus(ctx.db, vendorId, id);
+  // Its documents waited for a model that now exists: embed them now, not at the next sweep.
+  if (found.embeddingVendorModelId === null && ds.embeddingVendorModelId !== null && counts.pending > 0)
+    await requestSync(ctx, vendorId, id);
   const lastError =
     ds.embeddingVendorModelId === null && counts.pending > 0 ? EMBEDDING_MODEL_REQUIRED : ds.lastError;
-  return { ...counts, last_error: counts.pending > 0 ? lastError : null, indexed: ctx.database.hasVector };
+  return { ...counts, last_error: counts.pending > 0 ? lastError : null, indexed: true };
+}
+
+const EMBEDDING_CLIENTS_MAX = 500;
+
+/**
+ * One client per installed embedding model, as replies keep one per chat model: building it opens the
+ * sealed key and loads the provider's SDK. Keyed by everything the client is made of, so a changed row
+ * gets a new one.
+ */
+const embeddingClients = new WeakMap<KnowledgeContext, LRUCache<string, EmbeddingModel>>();
+
+type EmbeddingModelRow = Awaited<ReturnType<typeof repo.vendorEmbeddingModels>>[number];
+
+function embeddingClient(ctx: KnowledgeContext, row: EmbeddingModelRow): EmbeddingModel {
+  let clients = embeddingClients.get(ctx);
+  if (!clients) {
+    clients = new LRUCache({ max: EMBEDDING_CLIENTS_MAX });
+    embeddingClients.set(ctx, clients);
+  }
+  const key = [row.id, row.modelKey, row.provider, row.secretEnc, JSON.stringify(row.parameters)].join('\n');
+  let model = clients.get(key);
+  if (!model) {
+    model = ctx.embeddingModel ? ctx.embeddingModel(row) : embeddingModelFor(ctx, row);
+    clients.set(key, model);
+  }
+  return model;
+}
+
+/**
+ * A datastore made before the vendor had any embedding model takes the vendor's first one as soon as
+ * there is one; answers the datastore as it now is.
+ */
+export async function adoptEmbeddingModel(ctx: AppContext, vendorId: number, ds: DatastoreRow) {
+  if (ds.embeddingVendorModelId !== null) return ds;
+  const [first] = await repo.vendorEmbeddingModels(ctx.db, vendorId);
+  if (!first) return ds;
+  return (
+    (await repo.adoptEmbeddingModel(ctx.db, vendorId, ds.id, first.id)) ??
+    (await repo.findDatastore(ctx.db, vendorId, ds.id)) ??
+    ds
+  );
 }
 
 /** The datastore's embedding model, ready to run; null when it has none. */
@@ -233,8 +279,7 @@ export async function embeddingModelOf(
   if (ds.embeddingVendorModelId === null) return null;
   const models = await repo.vendorEmbeddingModels(ctx.db, vendorId);
   const row = models.find((m) => m.id === ds.embeddingVendorModelId);
-  if (!row) return null;
-  return ctx.embeddingModel ? ctx.embeddingModel(row) : embeddingModelFor(ctx, row);
+  return row ? embeddingClient(ctx, row) : null;
 }
 
 /**
@@ -246,24 +291,72 @@ export interface EmbeddingMeter {
   spent(tokens: number): Promise<void>;
 }
 
-/** Embeds the query, through the meter when there is one. */
-async function embedQuery(
-  model: EmbeddingModel,
-  query: string,
-  signal?: AbortSignal,
-  meter?: EmbeddingMeter,
-) {
-  await meter?.admit();
-  const { vectors, usage } = await model.embed([query], signal);
-  await meter?.spent(usage.tokens);
-  return vectors[0]!;
+/**
+ * The query's vector by each embedding model, embedded once per model however many datastores share it
+ * (through the meter when there is one).
+ */
+class QueryVectors {
+  private readonly byModel = new Map<number, Promise<number[]>>();
+
+  constructor(
+    private readonly query: string,
+    private readonly signal?: AbortSignal,
+    private readonly meter?: EmbeddingMeter,
+  ) {}
+
+  of(modelId: number, model: EmbeddingModel): Promise<number[]> {
+    let vector = this.byModel.get(modelId);
+    if (!vector) {
+      vector = (async () => {
+        await this.meter?.admit();
+        const { vectors, usage } = await model.embed([this.query], this.signal);
+        await this.meter?.spent(usage.tokens);
+        return vectors[0]!;
+      })();
+      this.byModel.set(modelId, vector);
+    }
+    return vector;
+  }
 }
 
 /**
  * Hybrid search in one datastore: the nearest embedded documents and the best full-text matches,
  * fused by reciprocal rank. Documents not embedded yet are still found by their words.
  */
-export async function searchDatastore(
+async function searchOne(
+  ctx: KnowledgeContext,
+  vendorId: number,
+  found: DatastoreRow,
+  query: string,
+  k: number,
+  vectors: QueryVectors,
+): Promise<SearchHit[]> {
+  const candidates = Math.max(20, k * 2);
+  const ds = await adoptEmbeddingModel(ctx, vendorId, found);
+  const model = await embeddingModelOf(ctx, vendorId, ds);
+  const vector =
+    model && ds.embeddingVendorModelId !== null ? await vectors.of(ds.embeddingVendorModelId, model) : null;
+  const searched = { vendorId, id: ds.id, modelId: ds.embeddingVendorModelId };
+  // A second round only when the first met documents deleted since the process indexed them.
+  for (let round = 0; ; round++) {
+    const ranked = fuse(await rankedMatches(ctx.database, searched, { text: query, vector }, candidates), k);
+    const ids = ranked.map((r) => r.id);
+    const rows = new Map((await repo.findDocuments(ctx.db, vendorId, ds.id, ids)).map((r) => [r.id, r]));
+    const gone = ids.filter((id) => !rows.has(id));
+    if (gone.length > 0 && round === 0) {
+      forgetDocuments(ctx.database, ds.id, gone);
+      continue;
+    }
+    return ranked.flatMap((r) => {
+      const row = rows.get(r.id);
+      return row
+        ? [{ id: r.id, document: row.document, score: Number(r.score.toFixed(6)), source: sourceOf(row) }]
+        : [];
+    });
+  }
+}
+
+export function searchDatastore(
   ctx: KnowledgeContext,
   vendorId: number,
   ds: DatastoreRow,
@@ -272,33 +365,7 @@ export async function searchDatastore(
   signal?: AbortSignal,
   meter?: EmbeddingMeter,
 ): Promise<SearchHit[]> {
-  const candidates = Math.max(20, k * 2);
-  const model = await embeddingModelOf(ctx, vendorId, ds);
-  const [byVector, byText] = await Promise.all([
-    model
-      ? embedQuery(model, query, signal, meter).then((vector) =>
-          nearest(ctx.database, vendorId, ds.id, vector, candidates),
-        )
-      : Promise.resolve([]),
-    textMatches(ctx.db, vendorId, ds.id, query, candidates),
-  ]);
-  const ranked = fuse([byVector, byText], k);
-  const rows = new Map(
-    (
-      await repo.findDocuments(
-        ctx.db,
-        vendorId,
-        ds.id,
-        ranked.map((r) => r.id),
-      )
-    ).map((r) => [r.id, r]),
-  );
-  return ranked.flatMap((r) => {
-    const row = rows.get(r.id);
-    return row
-      ? [{ id: r.id, document: row.document, score: Number(r.score.toFixed(6)), source: sourceOf(row) }]
-      : [];
-  });
+  return searchOne(ctx, vendorId, ds, query, k, new QueryVectors(query, signal, meter));
 }
 
 /** A search asked for directly: a failing embedding provider is the provider's failure (502), not ours. */
@@ -325,9 +392,10 @@ export async function retrieve(
 ): Promise<{ datastore: string; id: number; text: string; score: number; source: DocumentSource | null }[]> {
   const all = await repo.listDatastores(ctx.db, app.vendorId, app.id);
   const chosen = names ? all.filter((d) => names.includes(d.name)) : all;
+  const vectors = new QueryVectors(query, signal, meter);
   const hits = await Promise.all(
     chosen.map(async (ds) =>
-      (await searchDatastore(ctx, app.vendorId, ds, query, k, signal, meter)).map((h) => ({
+      (await searchOne(ctx, app.vendorId, ds, query, k, vectors)).map((h) => ({
         datastore: ds.name,
         id: h.id,
         text: documentText(h.document),

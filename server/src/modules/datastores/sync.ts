@@ -13,7 +13,13 @@ import { job } from '../../platform/queue';
 import { ProviderError } from '../models/providers/types';
 import { documentText } from './parse';
 import * as repo from './repo';
-import { embeddingModelOf, type KnowledgeContext, requestSync, SYNC_JOB } from './service';
+import {
+  adoptEmbeddingModel,
+  embeddingModelOf,
+  type KnowledgeContext,
+  requestSync,
+  SYNC_JOB,
+} from './service';
 import { dropOrphanIndexes, writeVectors } from './vectors';
 
 export const SWEEP_JOB = 'datastore-sweep';
@@ -37,8 +43,9 @@ function failureText(err: unknown): string {
 /** Embeds waiting documents of one datastore; answers how many it embedded. */
 export async function syncDatastore(ctx: KnowledgeContext, data: SyncData): Promise<{ embedded: number }> {
   const { vendorId, datastoreId } = data;
-  const ds = await repo.findDatastore(ctx.db, vendorId, datastoreId);
-  if (!ds) return { embedded: 0 };
+  const found = await repo.findDatastore(ctx.db, vendorId, datastoreId);
+  if (!found) return { embedded: 0 };
+  const ds = await adoptEmbeddingModel(ctx, vendorId, found);
   const model = await embeddingModelOf(ctx, vendorId, ds);
   if (!model) {
     await repo.updateDatastore(ctx.db, vendorId, ds.id, { lastError: EMBEDDING_MODEL_REQUIRED });

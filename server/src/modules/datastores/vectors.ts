@@ -1,25 +1,44 @@
 /**
- * Where embeddings live and how documents are found (ADR 0003, ADR 0011).
+ * Where embeddings live and how documents are found (ADR 0003, ADR 0011, ADR 0033).
  *
- * `datastore_embeddings` is created here, not by a migration: with pgvector (always on PGlite) the
- * column is `vector` and each datastore gets its own partial HNSW index (cosine) at the dimension of its
- * embedding model, so a search walks only that datastore's graph; without pgvector (a PostgreSQL server
- * lacking the extension) the column is `real[]` and search is exact, in SQL.
- *
- * Search is hybrid: the nearest passages by vector and the best full-text matches (`search` tsvector,
- * GIN) are fused by reciprocal rank (RRF, k = 60).
+ * `datastore_embeddings` is created here, not by a migration. Which engine searches a vector depends on
+ * its kind (ADR 0033):
+ * - sparse vectors (the offline lexical embedder's), and every vector where the database has no pgvector,
+ *   are stored `packed` (their non-zero entries) and searched exactly by the process's in-memory index
+ *   (`memoryIndex.ts`), which is rebuilt from this table and follows it by `seq`;
+ * - dense vectors where pgvector exists go to the `embedding` column and a per-datastore partial HNSW
+ *   index (cosine) at the dimension of the embedding model, so a search walks only that datastore's graph.
  *
  * Like every repo, each function that reads or writes a datastore's rows takes the vendor id and touches
  * nothing unless that vendor owns the datastore (the embeddings table has no vendor column of its own).
+ *
+ * Search is hybrid: the nearest passages by vector and the best full-text matches are fused by reciprocal
+ * rank (RRF, k = 60). Embedded documents' words are matched by the in-memory BM25 index; documents still
+ * waiting for embedding by their `search` tsvector (GIN) in SQL.
  */
 import { sql } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
 import type { Database, Db } from '../../platform/db';
+import { MemoryIndex, pack, type RankedId, sparse, unpack } from './memoryIndex';
+import { documentText } from './parse';
+
+export type { RankedId } from './memoryIndex';
 
 /** pgvector's HNSW indexes `vector` up to 2,000 dimensions and `halfvec` up to 4,000. */
 const VECTOR_MAX_INDEXED = 2000;
 const RRF_K = 60;
 const EF_SEARCH_MIN = 200;
-const WRITE_CHUNK = 8;
+/** Vectors per statement into the HNSW index: an insert costs ~5 ms there (bench/knowledge). */
+const HNSW_WRITE_CHUNK = 8;
+/** A vector is dense when more than this share of its entries is non-zero. */
+const DENSE_SHARE = 0.5;
+/** Rows read per statement while an in-memory index loads (the event loop breathes between pages). */
+const LOAD_PAGE = 5000;
+/**
+ * What a process keeps of in-memory indexes, in postings (~8 bytes each: ~400 MB); the least recently
+ * searched datastores' indexes go first and are rebuilt when searched again.
+ */
+const MEMORY_INDEX_POSTINGS_MAX = 50_000_000;
 
 const prepared = new WeakMap<Database, Promise<void>>();
 /** The `hnsw.ef_search` the embedded database's session holds. */
@@ -31,17 +50,25 @@ export function prepareVectorStore(database: Database): Promise<void> {
   if (!ready) {
     const column = database.hasVector ? 'vector' : 'real[]';
     ready = (async () => {
+      await database.db.execute(sql.raw('create sequence if not exists datastore_embeddings_seq'));
       await database.db.execute(
         sql.raw(`create table if not exists datastore_embeddings (
           document_id integer primary key references datastore_documents(id) on delete cascade,
           datastore_id integer not null references datastores(id) on delete cascade,
           dims integer not null,
-          embedding ${column} not null
+          embedding ${column}
         )`),
+      );
+      // Tables made before the in-memory index (ADR 0033) gain its columns.
+      await database.db.execute(
+        sql.raw(`alter table datastore_embeddings
+          alter column embedding drop not null,
+          add column if not exists packed bytea,
+          add column if not exists seq bigint not null default nextval('datastore_embeddings_seq')`),
       );
       await database.db.execute(
         sql.raw(
-          'create index if not exists datastore_embeddings_ds_idx on datastore_embeddings (datastore_id)',
+          'create index if not exists datastore_embeddings_seq_idx on datastore_embeddings (datastore_id, seq)',
         ),
       );
     })().catch((err: unknown) => {
@@ -95,6 +122,7 @@ export async function dropVectors(database: Database, vendorId: number, datastor
   const owned = rowsOf(await database.db.execute(sql`select 1 where ${ownedBy(vendorId, datastoreId)}`));
   if (owned.length === 0) return;
   await database.db.execute(sql`delete from datastore_embeddings where datastore_id = ${datastoreId}`);
+  forgetMemoryIndexes(database, datastoreId);
   if (database.hasVector)
     await database.db.execute(sql.raw(`drop index if exists ${indexName(datastoreId)}`));
 }
@@ -122,9 +150,21 @@ export async function dropOrphanIndexes(database: Database): Promise<number> {
   return rows.length;
 }
 
-const literal = (hasVector: boolean, v: number[]) => (hasVector ? `[${v.join(',')}]` : `{${v.join(',')}}`);
+const literal = (v: number[]) => `[${v.join(',')}]`;
 
-/** Stores (or replaces) the vectors of documents of one datastore. */
+/** Whether the database's HNSW index serves this kind of vector (dense, pgvector, indexable size). */
+function indexedByDatabase(database: Database, vector: ArrayLike<number>): boolean {
+  if (!database.hasVector || vector.length > 4000) return false;
+  let nonZero = 0;
+  for (let i = 0; i < vector.length; i++) if (vector[i] !== 0) nonZero++;
+  return nonZero > vector.length * DENSE_SHARE;
+}
+
+/**
+ * Stores (or replaces) the vectors of documents of one datastore. Each statement takes the datastore's
+ * write lock first, so `seq` grows in commit order within a datastore and an in-memory index that has
+ * read up to some `seq` never misses a row committed later with a smaller one.
+ */
 export async function writeVectors(
   database: Database,
   vendorId: number,
@@ -134,61 +174,189 @@ export async function writeVectors(
   if (rows.length === 0) return;
   await prepareVectorStore(database);
   const dims = rows[0]!.vector.length;
-  await ensureIndex(database, datastoreId, dims);
-  const column = database.hasVector ? 'vector' : 'real[]';
-  // Small statements: an HNSW insert (~5 ms) runs in this thread on PGlite, so each chunk holds the event
-  // loop only briefly (bench/knowledge: the health call's p99 during an import).
-  for (let i = 0; i < rows.length; i += WRITE_CHUNK) {
-    const chunk = rows.slice(i, i + WRITE_CHUNK);
-    const payload = JSON.stringify(chunk.map((r) => [r.documentId, literal(database.hasVector, r.vector)]));
-    await database.db.execute(sql`
-      insert into datastore_embeddings (document_id, datastore_id, dims, embedding)
-      select d.id, ${datastoreId}, ${dims}, (x->>1)::${sql.raw(column)}
+  const hnsw = indexedByDatabase(database, rows[0]!.vector);
+  if (hnsw) await ensureIndex(database, datastoreId, dims);
+  const chunkSize = hnsw ? HNSW_WRITE_CHUNK : rows.length;
+  for (let i = 0; i < rows.length; i += chunkSize) {
+    const chunk = rows.slice(i, i + chunkSize);
+    const payload = JSON.stringify(
+      chunk.map((r) =>
+        hnsw ? [r.documentId, literal(r.vector)] : [r.documentId, pack(sparse(r.vector)).toString('base64')],
+      ),
+    );
+    const insert = sql`
+      insert into datastore_embeddings (document_id, datastore_id, dims, embedding, packed)
+      select d.id, ${datastoreId}, ${dims},
+        ${hnsw ? sql`(x->>1)::vector` : sql`null`}, ${hnsw ? sql`null` : sql`decode(x->>1, 'base64')`}
       from jsonb_array_elements(${payload}::jsonb) x
       join datastore_documents d
         on d.id = (x->>0)::int and d.datastore_id = ${datastoreId} and d.vendor_id = ${vendorId}
       on conflict (document_id) do update
-        set embedding = excluded.embedding, dims = excluded.dims, datastore_id = excluded.datastore_id`);
+        set embedding = excluded.embedding, packed = excluded.packed, dims = excluded.dims,
+          datastore_id = excluded.datastore_id, seq = nextval('datastore_embeddings_seq')`;
+    // The embedded database has one session: statements already run one at a time.
+    if (database.kind === 'pglite') await database.db.execute(insert);
+    else
+      await database.db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(${WRITE_LOCK}, ${datastoreId})`);
+        await tx.execute(insert);
+      });
+    vectorWrites.set(datastoreId, (vectorWrites.get(datastoreId) ?? 0) + 1);
   }
 }
 
-export interface RankedId {
-  id: number;
-  score: number;
+/** The advisory-lock namespace of datastore vector writes (the second key is the datastore's id). */
+const WRITE_LOCK = 0x64_73_76_77;
+
+/** Vector writes this process finished, by datastore (counted after the statement: no row is missed). */
+const vectorWrites = new Map<number, number>();
+
+/** In-memory indexes by datastore, model and dimension (a changed model starts a new one). */
+const memoryIndexes = new WeakMap<
+  Database,
+  LRUCache<string, { index: MemoryIndex; refresh?: Promise<void>; writesSeen: number }>
+>();
+
+function memoryIndexOf(database: Database, key: string) {
+  let cache = memoryIndexes.get(database);
+  if (!cache) {
+    cache = new LRUCache({
+      maxSize: MEMORY_INDEX_POSTINGS_MAX,
+      sizeCalculation: (entry) => Math.max(1, entry.index.postings),
+    });
+    memoryIndexes.set(database, cache);
+  }
+  let entry = cache.get(key);
+  if (!entry) {
+    entry = { index: new MemoryIndex(), writesSeen: -1 };
+    cache.set(key, entry);
+  }
+  return entry;
 }
 
-/** Ids of the `n` nearest embedded documents (cosine), nearest first; `exact` skips the index. */
-export async function nearest(
+const ofDatastore = (key: string, datastoreId: number) => key.startsWith(`${datastoreId}:`);
+
+/** Forgets this process's in-memory indexes of a datastore. */
+function forgetMemoryIndexes(database: Database, datastoreId: number) {
+  const cache = memoryIndexes.get(database);
+  if (!cache) return;
+  for (const key of [...cache.keys()]) if (ofDatastore(key, datastoreId)) cache.delete(key);
+}
+
+/**
+ * Forgets documents a search found in the in-memory index but the database no longer has: deleting a
+ * document removes its row by cascade, which the index, following new rows only, does not see.
+ */
+export function forgetDocuments(database: Database, datastoreId: number, documentIds: number[]) {
+  const cache = memoryIndexes.get(database);
+  if (!cache) return;
+  for (const [key, entry] of cache.entries())
+    if (ofDatastore(key, datastoreId)) for (const id of documentIds) entry.index.remove(id);
+}
+
+/** Reads what the table gained since the index last looked (everything, the first time). */
+async function refresh(database: Database, datastore: SearchedDatastore, dims: number, index: MemoryIndex) {
+  for (;;) {
+    const rows = rowsOf<{
+      id: number;
+      packed: Uint8Array | null;
+      embedding: string | null;
+      seq: string | number;
+      document: unknown;
+    }>(
+      await database.db.execute(sql`
+        select e.document_id as id, e.packed, case when e.packed is null then e.embedding::text end as embedding,
+          e.seq, d.document
+        from datastore_embeddings e join datastore_documents d on d.id = e.document_id
+        where e.datastore_id = ${datastore.id} and d.vendor_id = ${datastore.vendorId}
+          and e.seq > ${index.seq} and e.dims = ${dims}
+        order by e.seq limit ${LOAD_PAGE}`),
+    );
+    for (const row of rows) {
+      // Rows written before ADR 0033 hold only the `embedding` column ('[…]' with pgvector, '{…}' without).
+      const vector = row.packed
+        ? unpack(row.packed)
+        : sparse(row.embedding!.slice(1, -1).split(',').map(Number));
+      index.upsert(row.id, vector, documentText(row.document));
+      index.seq = Math.max(index.seq, Number(row.seq));
+    }
+    if (rows.length < LOAD_PAGE) return;
+  }
+}
+
+/** The datastore's in-memory index, brought up to date with the table (one refresh at a time). */
+async function currentMemoryIndex(database: Database, datastore: SearchedDatastore, dims: number) {
+  await prepareVectorStore(database);
+  const key = `${datastore.id}:${datastore.modelId ?? ''}:${dims}`;
+  const entry = memoryIndexOf(database, key);
+  while (entry.refresh) await entry.refresh;
+  // The embedded database has one process, this one: nothing new to read unless it wrote since.
+  const writes = vectorWrites.get(datastore.id) ?? 0;
+  if (database.kind === 'pglite' && entry.writesSeen === writes) return entry.index;
+  entry.writesSeen = writes;
+  entry.refresh = refresh(database, datastore, dims, entry.index).finally(() => {
+    entry.refresh = undefined;
+    // Counted again at its new size (an index larger than the whole budget is not kept).
+    memoryIndexes.get(database)?.set(key, entry);
+  });
+  await entry.refresh;
+  return entry.index;
+}
+
+export interface SearchedDatastore {
+  /** The vendor that owns it (every read is scoped to it). */
+  vendorId: number;
+  id: number;
+  /** Its embedding model (vectors of different models are indexed apart). */
+  modelId: number | null;
+}
+
+/**
+ * The one search the datastores call: ranked lists to fuse — by vector (when there is one), by the
+ * words of embedded documents, and by the words of documents still waiting for embedding.
+ */
+export async function rankedMatches(
   database: Database,
-  vendorId: number,
-  datastoreId: number,
+  datastore: SearchedDatastore,
+  query: { text: string; vector: number[] | null },
+  n: number,
+): Promise<RankedId[][]> {
+  const { vector } = query;
+  if (!vector) return [await waitingTextMatches(database.db, datastore, query.text, n)];
+  if (indexedByDatabase(database, vector)) {
+    return Promise.all([
+      nearestByDatabase(database, datastore, vector, n),
+      textMatches(database.db, datastore.vendorId, datastore.id, query.text, n),
+    ]);
+  }
+  const [index, waiting] = await Promise.all([
+    currentMemoryIndex(database, datastore, vector.length),
+    waitingTextMatches(database.db, datastore, query.text, n),
+  ]);
+  return [index.nearest(sparse(vector), n), index.textMatches(query.text, n), waiting];
+}
+
+/** Ids of the `n` nearest documents by the database's HNSW index (cosine), nearest first. */
+async function nearestByDatabase(
+  database: Database,
+  datastore: SearchedDatastore,
   vector: number[],
   n: number,
-  opts: { exact?: boolean } = {},
 ): Promise<RankedId[]> {
   await prepareVectorStore(database);
   const dims = vector.length;
-  const ds = int(datastoreId);
-  if (!database.hasVector) {
-    const q = literal(false, vector);
-    const rows = await database.db.execute(sql`
-      select document_id as id,
-        (select sum(a * b) from unnest(embedding, ${q}::real[]) as t(a, b)) as score
-      from datastore_embeddings
-      where datastore_id = ${sql.raw(ds)} and dims = ${dims} and ${ownedBy(vendorId, datastoreId)}
-      order by score desc nulls last limit ${n}`);
-    return rowsOf<{ id: number; score: number }>(rows).map((r) => ({ id: r.id, score: Number(r.score) }));
-  }
+  const ds = int(datastore.id);
   const { type } = vectorType(dims);
-  const q = literal(true, vector);
+  const q = literal(vector);
   const query = sql`
     select document_id as id, 1 - (embedding::${sql.raw(type)} <=> ${q}::${sql.raw(type)}) as score
-    from datastore_embeddings where datastore_id = ${sql.raw(ds)} and ${ownedBy(vendorId, datastoreId)}
+    from datastore_embeddings
+    where datastore_id = ${sql.raw(ds)} and embedding is not null and ${ownedBy(datastore.vendorId, datastore.id)}
     order by embedding::${sql.raw(type)} <=> ${q}::${sql.raw(type)} limit ${n}`;
   // The index returns at most ef_search rows, and a wider search finds the true neighbours more often.
   const efSearch = Math.max(EF_SEARCH_MIN, Math.min(1000, n * 4));
   let rows: unknown;
-  if (database.kind === 'pglite' && !opts.exact) {
+  if (database.kind === 'pglite') {
     // The embedded database has one session, ours: the setting stays set, so a search is one statement
     // instead of a transaction of four round trips to the database's thread (ADR 0019).
     if (sessionEfSearch.get(database) !== efSearch) {
@@ -199,9 +367,7 @@ export async function nearest(
   } else {
     // A pooled connection is shared: the setting lives only as long as the transaction.
     rows = await database.db.transaction(async (tx) => {
-      await tx.execute(
-        sql.raw(opts.exact ? 'set local enable_indexscan = off' : `set local hnsw.ef_search = ${efSearch}`),
-      );
+      await tx.execute(sql.raw(`set local hnsw.ef_search = ${efSearch}`));
       return tx.execute(query);
     });
   }
@@ -214,23 +380,35 @@ export function orQuery(text: string): string | null {
   return words.length ? words.map((w) => `'${w}'`).join(' | ') : null;
 }
 
-/** Ids of the `n` best full-text matches, best first. */
+/** Ids of the `n` best full-text matches in SQL, best first; `waiting`: only documents not embedded yet. */
 export async function textMatches(
   db: Db,
   vendorId: number,
   datastoreId: number,
   text: string,
   n: number,
+  opts: { waiting?: boolean } = {},
 ): Promise<RankedId[]> {
   const tsquery = orQuery(text);
   if (!tsquery) return [];
+  // Waiting documents are found through their partial index first: usually none, and the word index
+  // would otherwise be walked for every document of the datastore.
+  const documents = opts.waiting
+    ? sql`(with waiting as materialized (
+        select id, search from datastore_documents
+        where vendor_id = ${vendorId} and datastore_id = ${datastoreId} and requires_sync)
+        select * from waiting)`
+    : sql`(select id, search from datastore_documents where vendor_id = ${vendorId} and datastore_id = ${datastoreId})`;
   const rows = await db.execute(sql`
-    select id, ts_rank(search, q) as score
-    from datastore_documents, to_tsquery('simple', ${tsquery}) q
-    where vendor_id = ${vendorId} and datastore_id = ${datastoreId} and search @@ q
-    order by score desc, id limit ${n}`);
+    select d.id, ts_rank(d.search, q) as score
+    from ${documents} d, to_tsquery('simple', ${tsquery}) q
+    where d.search @@ q
+    order by score desc, d.id limit ${n}`);
   return rowsOf<{ id: number; score: number }>(rows).map((r) => ({ id: r.id, score: Number(r.score) }));
 }
+
+const waitingTextMatches = (db: Db, datastore: SearchedDatastore, text: string, n: number) =>
+  textMatches(db, datastore.vendorId, datastore.id, text, n, { waiting: true });
 
 /** Reciprocal-rank fusion of ranked lists: score = Σ 1 / (60 + rank). */
 export function fuse(lists: RankedId[][], k: number): RankedId[] {

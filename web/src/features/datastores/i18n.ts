@@ -36,7 +36,6 @@ const en_US = {
     synced: 'All documents are embedded and searchable.',
     syncing: 'Embedding in the background: {{done}} of {{total}} documents searchable.',
     lastError: 'Last error: {{error}}',
-    exact: 'This server has no pgvector: search is exact (fine for small datastores).',
   },
   table: {
     id: 'ID',
@@ -138,7 +137,6 @@ const de_DE: DatastoresMessages = {
     synced: 'Alle Dokumente sind eingebettet und durchsuchbar.',
     syncing: 'Einbettung im Hintergrund: {{done}} von {{total}} Dokumenten durchsuchbar.',
     lastError: 'Letzter Fehler: {{error}}',
-    exact: 'Dieser Server hat kein pgvector: Die Suche ist exakt (gut für kleine Datenspeicher).',
   },
   table: {
     id: 'ID',
@@ -240,7 +238,6 @@ const fr_FR: DatastoresMessages = {
     synced: 'Tous les documents sont indexés et consultables.',
     syncing: 'Indexation en arrière-plan : {{done}} sur {{total}} documents consultables.',
     lastError: 'Dernière erreur : {{error}}',
-    exact: 'Ce serveur n’a pas pgvector : la recherche est exacte (adaptée aux petits magasins).',
   },
   table: {
     id: 'ID',
@@ -340,7 +337,6 @@ const it_IT: DatastoresMessages = {
     synced: 'Tutti i documenti sono indicizzati e ricercabili.',
     syncing: 'Indicizzazione in background: {{done}} di {{total}} documenti ricercabili.',
     lastError: 'Ultimo errore: {{error}}',
-    exact: 'Questo server non ha pgvector: la ricerca è esatta (adatta ad archivi piccoli).',
   },
   table: {
     id: 'ID',

@@ -1,10 +1,14 @@
-import type { Datastore } from '@llmor/contracts';
+import { type Datastore, EMBEDDING_MODEL_REQUIRED } from '@llmor/contracts';
 import { Alert, Group, Progress, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconInfoCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useDatastoreStatus } from '../api/datastores';
 
-/** Documents, how many are embedded (a progress bar while the worker embeds), failures and the last error. */
+/**
+ * Documents, how many are embedded (a progress bar while the worker embeds), failures and the last error.
+ * The missing-model notice follows the status, which polls while documents wait: the server gives the
+ * datastore the vendor's embedding model once one is installed, and the notice goes.
+ */
 export function DatastoreStatusBar({ datastore }: { datastore: Datastore }) {
   const { t } = useTranslation();
   const status = useDatastoreStatus(datastore.id);
@@ -17,7 +21,7 @@ export function DatastoreStatusBar({ datastore }: { datastore: Datastore }) {
       data-pending={s?.pending ?? ''}
       data-documents={s?.documents ?? ''}
     >
-      {datastore.embedding_vendor_model_id === null && (
+      {s?.last_error === EMBEDDING_MODEL_REQUIRED && (
         <Alert
           color="yellow"
           variant="light"
@@ -58,7 +62,7 @@ export function DatastoreStatusBar({ datastore }: { datastore: Datastore }) {
               </Text>
             </>
           )}
-          {s.last_error && datastore.embedding_vendor_model_id !== null && (
+          {s.last_error && s.last_error !== EMBEDDING_MODEL_REQUIRED && (
             <Alert
               color="red"
               variant="light"
@@ -67,11 +71,6 @@ export function DatastoreStatusBar({ datastore }: { datastore: Datastore }) {
             >
               {t('datastores.status.lastError', { error: s.last_error })}
             </Alert>
-          )}
-          {!s.indexed && (
-            <Text size="xs" c="dimmed">
-              {t('datastores.status.exact')}
-            </Text>
           )}
         </>
       )}

@@ -1,0 +1,253 @@
+/**
+ * The in-process search index of one datastore (ADR 0033): an exact inverted index of its vectors' non-zero
+ * dimensions and a BM25 index of its documents' words. PostgreSQL holds the truth; this is rebuilt from it
+ * (never from a file), so a crash loses nothing and a missing index is only slower for its first search.
+ *
+ * Vector search is exact: a query's score on a document is the sum over the query's non-zero dimensions,
+ * so walking only those dimensions' postings ranks every document that can score above zero. The
+ * offline lexical embedder's queries have ~7 non-zero dimensions of 384, which makes this cheap.
+ */
+import { lexicalWords } from '../models/providers/builtin';
+
+export interface RankedId {
+  id: number;
+  score: number;
+}
+
+/** A vector's non-zero entries. */
+export interface SparseVector {
+  indices: Uint32Array;
+  values: Float32Array;
+}
+
+const BM25_K1 = 1.2;
+const BM25_B = 0.75;
+
+/** A growable pair of columns: slot numbers and a float per slot. */
+class Postings {
+  slots = new Int32Array(8);
+  values = new Float32Array(8);
+  length = 0;
+
+  push(slot: number, value: number) {
+    if (this.length === this.slots.length) {
+      const slots = new Int32Array(this.length * 2);
+      slots.set(this.slots);
+      this.slots = slots;
+      const values = new Float32Array(this.length * 2);
+      values.set(this.values);
+      this.values = values;
+    }
+    this.slots[this.length] = slot;
+    this.values[this.length] = value;
+    this.length++;
+  }
+}
+
+function grow<T extends Float32Array | Float64Array | Int32Array | Uint8Array>(array: T, size: number): T {
+  if (size <= array.length) return array;
+  const next = new (array.constructor as new (n: number) => T)(Math.max(size, array.length * 2));
+  next.set(array);
+  return next;
+}
+
+/** The `n` best-scoring of `slots` (score descending, then document id ascending). */
+function top(slots: number[], score: (slot: number) => number, idOf: (slot: number) => number, n: number) {
+  const best: RankedId[] = [];
+  const worse = (a: RankedId, b: RankedId) => a.score < b.score || (a.score === b.score && a.id > b.id);
+  for (const slot of slots) {
+    const hit = { id: idOf(slot), score: score(slot) };
+    if (best.length === n && !worse(best[n - 1]!, hit)) continue;
+    let i = best.length === n ? n - 1 : best.length;
+    while (i > 0 && worse(best[i - 1]!, hit)) {
+      best[i] = best[i - 1]!;
+      i--;
+    }
+    best[i] = hit;
+  }
+  return best;
+}
+
+export class MemoryIndex {
+  /** The highest `seq` of the embeddings table this index has read. */
+  seq = 0;
+  private ids = new Int32Array(1024);
+  private norms = new Float32Array(1024);
+  private lengths = new Int32Array(1024);
+  private dead = new Uint8Array(1024);
+  private slots = 0;
+  private live = 0;
+  private totalLength = 0;
+  private readonly slotOf = new Map<number, number>();
+  private readonly dims: Postings[] = [];
+  private readonly terms = new Map<string, Postings>();
+  private scores = new Float64Array(1024);
+  private touchedMark = new Uint8Array(1024);
+
+  /** Postings held (live or dead): what the index costs in memory, ~8 bytes each. */
+  postings = 0;
+
+  get size(): number {
+    return this.live;
+  }
+
+  /** Adds a document, or replaces what the index had for it. */
+  upsert(documentId: number, vector: SparseVector, text: string) {
+    this.remove(documentId);
+    const slot = this.slots++;
+    const size = slot + 1;
+    this.ids = grow(this.ids, size);
+    this.norms = grow(this.norms, size);
+    this.lengths = grow(this.lengths, size);
+    this.dead = grow(this.dead, size);
+    this.scores = grow(this.scores, size);
+    this.touchedMark = grow(this.touchedMark, size);
+    this.ids[slot] = documentId;
+    this.dead[slot] = 0;
+    this.slotOf.set(documentId, slot);
+    let norm = 0;
+    for (let i = 0; i < vector.indices.length; i++) {
+      const d = vector.indices[i]!;
+      const v = vector.values[i]!;
+      norm += v * v;
+      let postings = this.dims[d];
+      if (!postings) {
+        postings = new Postings();
+        this.dims[d] = postings;
+      }
+      postings.push(slot, v);
+    }
+    this.postings += vector.indices.length;
+    this.norms[slot] = Math.sqrt(norm);
+    const counts = new Map<string, number>();
+    const words = lexicalWords(text);
+    for (const w of words) counts.set(w, (counts.get(w) ?? 0) + 1);
+    for (const [w, tf] of counts) {
+      let postings = this.terms.get(w);
+      if (!postings) {
+        postings = new Postings();
+        this.terms.set(w, postings);
+      }
+      postings.push(slot, tf);
+    }
+    this.postings += counts.size;
+    this.lengths[slot] = words.length;
+    this.totalLength += words.length;
+    this.live++;
+  }
+
+  /** Forgets a document (its postings stay, marked dead, until the index is rebuilt). */
+  remove(documentId: number) {
+    const slot = this.slotOf.get(documentId);
+    if (slot === undefined) return;
+    this.slotOf.delete(documentId);
+    this.dead[slot] = 1;
+    this.live--;
+    this.totalLength -= this.lengths[slot]!;
+  }
+
+  /** Adds `weight(value, slot)` of every live posting to its slot's score; answers the slots touched. */
+  private accumulate(lists: { postings: Postings; weight: (value: number, slot: number) => number }[]) {
+    const touched: number[] = [];
+    const { scores, touchedMark, dead } = this;
+    for (const { postings, weight } of lists) {
+      const { slots, values, length } = postings;
+      for (let i = 0; i < length; i++) {
+        const slot = slots[i]!;
+        if (dead[slot]) continue;
+        if (!touchedMark[slot]) {
+          touchedMark[slot] = 1;
+          touched.push(slot);
+        }
+        scores[slot]! += weight(values[i]!, slot);
+      }
+    }
+    return touched;
+  }
+
+  private ranked(touched: number[], n: number, score: (slot: number) => number) {
+    const hits = top(touched, score, (slot) => this.ids[slot]!, n);
+    for (const slot of touched) {
+      this.scores[slot] = 0;
+      this.touchedMark[slot] = 0;
+    }
+    return hits;
+  }
+
+  /** The `n` documents nearest to `query` by cosine, nearest first; exact. */
+  nearest(query: SparseVector, n: number): RankedId[] {
+    let qNorm = 0;
+    const lists: { postings: Postings; weight: (value: number) => number }[] = [];
+    for (let i = 0; i < query.indices.length; i++) {
+      const q = query.values[i]!;
+      qNorm += q * q;
+      const postings = this.dims[query.indices[i]!];
+      if (postings) lists.push({ postings, weight: (v) => q * v });
+    }
+    qNorm = Math.sqrt(qNorm);
+    const touched = this.accumulate(lists);
+    return this.ranked(touched, n, (slot) => {
+      const norm = this.norms[slot]! * qNorm;
+      return norm === 0 ? 0 : this.scores[slot]! / norm;
+    });
+  }
+
+  /** The `n` best BM25 matches of the query's words, best first. */
+  textMatches(text: string, n: number): RankedId[] {
+    const words = [...new Set(lexicalWords(text))];
+    const avgLength = this.live === 0 ? 1 : this.totalLength / this.live;
+    const lists: { postings: Postings; weight: (tf: number, slot: number) => number }[] = [];
+    for (const w of words) {
+      const postings = this.terms.get(w);
+      if (!postings) continue;
+      const df = postings.length;
+      const idf = Math.log(1 + (this.live - df + 0.5) / (df + 0.5));
+      lists.push({
+        postings,
+        weight: (tf, slot) =>
+          (idf * tf * (BM25_K1 + 1)) /
+          (tf + BM25_K1 * (1 - BM25_B + (BM25_B * this.lengths[slot]!) / avgLength)),
+      });
+    }
+    const touched = this.accumulate(lists);
+    return this.ranked(touched, n, (slot) => this.scores[slot]!);
+  }
+}
+
+/** A vector's non-zero entries. */
+export function sparse(vector: ArrayLike<number>): SparseVector {
+  let n = 0;
+  for (let i = 0; i < vector.length; i++) if (vector[i] !== 0) n++;
+  const indices = new Uint32Array(n);
+  const values = new Float32Array(n);
+  for (let i = 0, j = 0; i < vector.length; i++) {
+    if (vector[i] !== 0) {
+      indices[j] = i;
+      values[j++] = vector[i]!;
+    }
+  }
+  return { indices, values };
+}
+
+/** The stored form: the indices (uint32, little-endian), then the values (float32, little-endian). */
+export function pack(vector: SparseVector): Buffer {
+  const n = vector.indices.length;
+  const out = Buffer.alloc(8 * n);
+  for (let i = 0; i < n; i++) {
+    out.writeUInt32LE(vector.indices[i]!, 4 * i);
+    out.writeFloatLE(vector.values[i]!, 4 * (n + i));
+  }
+  return out;
+}
+
+export function unpack(bytes: Uint8Array): SparseVector {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const n = bytes.byteLength / 8;
+  const indices = new Uint32Array(n);
+  const values = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    indices[i] = view.getUint32(4 * i, true);
+    values[i] = view.getFloat32(4 * (n + i), true);
+  }
+  return { indices, values };
+}
