@@ -5,6 +5,7 @@ import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
 import { ErrorBanners } from '../../components/ErrorBanners';
+import { UnsavedChangesProvider } from '../../components/UnsavedChanges';
 import { useAppState } from '../../lib/appState';
 import { Navigation } from './Navigation';
 import { PageLoader } from './PageLoader';
@@ -101,9 +102,11 @@ export function AppLayout() {
         <Stack mih="calc(100dvh - 56px - 2 * var(--mantine-spacing-md))" justify="space-between" gap="lg">
           <Box>
             <ErrorBanners />
-            <Suspense fallback={<PageLoader />}>
-              <Outlet />
-            </Suspense>
+            <UnsavedChangesProvider>
+              <Suspense fallback={<PageLoader />}>
+                <Outlet />
+              </Suspense>
+            </UnsavedChangesProvider>
           </Box>
           <Text component="footer" size="xs" c="dimmed" ta="center" data-testid="footer">
             {t('footer.poweredBy', { year: new Date().getFullYear() })}

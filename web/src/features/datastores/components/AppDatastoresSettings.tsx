@@ -30,6 +30,7 @@ import { DocumentsTable } from './DocumentsTable';
 import { EditDatastoreModal } from './EditDatastoreModal';
 import { ImportModal } from './ImportModal';
 import '../i18n';
+import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 
 const CREATE_TAB = 'create';
 
@@ -112,6 +113,7 @@ function CreateDatastoreForm({
     initialValues: { name: '' },
     validate: zodFormValidate(datastoreCreateBody, t),
   });
+  useUnsavedChanges(form.isDirty());
   const onSubmit = async (values: DatastoreCreateBody) => {
     try {
       const { data } = await create.mutateAsync({ name: values.name.trim() });

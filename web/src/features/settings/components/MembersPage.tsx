@@ -16,6 +16,7 @@ import { ListFooter } from '../../../components/ListFooter';
 import { ListTable } from '../../../components/ListTable';
 import { RelativeTime } from '../../../components/RelativeTime';
 import { SearchInput } from '../../../components/SearchInput';
+import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 import { submitErrors, toFormErrors, zodFormValidate } from '../../../lib/form';
 import { useClampPage, useDebouncedSearch } from '../../../lib/listState';
 import { notifySuccess } from '../../../lib/notify';
@@ -128,6 +129,8 @@ function InviteModal({ vendorId, opened, onClose }: { vendorId: number; opened: 
     initialValues: { email: '', firstname: '', lastname: '', role: 'member' },
     validate: zodFormValidate(memberInviteBody, t),
   });
+  // A closed dialog keeps what was typed for its next opening; only an open one has input to lose.
+  useUnsavedChanges(opened && form.isDirty());
   const onSubmit = async (values: MemberInviteBody) => {
     try {
       const answer = await invite.mutateAsync(values);

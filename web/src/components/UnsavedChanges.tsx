@@ -1,0 +1,109 @@
+import { Button, Group, Modal, Text } from '@mantine/core';
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
+import { useTranslation } from 'react-i18next';
+import { type BlockerFunction, useBlocker } from 'react-router';
+
+interface UnsavedRegistry {
+  /** Marks (or clears) one form's unsaved input. */
+  set(id: string, dirty: boolean): void;
+  /** The next navigation leaves without asking (a save that moves on, e.g. create → the new entity). */
+  allowNextNavigation(): void;
+}
+
+const UnsavedContext = createContext<UnsavedRegistry | null>(null);
+
+/**
+ * The one guard for unsaved input (docs/ARCHITECTURE.md, "Unsaved changes"): every form reports its dirty
+ * state here; while any is dirty, leaving the page inside the console asks in a dialog, and closing or
+ * reloading the tab asks through the browser. A router allows one blocker at a time, so there is one
+ * here for all the forms on a page.
+ */
+export function UnsavedChangesProvider({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  const dirtyForms = useRef(new Set<string>());
+  const allowOnce = useRef(false);
+  const [anyDirty, setAnyDirty] = useState(false);
+
+  const registry = useMemo<UnsavedRegistry>(
+    () => ({
+      set(id, dirty) {
+        if (dirty) dirtyForms.current.add(id);
+        else dirtyForms.current.delete(id);
+        setAnyDirty(dirtyForms.current.size > 0);
+      },
+      allowNextNavigation() {
+        allowOnce.current = true;
+      },
+    }),
+    [],
+  );
+
+  // Read at navigation time, so a form that just saved (and cleared its mark) is not asked about.
+  const shouldBlock = useCallback<BlockerFunction>(({ currentLocation, nextLocation }) => {
+    if (currentLocation.pathname === nextLocation.pathname) return false;
+    if (allowOnce.current) {
+      allowOnce.current = false;
+      return false;
+    }
+    return dirtyForms.current.size > 0;
+  }, []);
+  const blocker = useBlocker(shouldBlock);
+
+  useEffect(() => {
+    if (!anyDirty) return;
+    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [anyDirty]);
+
+  return (
+    <UnsavedContext.Provider value={registry}>
+      {children}
+      <Modal
+        opened={blocker.state === 'blocked'}
+        onClose={() => blocker.reset?.()}
+        title={t('common.unsaved.title')}
+        centered
+        zIndex={1000}
+        data-testid="unsaved-prompt"
+      >
+        <Text size="sm" mb="md">
+          {t('common.unsaved.text')}
+        </Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={() => blocker.reset?.()} data-testid="unsaved-stay">
+            {t('common.unsaved.stay')}
+          </Button>
+          <Button color="red" onClick={() => blocker.proceed?.()} data-testid="unsaved-leave">
+            {t('common.unsaved.leave')}
+          </Button>
+        </Group>
+      </Modal>
+    </UnsavedContext.Provider>
+  );
+}
+
+/**
+ * Reports a form's unsaved input to the page's guard while `dirty`. The answer lets a save that navigates
+ * away on success (create → the new entity's page) leave without being asked.
+ */
+export function useUnsavedChanges(dirty: boolean): { allowNextNavigation: () => void } {
+  const registry = useContext(UnsavedContext);
+  if (!registry) throw new Error('useUnsavedChanges needs an UnsavedChangesProvider above it');
+  const id = useId();
+  useEffect(() => {
+    registry.set(id, dirty);
+    return () => registry.set(id, false);
+  }, [registry, id, dirty]);
+  return registry;
+}
