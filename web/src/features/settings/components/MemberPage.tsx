@@ -140,7 +140,7 @@ function MemberForm({ vendorId, member }: { vendorId: number; member: Member }) 
         onClose={() => setConfirming(false)}
         title={t('settings.member.remove')}
         text={t('settings.member.removeConfirm', { email: member.email })}
-        cancelLabel={t('settings.invite.close')}
+        cancelLabel={t('settings.member.cancel')}
         confirmLabel={t('settings.member.remove')}
         onConfirm={() => void onRemove()}
         loading={remove.isPending}
