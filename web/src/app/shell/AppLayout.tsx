@@ -1,5 +1,5 @@
 import { Anchor, AppShell, Box, Burger, Group, Stack, Text } from '@mantine/core';
-import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { useDisclosure, useHotkeys, useMediaQuery } from '@mantine/hooks';
 import { IconHexagonLetterL } from '@tabler/icons-react';
 import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -40,6 +40,9 @@ export function AppLayout() {
   const [opened, { toggle, close }] = useDisclosure(false);
   const isDesktop = useMediaQuery('(min-width: 48em)', true, { getInitialValueInEffect: false });
   const { pathname } = useLocation();
+
+  // The drawer closes with Escape, as a dialog does.
+  useHotkeys([['Escape', close]]);
 
   // Close the drawer when the route changes.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on navigation only

@@ -19,6 +19,14 @@ import { DocumentModal } from './DocumentModal';
 
 const truncate = (text: string, n: number) => (text.length > n ? `${text.slice(0, n)}…` : text);
 
+/** The actions stay in view at the table's right edge while a narrow screen scrolls the rest sideways. */
+const STUCK_RIGHT = {
+  position: 'sticky',
+  right: 0,
+  background: 'var(--mantine-color-body)',
+  boxShadow: '-1px 0 0 var(--mantine-color-default-border)',
+} as const;
+
 /** The spec's document table: ID, Hash (7 + …), Document (70), Updated with the sync dot, actions. */
 export function DocumentsTable({ datastoreId }: { datastoreId: number }) {
   const { t } = useTranslation();
@@ -66,7 +74,9 @@ export function DocumentsTable({ datastoreId }: { datastoreId: number }) {
             <Table.Th w={110}>{t('datastores.table.hash')}</Table.Th>
             <Table.Th>{t('datastores.table.document')}</Table.Th>
             <Table.Th w={170}>{t('datastores.table.updated')}</Table.Th>
-            <Table.Th w={90}>{t('datastores.table.actions')}</Table.Th>
+            <Table.Th w={90} style={STUCK_RIGHT}>
+              {t('datastores.table.actions')}
+            </Table.Th>
           </>
         }
       >
@@ -95,7 +105,7 @@ export function DocumentsTable({ datastoreId }: { datastoreId: number }) {
                 </Text>
               </Group>
             </Table.Td>
-            <Table.Td>
+            <Table.Td style={STUCK_RIGHT} data-testid="document-actions">
               <Group gap={4} wrap="nowrap">
                 <ActionIcon
                   variant="subtle"
