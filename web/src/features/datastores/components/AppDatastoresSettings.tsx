@@ -4,7 +4,7 @@ import {
   type DatastoreCreateBody,
   datastoreCreateBody,
 } from '@llmor/contracts';
-import { Alert, Button, Group, Menu, Stack, Tabs, TextInput } from '@mantine/core';
+import { Alert, Box, Button, Group, Menu, Stack, Tabs, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import {
   IconAlertTriangle,
@@ -89,11 +89,11 @@ function DatastoreTabs({ vendorId, appId }: { vendorId: number; appId: string })
           {t('datastores.createNew')}
         </Tabs.Tab>
       </Tabs.List>
-      {current ? (
-        <DatastorePanel key={current.id} vendorId={vendorId} appId={appId} datastore={current} />
-      ) : (
+      {current && <DatastorePanel key={current.id} vendorId={vendorId} appId={appId} datastore={current} />}
+      {/* Kept while another tab shows, so a name being typed survives a look at a datastore. */}
+      <Box display={current ? 'none' : undefined}>
         <CreateDatastoreForm vendorId={vendorId} appId={appId} onCreated={(d) => setTab(String(d.id))} />
-      )}
+      </Box>
     </Tabs>
   );
 }

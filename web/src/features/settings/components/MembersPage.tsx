@@ -63,6 +63,8 @@ export function MembersPage({ vendorId }: { vendorId: number }) {
             placeholder={t('settings.users.search')}
             label={t('settings.users.search')}
             testId="members-search"
+            // Wide enough for the longest locale's placeholder (fr_FR), and the row's room on a phone.
+            style={{ flex: '0 1 300px' }}
           />
           <Button
             leftSection={<IconUserPlus size={16} />}
