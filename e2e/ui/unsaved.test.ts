@@ -1,6 +1,6 @@
 /**
  * Unsaved input is never discarded without asking: every form reports its dirty state to one guard
- * (docs/ARCHITECTURE.md, "Unsaved changes"), which asks before in-app navigation (sidebar, breadcrumbs,
+ * (docs/adr/0029-unsaved-changes.md), which asks before in-app navigation (sidebar, breadcrumbs,
  * section tabs) and lets the browser ask before a reload or close.
  */
 import type { Browser, Page } from 'playwright-core';

@@ -23,7 +23,7 @@ interface UnsavedRegistry {
 const UnsavedContext = createContext<UnsavedRegistry | null>(null);
 
 /**
- * The one guard for unsaved input (docs/ARCHITECTURE.md, "Unsaved changes"): every form reports its dirty
+ * The one guard for unsaved input (docs/adr/0029-unsaved-changes.md): every form reports its dirty
  * state here; while any is dirty, leaving the page inside the console asks in a dialog, and closing or
  * reloading the tab asks through the browser. A router allows one blocker at a time, so there is one
  * here for all the forms on a page.
