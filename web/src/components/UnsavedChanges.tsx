@@ -18,6 +18,8 @@ interface UnsavedRegistry {
   set(id: string, dirty: boolean): void;
   /** The next navigation leaves without asking (a save that moves on, e.g. create → the new entity). */
   allowNextNavigation(): void;
+  /** Runs an action that drops the page's forms without navigating (e.g. switching vendor): asks first if any is dirty. */
+  confirmDiscard(action: () => void): void;
 }
 
 const UnsavedContext = createContext<UnsavedRegistry | null>(null);
@@ -33,6 +35,7 @@ export function UnsavedChangesProvider({ children }: { children: ReactNode }) {
   const dirtyForms = useRef(new Set<string>());
   const allowOnce = useRef(false);
   const [anyDirty, setAnyDirty] = useState(false);
+  const [pendingAction, setPendingAction] = useState<(() => void) | null>(null);
 
   const registry = useMemo<UnsavedRegistry>(
     () => ({
@@ -43,6 +46,10 @@ export function UnsavedChangesProvider({ children }: { children: ReactNode }) {
       },
       allowNextNavigation() {
         allowOnce.current = true;
+      },
+      confirmDiscard(action) {
+        if (dirtyForms.current.size > 0) setPendingAction(() => action);
+        else action();
       },
     }),
     [],
@@ -66,12 +73,23 @@ export function UnsavedChangesProvider({ children }: { children: ReactNode }) {
     return () => window.removeEventListener('beforeunload', warn);
   }, [anyDirty]);
 
+  const stay = () => {
+    setPendingAction(null);
+    blocker.reset?.();
+  };
+  const leave = () => {
+    if (pendingAction) {
+      setPendingAction(null);
+      pendingAction();
+    } else blocker.proceed?.();
+  };
+
   return (
     <UnsavedContext.Provider value={registry}>
       {children}
       <Modal
-        opened={blocker.state === 'blocked'}
-        onClose={() => blocker.reset?.()}
+        opened={blocker.state === 'blocked' || pendingAction !== null}
+        onClose={stay}
         title={t('common.unsaved.title')}
         centered
         zIndex={1000}
@@ -81,10 +99,10 @@ export function UnsavedChangesProvider({ children }: { children: ReactNode }) {
           {t('common.unsaved.text')}
         </Text>
         <Group justify="flex-end">
-          <Button variant="default" onClick={() => blocker.reset?.()} data-testid="unsaved-stay">
+          <Button variant="default" onClick={stay} data-testid="unsaved-stay">
             {t('common.unsaved.stay')}
           </Button>
-          <Button color="red" onClick={() => blocker.proceed?.()} data-testid="unsaved-leave">
+          <Button color="red" onClick={leave} data-testid="unsaved-leave">
             {t('common.unsaved.leave')}
           </Button>
         </Group>
@@ -98,12 +116,18 @@ export function UnsavedChangesProvider({ children }: { children: ReactNode }) {
  * away on success (create → the new entity's page) leave without being asked.
  */
 export function useUnsavedChanges(dirty: boolean): { allowNextNavigation: () => void } {
-  const registry = useContext(UnsavedContext);
-  if (!registry) throw new Error('useUnsavedChanges needs an UnsavedChangesProvider above it');
+  const registry = useUnsavedGuard();
   const id = useId();
   useEffect(() => {
     registry.set(id, dirty);
     return () => registry.set(id, false);
   }, [registry, id, dirty]);
+  return registry;
+}
+
+/** The page's guard itself, for an action outside the forms that would drop them (`confirmDiscard`). */
+export function useUnsavedGuard(): UnsavedRegistry {
+  const registry = useContext(UnsavedContext);
+  if (!registry) throw new Error('useUnsavedChanges needs an UnsavedChangesProvider above it');
   return registry;
 }

@@ -49,73 +49,74 @@ export function AppLayout() {
   useEffect(() => close(), [pathname]);
 
   return (
-    <AppShell
-      header={{ height: 56 }}
-      navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !opened } }}
-      padding="md"
-    >
-      <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          {isDesktop ? (
-            <>
-              <Logo />
-              <VendorSwitcher />
-            </>
-          ) : (
-            <>
-              <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
-                <Burger
-                  opened={opened}
-                  onClick={toggle}
-                  size="sm"
-                  aria-label={t('nav.toggle')}
-                  data-testid="nav-burger"
-                />
-                <Box style={{ minWidth: 0 }} data-testid="mobile-top-bar">
-                  <Text size="sm" fw={600} truncate data-testid="mobile-org-name">
-                    {vendor?.name ?? t('org.none')}
-                  </Text>
-                  <Text size="xs" c="dimmed" truncate data-testid="mobile-user-email">
-                    {user?.email}
-                  </Text>
-                </Box>
-              </Group>
-              <IconHexagonLetterL size={26} stroke={1.5} color="var(--mantine-color-blue-6)" aria-hidden />
-            </>
+    // Around the whole shell: the header's vendor switcher asks before dropping a page's unsaved input too.
+    <UnsavedChangesProvider>
+      <AppShell
+        header={{ height: 56 }}
+        navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+        padding="md"
+      >
+        <AppShell.Header>
+          <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+            {isDesktop ? (
+              <>
+                <Logo />
+                <VendorSwitcher />
+              </>
+            ) : (
+              <>
+                <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
+                  <Burger
+                    opened={opened}
+                    onClick={toggle}
+                    size="sm"
+                    aria-label={t('nav.toggle')}
+                    data-testid="nav-burger"
+                  />
+                  <Box style={{ minWidth: 0 }} data-testid="mobile-top-bar">
+                    <Text size="sm" fw={600} truncate data-testid="mobile-org-name">
+                      {vendor?.name ?? t('org.none')}
+                    </Text>
+                    <Text size="xs" c="dimmed" truncate data-testid="mobile-user-email">
+                      {user?.email}
+                    </Text>
+                  </Box>
+                </Group>
+                <IconHexagonLetterL size={26} stroke={1.5} color="var(--mantine-color-blue-6)" aria-hidden />
+              </>
+            )}
+          </Group>
+        </AppShell.Header>
+
+        <AppShell.Navbar p="sm" data-testid="sidebar">
+          {!isDesktop && (
+            <AppShell.Section mb="sm">
+              <VendorSwitcher fullWidth />
+            </AppShell.Section>
           )}
-        </Group>
-      </AppShell.Header>
-
-      <AppShell.Navbar p="sm" data-testid="sidebar">
-        {!isDesktop && (
-          <AppShell.Section mb="sm">
-            <VendorSwitcher fullWidth />
+          {/* Scrolls natively (Mantine's ScrollArea would add ~7 KB to the first screen for a few links). */}
+          <AppShell.Section grow style={{ overflowY: 'auto', minHeight: 0 }}>
+            <Navigation onNavigate={close} />
           </AppShell.Section>
-        )}
-        {/* Scrolls natively (Mantine's ScrollArea would add ~7 KB to the first screen for a few links). */}
-        <AppShell.Section grow style={{ overflowY: 'auto', minHeight: 0 }}>
-          <Navigation onNavigate={close} />
-        </AppShell.Section>
-        <AppShell.Section pt="sm" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
-          <UserMenu />
-        </AppShell.Section>
-      </AppShell.Navbar>
+          <AppShell.Section pt="sm" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
+            <UserMenu />
+          </AppShell.Section>
+        </AppShell.Navbar>
 
-      <AppShell.Main>
-        <Stack mih="calc(100dvh - 56px - 2 * var(--mantine-spacing-md))" justify="space-between" gap="lg">
-          <Box>
-            <ErrorBanners />
-            <UnsavedChangesProvider>
+        <AppShell.Main>
+          <Stack mih="calc(100dvh - 56px - 2 * var(--mantine-spacing-md))" justify="space-between" gap="lg">
+            <Box>
+              <ErrorBanners />
               <Suspense fallback={<PageLoader />}>
                 <Outlet />
               </Suspense>
-            </UnsavedChangesProvider>
-          </Box>
-          <Text component="footer" size="xs" c="dimmed" ta="center" data-testid="footer">
-            {t('footer.poweredBy', { year: new Date().getFullYear() })}
-          </Text>
-        </Stack>
-      </AppShell.Main>
-    </AppShell>
+            </Box>
+            <Text component="footer" size="xs" c="dimmed" ta="center" data-testid="footer">
+              {t('footer.poweredBy', { year: new Date().getFullYear() })}
+            </Text>
+          </Stack>
+        </AppShell.Main>
+      </AppShell>
+    </UnsavedChangesProvider>
   );
 }
