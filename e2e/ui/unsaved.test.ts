@@ -38,6 +38,13 @@ beforeAll(async () => {
     })
   ).data;
   functionId = fn.id;
+  // A second vendor to switch to (the superuser works in every vendor).
+  await api('POST', '/v1/admin/vendors', {
+    key: 'globex',
+    name: 'Globex',
+    currency: 'EUR',
+    owner_email: 'owner@globex.test',
+  });
 });
 afterAll(async () => {
   await browser?.close();
@@ -115,6 +122,21 @@ describe('unsaved changes', () => {
       async () => expect(await vendorName.inputValue()).toBe('Not saved Inc.'),
       /\/apps$/,
     );
+
+    // Switching vendor replaces the page without navigating: it asks as well.
+    await page.goto('/settings/vendor');
+    await vendorName.fill('Still not saved');
+    await page.getByTestId('org-switcher').click();
+    await page.getByTestId('org-item-globex').click();
+    await prompt(page).getByTestId('unsaved-stay').click();
+    await prompt(page).waitFor({ state: 'hidden' });
+    expect(await page.getByTestId('org-current').textContent()).toBe('Demo Vendor');
+    expect(await vendorName.inputValue()).toBe('Still not saved');
+    await page.getByTestId('org-switcher').click();
+    await page.getByTestId('org-item-globex').click();
+    await prompt(page).getByTestId('unsaved-leave').click();
+    await expect.poll(() => page.getByTestId('org-current').textContent()).toBe('Globex');
+    await expect.poll(() => vendorName.inputValue()).toBe('Globex');
 
     // Account: the user menu's way out asks too.
     await page.goto('/account');

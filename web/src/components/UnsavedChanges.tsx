@@ -18,7 +18,10 @@ interface UnsavedRegistry {
   set(id: string, dirty: boolean): void;
   /** The next navigation leaves without asking (a save that moves on, e.g. create → the new entity). */
   allowNextNavigation(): void;
-  /** Runs an action that drops the page's forms without navigating (e.g. switching vendor): asks first if any is dirty. */
+  /**
+   * Runs an action that drops the page's forms without a route change (switching vendor reloads the page):
+   * asks first if any is dirty; once discarded, the browser's leave prompt does not ask a second time.
+   */
   confirmDiscard(action: () => void): void;
 }
 
@@ -34,14 +37,17 @@ export function UnsavedChangesProvider({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const dirtyForms = useRef(new Set<string>());
   const allowOnce = useRef(false);
+  const discarded = useRef(false);
   const [anyDirty, setAnyDirty] = useState(false);
   const [pendingAction, setPendingAction] = useState<(() => void) | null>(null);
 
   const registry = useMemo<UnsavedRegistry>(
     () => ({
       set(id, dirty) {
-        if (dirty) dirtyForms.current.add(id);
-        else dirtyForms.current.delete(id);
+        if (dirty) {
+          dirtyForms.current.add(id);
+          discarded.current = false;
+        } else dirtyForms.current.delete(id);
         setAnyDirty(dirtyForms.current.size > 0);
       },
       allowNextNavigation() {
@@ -68,7 +74,9 @@ export function UnsavedChangesProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     if (!anyDirty) return;
-    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
+    const warn = (e: BeforeUnloadEvent) => {
+      if (!discarded.current) e.preventDefault();
+    };
     window.addEventListener('beforeunload', warn);
     return () => window.removeEventListener('beforeunload', warn);
   }, [anyDirty]);
@@ -79,6 +87,9 @@ export function UnsavedChangesProvider({ children }: { children: ReactNode }) {
   };
   const leave = () => {
     if (pendingAction) {
+      discarded.current = true;
+      dirtyForms.current.clear();
+      setAnyDirty(false);
       setPendingAction(null);
       pendingAction();
     } else blocker.proceed?.();
