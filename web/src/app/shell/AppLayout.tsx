@@ -33,8 +33,17 @@ function Logo() {
   );
 }
 
-/** The signed-in shell: header, sidebar (drawer on small screens), error banners, content, footer. */
+/** The signed-in shell, inside the unsaved-changes guard (the header's vendor switcher asks through it too). */
 export function AppLayout() {
+  return (
+    <UnsavedChangesProvider>
+      <Shell />
+    </UnsavedChangesProvider>
+  );
+}
+
+/** Header, sidebar (drawer on small screens), error banners, content, footer. */
+function Shell() {
   const { t } = useTranslation();
   const { user, vendor } = useAppState();
   const [opened, { toggle, close }] = useDisclosure(false);
@@ -49,74 +58,71 @@ export function AppLayout() {
   useEffect(() => close(), [pathname]);
 
   return (
-    // Around the whole shell: the header's vendor switcher asks before dropping a page's unsaved input too.
-    <UnsavedChangesProvider>
-      <AppShell
-        header={{ height: 56 }}
-        navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !opened } }}
-        padding="md"
-      >
-        <AppShell.Header>
-          <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-            {isDesktop ? (
-              <>
-                <Logo />
-                <VendorSwitcher />
-              </>
-            ) : (
-              <>
-                <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
-                  <Burger
-                    opened={opened}
-                    onClick={toggle}
-                    size="sm"
-                    aria-label={t('nav.toggle')}
-                    data-testid="nav-burger"
-                  />
-                  <Box style={{ minWidth: 0 }} data-testid="mobile-top-bar">
-                    <Text size="sm" fw={600} truncate data-testid="mobile-org-name">
-                      {vendor?.name ?? t('org.none')}
-                    </Text>
-                    <Text size="xs" c="dimmed" truncate data-testid="mobile-user-email">
-                      {user?.email}
-                    </Text>
-                  </Box>
-                </Group>
-                <IconHexagonLetterL size={26} stroke={1.5} color="var(--mantine-color-blue-6)" aria-hidden />
-              </>
-            )}
-          </Group>
-        </AppShell.Header>
-
-        <AppShell.Navbar p="sm" data-testid="sidebar">
-          {!isDesktop && (
-            <AppShell.Section mb="sm">
-              <VendorSwitcher fullWidth />
-            </AppShell.Section>
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="md"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          {isDesktop ? (
+            <>
+              <Logo />
+              <VendorSwitcher />
+            </>
+          ) : (
+            <>
+              <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
+                <Burger
+                  opened={opened}
+                  onClick={toggle}
+                  size="sm"
+                  aria-label={t('nav.toggle')}
+                  data-testid="nav-burger"
+                />
+                <Box style={{ minWidth: 0 }} data-testid="mobile-top-bar">
+                  <Text size="sm" fw={600} truncate data-testid="mobile-org-name">
+                    {vendor?.name ?? t('org.none')}
+                  </Text>
+                  <Text size="xs" c="dimmed" truncate data-testid="mobile-user-email">
+                    {user?.email}
+                  </Text>
+                </Box>
+              </Group>
+              <IconHexagonLetterL size={26} stroke={1.5} color="var(--mantine-color-blue-6)" aria-hidden />
+            </>
           )}
-          {/* Scrolls natively (Mantine's ScrollArea would add ~7 KB to the first screen for a few links). */}
-          <AppShell.Section grow style={{ overflowY: 'auto', minHeight: 0 }}>
-            <Navigation onNavigate={close} />
-          </AppShell.Section>
-          <AppShell.Section pt="sm" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
-            <UserMenu />
-          </AppShell.Section>
-        </AppShell.Navbar>
+        </Group>
+      </AppShell.Header>
 
-        <AppShell.Main>
-          <Stack mih="calc(100dvh - 56px - 2 * var(--mantine-spacing-md))" justify="space-between" gap="lg">
-            <Box>
-              <ErrorBanners />
-              <Suspense fallback={<PageLoader />}>
-                <Outlet />
-              </Suspense>
-            </Box>
-            <Text component="footer" size="xs" c="dimmed" ta="center" data-testid="footer">
-              {t('footer.poweredBy', { year: new Date().getFullYear() })}
-            </Text>
-          </Stack>
-        </AppShell.Main>
-      </AppShell>
-    </UnsavedChangesProvider>
+      <AppShell.Navbar p="sm" data-testid="sidebar">
+        {!isDesktop && (
+          <AppShell.Section mb="sm">
+            <VendorSwitcher fullWidth />
+          </AppShell.Section>
+        )}
+        {/* Scrolls natively (Mantine's ScrollArea would add ~7 KB to the first screen for a few links). */}
+        <AppShell.Section grow style={{ overflowY: 'auto', minHeight: 0 }}>
+          <Navigation onNavigate={close} />
+        </AppShell.Section>
+        <AppShell.Section pt="sm" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
+          <UserMenu />
+        </AppShell.Section>
+      </AppShell.Navbar>
+
+      <AppShell.Main>
+        <Stack mih="calc(100dvh - 56px - 2 * var(--mantine-spacing-md))" justify="space-between" gap="lg">
+          <Box>
+            <ErrorBanners />
+            <Suspense fallback={<PageLoader />}>
+              <Outlet />
+            </Suspense>
+          </Box>
+          <Text component="footer" size="xs" c="dimmed" ta="center" data-testid="footer">
+            {t('footer.poweredBy', { year: new Date().getFullYear() })}
+          </Text>
+        </Stack>
+      </AppShell.Main>
+    </AppShell>
   );
 }

@@ -88,107 +88,115 @@ export function LinkPage({ token, purpose }: { token: string; purpose: 'invite' 
     authenticated && !!user && !!data && user.email.toLowerCase() === data.email.toLowerCase();
 
   return (
-    <Paper
-      withBorder
-      shadow="sm"
-      p="xl"
-      radius="md"
-      w="100%"
-      maw={440}
-      data-testid="link-page"
-      data-purpose={purpose}
-    >
-      {info.isPending ? (
-        <Center>
-          <Loader />
-        </Center>
-      ) : !data ? (
-        <Stack>
-          <Alert color="red" icon={<IconAlertCircle size={18} />} data-testid="link-invalid">
-            {failureText}
-          </Alert>
-          <Anchor component={Link} to="/login" size="sm">
-            {t('link.toLogin')}
-          </Anchor>
-        </Stack>
-      ) : signInOnly ? (
-        <Stack gap="md" data-testid="link-sign-in-only">
-          <LinkHeader title={title} email={data.email} failure={failureText} />
-          {signedInAsInvited ? (
-            <Button
-              loading={use.isPending}
-              fullWidth
-              onClick={() => void onAcceptSignedIn()}
-              data-testid="link-accept"
-            >
-              {t('link.acceptSignedIn')}
-            </Button>
-          ) : authenticated && user ? (
-            <>
-              <Alert color="yellow" icon={<IconInfoCircle size={18} />} data-testid="link-other-account">
-                {t('link.otherAccount', { current: user.email, email: data.email })}
-              </Alert>
-              <Button variant="default" fullWidth onClick={() => void signOut()} data-testid="link-sign-out">
-                {t('link.signOut')}
-              </Button>
-            </>
-          ) : (
-            <>
-              <Alert color="blue" icon={<IconInfoCircle size={18} />} data-testid="link-sign-in-prompt">
-                {t('link.signInToAccept', { email: data.email })}
-              </Alert>
-              <Button
-                component={Link}
-                to={loginReturningTo(location.pathname)}
-                fullWidth
-                data-testid="link-sign-in"
-              >
-                {t('link.signIn')}
-              </Button>
-            </>
-          )}
-        </Stack>
-      ) : (
-        <form onSubmit={form.onSubmit((v) => void onSubmit(v))} noValidate>
-          <Stack gap="md">
-            <LinkHeader title={title} email={data.email} failure={failureText} />
-            {purpose === 'invite' && (
-              <Group grow>
-                <TextInput
-                  label={t('link.firstname')}
-                  {...form.getInputProps('firstname')}
-                  data-testid="link-firstname"
-                />
-                <TextInput
-                  label={t('link.lastname')}
-                  {...form.getInputProps('lastname')}
-                  data-testid="link-lastname"
-                />
-              </Group>
-            )}
-            <PasswordInput
-              label={t('link.password')}
-              description={t('link.passwordHint')}
-              autoComplete="new-password"
-              required
-              data-autofocus
-              {...form.getInputProps('password')}
-              data-testid="link-password"
-            />
-            <PasswordInput
-              label={t('link.confirm')}
-              autoComplete="new-password"
-              required
-              {...form.getInputProps('confirm')}
-              data-testid="link-confirm"
-            />
-            <Button type="submit" loading={use.isPending} fullWidth data-testid="link-submit">
-              {purpose === 'invite' ? t('link.accept') : t('link.reset')}
-            </Button>
+    // Inside the product's frame (logo, footer) that centres the page.
+    <Center w="100%">
+      <Paper
+        withBorder
+        shadow="sm"
+        p="xl"
+        radius="md"
+        w="100%"
+        maw={440}
+        data-testid="link-page"
+        data-purpose={purpose}
+      >
+        {info.isPending ? (
+          <Center>
+            <Loader />
+          </Center>
+        ) : !data ? (
+          <Stack>
+            <Alert color="red" icon={<IconAlertCircle size={18} />} data-testid="link-invalid">
+              {failureText}
+            </Alert>
+            <Anchor component={Link} to="/login" size="sm">
+              {t('link.toLogin')}
+            </Anchor>
           </Stack>
-        </form>
-      )}
-    </Paper>
+        ) : signInOnly ? (
+          <Stack gap="md" data-testid="link-sign-in-only">
+            <LinkHeader title={title} email={data.email} failure={failureText} />
+            {signedInAsInvited ? (
+              <Button
+                loading={use.isPending}
+                fullWidth
+                onClick={() => void onAcceptSignedIn()}
+                data-testid="link-accept"
+              >
+                {t('link.acceptSignedIn')}
+              </Button>
+            ) : authenticated && user ? (
+              <>
+                <Alert color="yellow" icon={<IconInfoCircle size={18} />} data-testid="link-other-account">
+                  {t('link.otherAccount', { current: user.email, email: data.email })}
+                </Alert>
+                <Button
+                  variant="default"
+                  fullWidth
+                  onClick={() => void signOut()}
+                  data-testid="link-sign-out"
+                >
+                  {t('link.signOut')}
+                </Button>
+              </>
+            ) : (
+              <>
+                <Alert color="blue" icon={<IconInfoCircle size={18} />} data-testid="link-sign-in-prompt">
+                  {t('link.signInToAccept', { email: data.email })}
+                </Alert>
+                <Button
+                  component={Link}
+                  to={loginReturningTo(location.pathname)}
+                  fullWidth
+                  data-testid="link-sign-in"
+                >
+                  {t('link.signIn')}
+                </Button>
+              </>
+            )}
+          </Stack>
+        ) : (
+          <form onSubmit={form.onSubmit((v) => void onSubmit(v))} noValidate>
+            <Stack gap="md">
+              <LinkHeader title={title} email={data.email} failure={failureText} />
+              {purpose === 'invite' && (
+                <Group grow>
+                  <TextInput
+                    label={t('link.firstname')}
+                    {...form.getInputProps('firstname')}
+                    data-testid="link-firstname"
+                  />
+                  <TextInput
+                    label={t('link.lastname')}
+                    {...form.getInputProps('lastname')}
+                    data-testid="link-lastname"
+                  />
+                </Group>
+              )}
+              <PasswordInput
+                label={t('link.password')}
+                description={t('link.passwordHint')}
+                autoComplete="new-password"
+                required
+                data-autofocus
+                {...form.getInputProps('password')}
+                data-testid="link-password"
+              />
+              <PasswordInput
+                label={t('link.confirm')}
+                autoComplete="new-password"
+                required
+                {...form.getInputProps('confirm')}
+                data-testid="link-confirm"
+              />
+              <Button type="submit" loading={use.isPending} fullWidth data-testid="link-submit">
+                {purpose === 'invite' ? t('link.accept') : t('link.reset')}
+              </Button>
+            </Stack>
+          </form>
+        )}
+      </Paper>
+    </Center>
   );
 }
 
