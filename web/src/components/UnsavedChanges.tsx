@@ -1,7 +1,8 @@
-import { Button, Group, Modal, Text } from '@mantine/core';
 import {
   createContext,
+  lazy,
   type ReactNode,
+  Suspense,
   useCallback,
   useContext,
   useEffect,
@@ -10,8 +11,10 @@ import {
   useRef,
   useState,
 } from 'react';
-import { useTranslation } from 'react-i18next';
 import { type BlockerFunction, useBlocker } from 'react-router';
+
+const loadDialog = () => import('./UnsavedChangesDialog');
+const UnsavedChangesDialog = lazy(() => loadDialog().then((m) => ({ default: m.UnsavedChangesDialog })));
 
 interface UnsavedRegistry {
   /** Marks (or clears) one form's unsaved input. */
@@ -34,7 +37,6 @@ const UnsavedContext = createContext<UnsavedRegistry | null>(null);
  * here for all the forms on a page.
  */
 export function UnsavedChangesProvider({ children }: { children: ReactNode }) {
-  const { t } = useTranslation();
   const dirtyForms = useRef(new Set<string>());
   const allowOnce = useRef(false);
   const discarded = useRef(false);
@@ -74,6 +76,8 @@ export function UnsavedChangesProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     if (!anyDirty) return;
+    // The dialog's code comes with the first unsaved edit, so the question shows at once when it is asked.
+    loadDialog().catch(() => undefined);
     const warn = (e: BeforeUnloadEvent) => {
       if (!discarded.current) e.preventDefault();
     };
@@ -98,26 +102,11 @@ export function UnsavedChangesProvider({ children }: { children: ReactNode }) {
   return (
     <UnsavedContext.Provider value={registry}>
       {children}
-      <Modal
-        opened={blocker.state === 'blocked' || pendingAction !== null}
-        onClose={stay}
-        title={t('common.unsaved.title')}
-        centered
-        zIndex={1000}
-        data-testid="unsaved-prompt"
-      >
-        <Text size="sm" mb="md">
-          {t('common.unsaved.text')}
-        </Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={stay} data-testid="unsaved-stay">
-            {t('common.unsaved.stay')}
-          </Button>
-          <Button color="red" onClick={leave} data-testid="unsaved-leave">
-            {t('common.unsaved.leave')}
-          </Button>
-        </Group>
-      </Modal>
+      {(blocker.state === 'blocked' || pendingAction !== null) && (
+        <Suspense fallback={null}>
+          <UnsavedChangesDialog onStay={stay} onLeave={leave} />
+        </Suspense>
+      )}
     </UnsavedContext.Provider>
   );
 }
