@@ -185,7 +185,9 @@ describe('apps', () => {
       'Max length is 20000 characters.',
     );
 
+    // The refused text is not saved: leaving asks first; discarding it goes on.
     await page.getByTestId('app-tab-conversations').click();
+    await page.getByTestId('unsaved-leave').click();
     await page.waitForURL(`**/apps/${id}/chat`);
     // On the conversations tab the breadcrumb does not repeat the app name.
     await expect.poll(() => page.getByTestId('breadcrumbs').textContent()).toBe('Dashboard/Apps');

@@ -387,6 +387,10 @@ describe('conversations', () => {
     await page.goto(`/apps/${appId}/chat/${token}`);
     await expect.poll(() => status(page)).toBe('disconnected');
     expect(await page.getByTestId('socket-status-label').textContent()).toBe('Disconnected');
+    // A banner says so while it reconnects, and nothing can be sent meanwhile (a draft can be typed).
+    expect(await page.getByTestId('socket-reconnecting').textContent()).toContain('Reconnecting');
+    await page.getByTestId('composer-input').fill('a draft');
+    expect(await page.getByTestId('composer-send').isDisabled()).toBe(true);
     expect(errors).toEqual([]);
     await context.close();
   });

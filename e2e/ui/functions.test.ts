@@ -199,8 +199,10 @@ describe('functions', () => {
     expect(await page.getByTestId('editor-error').textContent()).toContain(`Error on line ${LINE}`);
     expect(await page.getByTestId('editor-error-message').textContent()).toContain('boom');
 
-    // Runs: 4 runs, 2 successful; the filter; View opens the details.
+    // Runs: the code above is not saved, so leaving the editor asks first; discarding it goes on.
     await page.getByTestId('function-tab-runs').click();
+    await page.getByTestId('unsaved-leave').click();
+    // 4 runs, 2 successful; the filter; View opens the details.
     await page.waitForURL(`**/functions/${id}/runs`);
     await expect.poll(() => page.getByTestId('runs-tile-total-value').textContent()).toBe('4');
     expect(await page.getByTestId('runs-tile-success-rate-value').textContent()).toBe('50%');

@@ -87,6 +87,10 @@ describe('organisations: a superuser onboards Acme and its people from the conso
     await expect.poll(() => member.page.getByTestId('org-current').textContent()).toBe('Acme');
     await member.page.goto('/settings/users');
     await member.page.getByTestId('settings-owners-only').waitFor();
+    // Nothing in Settings is a member's: no sidebar link, no sub-navigation, one crumb.
+    expect(await member.page.getByTestId('nav-settings').count()).toBe(0);
+    expect(await member.page.getByTestId('settings-subnav').count()).toBe(0);
+    expect(await member.page.getByTestId('breadcrumbs').textContent()).toBe('Dashboard/Settings');
     expect(await member.page.getByTestId('nav-admin').count()).toBe(0);
     await member.page.goto('/apps');
     await member.page.getByTestId('page-title').waitFor();
@@ -137,6 +141,8 @@ describe('organisations: a superuser onboards Acme and its people from the conso
     await expect
       .poll(() => page.getByTestId('link-invalid').textContent())
       .toContain('This link is invalid or has expired.');
+    // The link pages carry the product's logo, as sign-in does.
+    expect(await page.getByTestId('product-logo').textContent()).toBe('llmor');
     await context.close();
   });
 });

@@ -1,7 +1,12 @@
 import { useParams } from 'react-router';
 import { LinkPage } from '../../features/auth';
+import { SignedOutFrame } from './SignedOutFrame';
 
 export function LinkRoute({ purpose }: { purpose: 'invite' | 'reset' }) {
   const { token = '' } = useParams();
-  return <LinkPage token={token} purpose={purpose} />;
+  return (
+    <SignedOutFrame>
+      <LinkPage token={token} purpose={purpose} />
+    </SignedOutFrame>
+  );
 }

@@ -2,7 +2,7 @@ import { Alert } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import type { Crumb } from '../../components/PageHeader';
+import { type Crumb, PageHeader } from '../../components/PageHeader';
 import { PlaceholderPage } from '../../components/PlaceholderPage';
 import { type BillingSection, BillingSettings } from '../../features/billing';
 import {
@@ -14,6 +14,7 @@ import {
   VendorSettingsPage,
 } from '../../features/settings';
 import { useCurrentVendor } from '../../lib/appState';
+import { NotFoundRoute } from './NotFoundRoute';
 import { useEntityLabel } from './useEntityLabel';
 
 export type SettingsSection =
@@ -76,14 +77,21 @@ export function SettingsRoute({ section }: { section: SettingsSection }) {
   const built = BUILT[section];
   if (built && vendor) {
     if (vendor.role !== 'owner') {
+      // No sub-navigation: every settings page is the owners', so a member has nothing there to go to.
       return (
-        <SettingsLayout title={t('pages.settings.title')}>
+        <>
+          <PageHeader
+            title={t('pages.settings.title')}
+            breadcrumbs={[{ label: t('pages.settings.title') }]}
+          />
           <Alert color="gray" data-testid="settings-owners-only">
             {t('pages.settings.ownersOnly')}
           </Alert>
-        </SettingsLayout>
+        </>
       );
     }
+    // A member's page needs a numeric id; anything else is no page at all (and asks the server nothing).
+    if (section === 'user' && !/^\d+$/.test(id ?? '')) return <NotFoundRoute />;
     return <>{built(vendor.id, Number(id))}</>;
   }
   const crumbs: Crumb[] = [{ label: t('pages.settings.title'), to: '/settings/vendor' }];

@@ -1,10 +1,11 @@
 import { Anchor, AppShell, Box, Burger, Group, Stack, Text } from '@mantine/core';
-import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { useDisclosure, useHotkeys, useMediaQuery } from '@mantine/hooks';
 import { IconHexagonLetterL } from '@tabler/icons-react';
 import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
 import { ErrorBanners } from '../../components/ErrorBanners';
+import { UnsavedChangesProvider } from '../../components/UnsavedChanges';
 import { useAppState } from '../../lib/appState';
 import { Navigation } from './Navigation';
 import { PageLoader } from './PageLoader';
@@ -32,13 +33,25 @@ function Logo() {
   );
 }
 
-/** The signed-in shell: header, sidebar (drawer on small screens), error banners, content, footer. */
+/** The signed-in shell, inside the unsaved-changes guard (the header's vendor switcher asks through it too). */
 export function AppLayout() {
+  return (
+    <UnsavedChangesProvider>
+      <Shell />
+    </UnsavedChangesProvider>
+  );
+}
+
+/** Header, sidebar (drawer on small screens), error banners, content, footer. */
+function Shell() {
   const { t } = useTranslation();
   const { user, vendor } = useAppState();
   const [opened, { toggle, close }] = useDisclosure(false);
   const isDesktop = useMediaQuery('(min-width: 48em)', true, { getInitialValueInEffect: false });
   const { pathname } = useLocation();
+
+  // The drawer closes with Escape, as a dialog does.
+  useHotkeys([['Escape', close]]);
 
   // Close the drawer when the route changes.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on navigation only

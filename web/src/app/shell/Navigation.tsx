@@ -11,14 +11,15 @@ const LINKS = [
   { key: 'settings', to: '/settings/vendor', match: '/settings', icon: IconSettings },
 ] as const;
 
-/** Sidebar links (docs/reference/console.md); Admin only for superusers. */
+/** Sidebar links (docs/reference/console.md); Settings only for the vendor's owners (all of it is theirs); Admin only for superusers. */
 export function Navigation({ onNavigate }: { onNavigate?: () => void }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
-  const { user } = useAppState();
+  const { user, vendor } = useAppState();
+  const own = LINKS.filter(({ key }) => key !== 'settings' || !vendor || vendor.role === 'owner');
   const links = user?.is_su
-    ? [...LINKS, { key: 'admin', to: '/admin', match: '/admin', icon: IconShieldLock } as const]
-    : LINKS;
+    ? [...own, { key: 'admin', to: '/admin', match: '/admin', icon: IconShieldLock } as const]
+    : own;
 
   return (
     <Stack gap={4} component="nav" aria-label={t('nav.main')}>

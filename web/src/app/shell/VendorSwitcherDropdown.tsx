@@ -2,12 +2,15 @@ import { Menu } from '@mantine/core';
 import { IconCheck } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { LoadedMenuProps } from '../../components/DeferredMenu';
+import { useUnsavedGuard } from '../../components/UnsavedChanges';
 import { useAppState } from '../../lib/appState';
 
 /** The organisation switcher's list (a chunk loaded on intent, see DeferredMenu). */
 export function VendorSwitcherDropdown({ target, defaultOpened }: LoadedMenuProps) {
   const { t } = useTranslation();
   const { vendors, vendor, selectVendor } = useAppState();
+  // Another vendor's pages replace this one's, unsaved input with them.
+  const { confirmDiscard } = useUnsavedGuard();
 
   return (
     <Menu position="bottom-end" width={260} withinPortal shadow="md" defaultOpened={defaultOpened}>
@@ -22,7 +25,7 @@ export function VendorSwitcherDropdown({ target, defaultOpened }: LoadedMenuProp
             data-testid={`org-item-${v.key}`}
             rightSection={v.id === vendor?.id ? <IconCheck size={16} /> : null}
             onClick={() => {
-              if (v.id !== vendor?.id) selectVendor(v);
+              if (v.id !== vendor?.id) confirmDiscard(() => selectVendor(v));
             }}
           >
             {v.name}

@@ -32,6 +32,7 @@ const en_US = {
     disconnected: 'Disconnected',
     none: 'No conversation',
     connecting: 'Connecting...',
+    reconnecting: 'The connection to the server is lost. Reconnecting… Sending waits until it is back.',
   },
   messages: {
     assistant: 'Assistant',
@@ -122,6 +123,8 @@ const de_DE: ConversationsMessages = {
     disconnected: 'Getrennt',
     none: 'Keine Konversation',
     connecting: 'Verbindung wird hergestellt...',
+    reconnecting:
+      'Die Verbindung zum Server ist unterbrochen. Sie wird wiederhergestellt… Senden ist bis dahin nicht möglich.',
   },
   messages: {
     assistant: 'Assistent',
@@ -212,6 +215,8 @@ const gsw_CH: ConversationsMessages = {
     disconnected: 'Trännt',
     none: 'Kei Gspräch',
     connecting: 'Verbindig wird härgstellt...',
+    reconnecting:
+      'D Verbindig zum Server isch unterbroche. Si wird wider härgstellt… Schicke gaht erscht wider, wänn si da isch.',
   },
   messages: {
     assistant: 'Assistänt',
@@ -300,6 +305,8 @@ const fr_FR: ConversationsMessages = {
     disconnected: 'Déconnecté',
     none: 'Aucune conversation',
     connecting: 'Connexion en cours...',
+    reconnecting:
+      'La connexion au serveur est perdue. Reconnexion en cours… L’envoi reprendra dès qu’elle sera rétablie.',
   },
   messages: {
     assistant: 'Assistant',
@@ -388,6 +395,8 @@ const it_IT: ConversationsMessages = {
     disconnected: 'Disconnesso',
     none: 'Nessuna conversazione',
     connecting: 'Connessione in corso...',
+    reconnecting:
+      'La connessione al server è persa. Riconnessione in corso… L’invio riprenderà quando sarà ristabilita.',
   },
   messages: {
     assistant: 'Assistente',

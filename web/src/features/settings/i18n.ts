@@ -46,6 +46,7 @@ const en_US = {
     close: 'Done',
   },
   member: {
+    cancel: 'Cancel',
     title: 'User',
     active: 'May work in this vendor',
     remove: 'Remove from vendor',
@@ -129,6 +130,7 @@ const de_DE: SettingsMessages = {
     close: 'Fertig',
   },
   member: {
+    cancel: 'Abbrechen',
     title: 'Benutzer',
     active: 'Darf in diesem Anbieter arbeiten',
     remove: 'Aus dem Anbieter entfernen',
@@ -211,6 +213,7 @@ const fr_FR: SettingsMessages = {
     close: 'Terminé',
   },
   member: {
+    cancel: 'Annuler',
     title: 'Utilisateur',
     active: 'Peut travailler dans ce fournisseur',
     remove: 'Retirer du fournisseur',
@@ -293,6 +296,7 @@ const it_IT: SettingsMessages = {
     close: 'Fatto',
   },
   member: {
+    cancel: 'Annulla',
     title: 'Utente',
     active: 'Può lavorare in questo fornitore',
     remove: 'Rimuovi dal fornitore',

@@ -4,6 +4,7 @@ import { useForm } from '@mantine/form';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadingState } from '../../../components/LoadingState';
+import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 import { submitErrors, toFormErrors, zodFormValidate } from '../../../lib/form';
 import { notifySuccess } from '../../../lib/notify';
 import { useAccount } from '../api/getAccount';
@@ -21,6 +22,7 @@ export function NameSection() {
     initialValues: { firstname: '', lastname: '' },
     validate: zodFormValidate<Values>(accountUpdateBody, t),
   });
+  useUnsavedChanges(form.isDirty());
   const user = account.data?.data;
   // biome-ignore lint/correctness/useExhaustiveDependencies: the form is filled once per loaded account.
   useEffect(() => {

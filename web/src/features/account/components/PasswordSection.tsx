@@ -8,6 +8,7 @@ import { useChangePassword } from '../api/changePassword';
 
 type Values = PasswordChangeBody & { confirm: string };
 
+import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 /** Current and new password (POST /v1/account/password): every other session is signed out. */
 import { SessionsEndedAlert } from './SessionsEndedAlert';
 
@@ -23,6 +24,7 @@ export function PasswordSection() {
       return errors;
     },
   });
+  useUnsavedChanges(form.isDirty());
 
   const onSubmit = async ({ confirm: _confirm, ...body }: Values) => {
     setEnded(null);

@@ -10,6 +10,7 @@ import { submitErrors, toFormErrors, zodFormValidate } from '../../../lib/form';
 import { notifySuccess } from '../../../lib/notify';
 import { useAdminVendor, useUpdateAdminVendor } from '../api/adminVendors';
 import '../i18n';
+import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 
 export const ADMIN_VENDOR_SECTIONS = ['details', 'subscriptions'] as const;
 export type AdminVendorSection = (typeof ADMIN_VENDOR_SECTIONS)[number];
@@ -74,9 +75,11 @@ function DetailsForm({ vendor }: { vendor: AdminVendor }) {
     initialValues: { name: vendor.name, currency: vendor.currency, active: vendor.active },
     validate: zodFormValidate(adminVendorUpdateBody, t),
   });
+  useUnsavedChanges(form.isDirty());
   const onSave = async (values: AdminVendorUpdateBody) => {
     try {
       await update.mutateAsync(values);
+      form.resetDirty(values);
       notifySuccess(t('admin.form.saved'));
     } catch (error) {
       form.setErrors(toFormErrors(submitErrors(error, t('admin.form.saveFailed'))));

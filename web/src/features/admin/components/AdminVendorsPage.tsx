@@ -21,6 +21,7 @@ import { notifySuccess } from '../../../lib/notify';
 import { useAdminVendors, useCreateAdminVendor } from '../api/adminVendors';
 import '../i18n';
 import { InviteLinkModal } from '../../../components/InviteLinkModal';
+import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 import { AdminNav } from './AdminNav';
 
 /** /admin/vendors: every vendor with its counts; create a vendor and invite its owner. */
@@ -123,6 +124,7 @@ function CreateVendorModal({ opened, onClose }: { opened: boolean; onClose(): vo
     initialValues: { key: '', name: '', currency: CURRENCY_INPUT_DEFAULT, owner_email: '' },
     validate: zodFormValidate(adminVendorCreateBody, t),
   });
+  const unsaved = useUnsavedChanges(opened && form.isDirty());
   const onSubmit = async (values: AdminVendorCreateBody) => {
     try {
       const answer = await create.mutateAsync(values);
@@ -131,7 +133,10 @@ function CreateVendorModal({ opened, onClose }: { opened: boolean; onClose(): vo
       notifySuccess(t('admin.form.created'));
       if (answer.invite_url)
         setInvite({ url: answer.invite_url, email: values.owner_email, vendorId: answer.data.id });
-      else navigate(`/admin/vendors/${answer.data.id}/details`);
+      else {
+        unsaved.allowNextNavigation();
+        navigate(`/admin/vendors/${answer.data.id}/details`);
+      }
     } catch (error) {
       form.setErrors(toFormErrors(submitErrors(error, t('admin.form.saveFailed'))));
     }

@@ -41,6 +41,7 @@ import { formatDateTime } from '../../../lib/format/date';
 import { notifySuccess } from '../../../lib/notify';
 import { useApp } from '../api/getApp';
 import '../i18n';
+import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 import { searchCompletionModels, usePickedModel } from '../api/searchModels';
 import { useUpdateApp } from '../api/updateApp';
 import { parametersErrorLines } from '../lib';
@@ -93,6 +94,7 @@ function DetailsFields({ app, vendorId, advanced, setAdvanced }: DetailsFieldsPr
     },
     validate: zodFormValidate(appUpdateBody, t),
   });
+  useUnsavedChanges(form.isDirty());
   const [chosenModel, setChosenModel] = useState<VendorModelPick | null>(null);
   // The parameters' errors show as lines under the one JSON editor that holds them all.
   const [parameterErrors, setParameterErrors] = useState<FieldMessages>({});
@@ -116,6 +118,7 @@ function DetailsFields({ app, vendorId, advanced, setAdvanced }: DetailsFieldsPr
     if (!jsonValid) return;
     try {
       await update.mutateAsync(values);
+      form.resetDirty(values);
       setParameterErrors({});
       notifySuccess(t('apps.details.saved'));
     } catch (error) {

@@ -10,6 +10,7 @@ import { errorsUnder, type FieldMessages, submitErrors } from '../../../lib/form
 import { notifySuccess } from '../../../lib/notify';
 import { useApp } from '../api/getApp';
 import '../i18n';
+import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 import { useAppParameters } from '../api/getAppParameters';
 import { useUpdateApp } from '../api/updateApp';
 import { gridSpan, parameterErrors, parametersErrorLines, valueKeyOf } from '../lib';
@@ -53,6 +54,9 @@ interface ParametersGridProps {
 function ParametersGrid({ app, definitions, vendorId }: ParametersGridProps) {
   const { t } = useTranslation();
   const [values, setValues] = useState<Record<string, unknown>>(() => ({ ...app.parameters }));
+  // The values last saved, as text: the grid has unsaved changes while its values differ.
+  const [saved, setSaved] = useState(() => JSON.stringify(app.parameters));
+  useUnsavedChanges(JSON.stringify(values) !== saved);
   const [errors, setErrors] = useState<FieldMessages>({});
   const update = useUpdateApp(vendorId, app.id, LOADING_BUTTON_MIN_MS);
 
@@ -72,6 +76,7 @@ function ParametersGrid({ app, definitions, vendorId }: ParametersGridProps) {
         completion_vendor_model_id: app.completion_vendor_model_id,
         parameters: values,
       });
+      setSaved(JSON.stringify(values));
       setErrors({});
       notifySuccess(t('apps.details.saved'));
     } catch (error) {

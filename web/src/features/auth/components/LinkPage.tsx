@@ -88,7 +88,8 @@ export function LinkPage({ token, purpose }: { token: string; purpose: 'invite' 
     authenticated && !!user && !!data && user.email.toLowerCase() === data.email.toLowerCase();
 
   return (
-    <Center mih="100vh" p="md">
+    // Inside the product's frame (logo, footer) that centres the page.
+    <Center w="100%">
       <Paper
         withBorder
         shadow="sm"

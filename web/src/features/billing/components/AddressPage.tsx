@@ -2,6 +2,7 @@ import { type BillingAddress, type BillingAddressBody, billingAddressBody } from
 import { Button, Group, SimpleGrid, Skeleton, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
+import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 import { submitErrors, toFormErrors, zodFormValidate } from '../../../lib/form';
 import { notifySuccess, SETTINGS_AREA_TOAST } from '../../../lib/notify';
 import { useBillingAddress, useSaveBillingAddress } from '../api/billing';
@@ -22,9 +23,11 @@ function AddressForm({ vendorId, address }: { vendorId: number; address: Billing
     initialValues: address,
     validate: zodFormValidate(billingAddressBody, t),
   });
+  useUnsavedChanges(form.isDirty());
   const onSave = async (values: BillingAddressBody) => {
     try {
       await save.mutateAsync(values);
+      form.resetDirty(values);
       notifySuccess(t('billing.address.saved'), SETTINGS_AREA_TOAST);
     } catch (error) {
       form.setErrors(toFormErrors(submitErrors(error, t('billing.address.saveFailed'), SETTINGS_AREA_TOAST)));

@@ -35,6 +35,7 @@ import { amountInput, formatMinor, parseAmount } from '../money';
 import { BillingLoadFailed } from './BillingSettings';
 import { formatCount, LIMIT_ORDER } from './format';
 import '../i18n';
+import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 
 const PAGE_SIZE = 20;
 
@@ -172,6 +173,7 @@ function PlanForm({ plan, onDone }: { plan: AdminPlan | null; onDone(): void }) 
       return price ? { ...errors, price } : errors;
     },
   });
+  useUnsavedChanges(form.isDirty());
   const onSave = async (values: PlanFormValues) => {
     try {
       await save.mutateAsync({ id: plan?.id ?? null, body: toBody(values) });

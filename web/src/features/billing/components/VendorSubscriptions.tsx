@@ -8,6 +8,7 @@ import { useAdminPlans, useAssignSubscription, useVendorSubscriptions } from '..
 import { BillingLoadFailed } from './BillingSettings';
 import { formatPeriod } from './format';
 import '../i18n';
+import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 
 /** Admin → vendor → Subscriptions: the vendor's subscriptions, newest first, and assigning a plan now. */
 export function VendorSubscriptions({ vendorId }: { vendorId: number }) {
@@ -62,6 +63,7 @@ function AssignForm({ vendorId }: { vendorId: number }) {
     initialValues: { plan_id: null, quantity: 1 },
     validate: { plan_id: (v) => (v ? null : t('form.required')) },
   });
+  useUnsavedChanges(form.isDirty());
   const onAssign = async (values: { plan_id: string | null; quantity: number }) => {
     try {
       await assign.mutateAsync({ plan_id: Number(values.plan_id), quantity: values.quantity });

@@ -33,6 +33,7 @@ import { useClient, useSaveClient } from '../api/clients';
 import { curlExamples, openAiBaseUrl } from '../lib';
 import { ClientStatus } from './ClientsList';
 import '../i18n';
+import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 
 type ClientForm = Required<ClientBody>;
 
@@ -138,11 +139,16 @@ function ClientSettingsForm({
     },
     validate: zodFormValidate(clientBody, t),
   });
+  const unsaved = useUnsavedChanges(form.isDirty());
   const onSave = async (values: ClientForm) => {
     try {
       const answer = await save.mutateAsync({ ...values, name: values.name.trim() });
       notifySuccess(t('clients.detail.saved'), SETTINGS_AREA_TOAST);
-      if (!client) onCreated(answer.data as ApiClientCreated);
+      form.resetDirty(values);
+      if (!client) {
+        unsaved.allowNextNavigation();
+        onCreated(answer.data as ApiClientCreated);
+      }
     } catch (error) {
       form.setErrors(toFormErrors(submitErrors(error, t('clients.detail.saveFailed'), SETTINGS_AREA_TOAST)));
     }

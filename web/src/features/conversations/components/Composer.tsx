@@ -10,17 +10,19 @@ export interface ComposerProps {
   /** Called with the text when Enter alone is pressed or the send button clicked. */
   onSend(text: string): void;
   disabled?: boolean;
+  /** Typing goes on, sending does not (e.g. while the connection is being restored). */
+  sendDisabled?: boolean;
 }
 
 /** A growing textarea: Enter sends, Shift/Alt/Ctrl+Enter inserts a newline. */
-export function Composer({ value, onChange, onSend, disabled = false }: ComposerProps) {
+export function Composer({ value, onChange, onSend, disabled = false, sendDisabled = false }: ComposerProps) {
   const { t } = useTranslation();
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.nativeEvent.isComposing) return;
     if (isSendKey(e)) {
       e.preventDefault();
-      onSend(value);
+      if (!sendDisabled) onSend(value);
       return;
     }
     // Alt/Ctrl+Enter do not insert a newline by themselves: insert it here (Shift+Enter does natively).
@@ -54,7 +56,7 @@ export function Composer({ value, onChange, onSend, disabled = false }: Composer
         size="lg"
         variant="filled"
         onClick={() => onSend(value)}
-        disabled={disabled}
+        disabled={disabled || sendDisabled}
         aria-label={t('conversations.composer.send')}
         data-testid="composer-send"
       >

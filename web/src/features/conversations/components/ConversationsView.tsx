@@ -418,7 +418,23 @@ export function ConversationsPage({ appId, token: routeToken }: ConversationsVie
                     </Anchor>
                   </Alert>
                 ) : null}
-                <Composer value={input} onChange={setInput} onSend={onSend} />
+                {socket.status === 'disconnected' && (
+                  <Alert
+                    color="orange"
+                    variant="light"
+                    icon={<Loader size={16} color="orange" />}
+                    role="alert"
+                    data-testid="socket-reconnecting"
+                  >
+                    {t('conversations.socket.reconnecting')}
+                  </Alert>
+                )}
+                <Composer
+                  value={input}
+                  onChange={setInput}
+                  onSend={onSend}
+                  sendDisabled={socket.status === 'disconnected'}
+                />
               </Stack>
             </Tabs.Panel>
             <Tabs.Panel value="debug" pt="sm">

@@ -4,7 +4,7 @@ import {
   type DatastoreCreateBody,
   datastoreCreateBody,
 } from '@llmor/contracts';
-import { Alert, Button, Group, Menu, Stack, Tabs, TextInput } from '@mantine/core';
+import { Alert, Box, Button, Group, Menu, Stack, Tabs, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import {
   IconAlertTriangle,
@@ -30,6 +30,7 @@ import { DocumentsTable } from './DocumentsTable';
 import { EditDatastoreModal } from './EditDatastoreModal';
 import { ImportModal } from './ImportModal';
 import '../i18n';
+import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 
 const CREATE_TAB = 'create';
 
@@ -88,11 +89,11 @@ function DatastoreTabs({ vendorId, appId }: { vendorId: number; appId: string })
           {t('datastores.createNew')}
         </Tabs.Tab>
       </Tabs.List>
-      {current ? (
-        <DatastorePanel key={current.id} vendorId={vendorId} appId={appId} datastore={current} />
-      ) : (
+      {current && <DatastorePanel key={current.id} vendorId={vendorId} appId={appId} datastore={current} />}
+      {/* Kept while another tab shows, so a name being typed survives a look at a datastore. */}
+      <Box display={current ? 'none' : undefined}>
         <CreateDatastoreForm vendorId={vendorId} appId={appId} onCreated={(d) => setTab(String(d.id))} />
-      )}
+      </Box>
     </Tabs>
   );
 }
@@ -112,6 +113,7 @@ function CreateDatastoreForm({
     initialValues: { name: '' },
     validate: zodFormValidate(datastoreCreateBody, t),
   });
+  useUnsavedChanges(form.isDirty());
   const onSubmit = async (values: DatastoreCreateBody) => {
     try {
       const { data } = await create.mutateAsync({ name: values.name.trim() });

@@ -20,6 +20,14 @@ import { DocumentModal } from './DocumentModal';
 
 const truncate = (text: string, n: number) => (text.length > n ? `${text.slice(0, n)}…` : text);
 
+/** The actions stay in view at the table's right edge while a narrow screen scrolls the rest sideways. */
+const STUCK_RIGHT = {
+  position: 'sticky',
+  right: 0,
+  background: 'var(--mantine-color-body)',
+  boxShadow: '-1px 0 0 var(--mantine-color-default-border)',
+} as const;
+
 /**
  * The document table (docs/reference/console.md): ID, Hash (7 + …), Document (70) with its source beneath,
  * Updated with the sync dot, actions.
@@ -70,7 +78,9 @@ export function DocumentsTable({ datastoreId }: { datastoreId: number }) {
             <Table.Th w={110}>{t('datastores.table.hash')}</Table.Th>
             <Table.Th>{t('datastores.table.document')}</Table.Th>
             <Table.Th w={170}>{t('datastores.table.updated')}</Table.Th>
-            <Table.Th w={90}>{t('datastores.table.actions')}</Table.Th>
+            <Table.Th w={90} style={STUCK_RIGHT}>
+              {t('datastores.table.actions')}
+            </Table.Th>
           </>
         }
       >
@@ -100,7 +110,7 @@ export function DocumentsTable({ datastoreId }: { datastoreId: number }) {
                 </Text>
               </Group>
             </Table.Td>
-            <Table.Td>
+            <Table.Td style={STUCK_RIGHT} data-testid="document-actions">
               <Group gap={4} wrap="nowrap">
                 <ActionIcon
                   variant="subtle"

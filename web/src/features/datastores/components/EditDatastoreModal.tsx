@@ -2,6 +2,7 @@ import { type Datastore, type DatastoreUpdateBody, datastoreUpdateBody } from '@
 import { Button, Group, Modal, Select, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
+import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 import { submitErrors, toFormErrors, zodFormValidate } from '../../../lib/form';
 import { notifySuccess, SETTINGS_AREA_TOAST } from '../../../lib/notify';
 import { useEmbeddingModels, useUpdateDatastore } from '../api/datastores';
@@ -34,6 +35,7 @@ export function EditDatastoreModal({
     },
     validate: zodFormValidate(datastoreUpdateBody.pick({ name: true }), t),
   });
+  useUnsavedChanges(form.isDirty());
   const onSubmit = async (values: Values) => {
     const body: DatastoreUpdateBody = {
       name: values.name.trim(),

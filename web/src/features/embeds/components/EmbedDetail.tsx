@@ -41,6 +41,7 @@ import { EmbedCodeModal } from './EmbedCodeModal';
 import { EmbedPreview } from './EmbedPreview';
 import { useEmbedCopy } from './useEmbedCopy';
 import '../i18n';
+import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 
 interface EmbedFormValues {
   name: string;
@@ -156,6 +157,7 @@ function EmbedForm({
     },
     validate: (values) => foldOriginErrors(validate(values)),
   });
+  const unsaved = useUnsavedChanges(form.isDirty());
   const listPath = `/apps/${appId}/settings/embeds`;
 
   const onSubmit = async (values: EmbedFormValues) => {
@@ -168,6 +170,7 @@ function EmbedForm({
       }
       onCreated({ id: answer.data.id, token: answer.data.token });
       notifySuccess(t('embeds.toast.created'), SETTINGS_AREA_TOAST);
+      unsaved.allowNextNavigation();
       navigate(`${listPath}/${answer.data.id}`, { replace: true });
     } catch (error) {
       const errors: FieldMessages = submitErrors(error, t('embeds.toast.saveFailed'), SETTINGS_AREA_TOAST);
@@ -323,7 +326,10 @@ function EmbedForm({
             embed={embed}
             opened={deleting}
             onClose={() => setDeleting(false)}
-            onDeleted={() => navigate(listPath, { replace: true })}
+            onDeleted={() => {
+              unsaved.allowNextNavigation();
+              navigate(listPath, { replace: true });
+            }}
           />
         </>
       )}

@@ -39,7 +39,7 @@ import { LoadingState } from '../../../components/LoadingState';
 import { NoVendorSelected } from '../../../components/NoVendorSelected';
 import { PageHeader } from '../../../components/PageHeader';
 import { SearchInput } from '../../../components/SearchInput';
-import { UnsavedChangesPrompt } from '../../../components/UnsavedChangesPrompt';
+import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 import { describeError } from '../../../lib/api/error';
 import { useCurrentVendor } from '../../../lib/appState';
 import { errorsUnder, type FieldMessages, submitErrors } from '../../../lib/form';
@@ -164,6 +164,7 @@ function AppFunctionsEditor({ vendorId, appId, app }: { vendorId: number; appId:
   const [installed, setInstalled] = useState<Installed[]>(() => (app.functions ?? []).map(fromApp));
   const [saved, setSaved] = useState(() => savedForm(installed));
   const dirty = savedForm(installed) !== saved;
+  useUnsavedChanges(dirty);
   const [open, setOpen] = useState<Record<number, boolean>>({});
   const [invalid, setInvalid] = useState<Record<number, boolean>>({});
   const [errors, setErrors] = useState<SaveErrors>({ functions: [], config: {} });
@@ -201,7 +202,6 @@ function AppFunctionsEditor({ vendorId, appId, app }: { vendorId: number; appId:
 
   return (
     <Stack gap="xl" data-testid="app-functions">
-      <UnsavedChangesPrompt dirty={dirty} />
       <Stack gap="sm">
         <div>
           <Title order={4}>{t('functions.app.installed')}</Title>

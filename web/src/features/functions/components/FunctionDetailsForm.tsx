@@ -12,6 +12,7 @@ import { IconDeviceFloppy, IconInfoCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { testIdProps } from '../../../components/FieldError';
+import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 import { submitErrors, toFormErrors, zodFormValidate } from '../../../lib/form';
 import { notifySuccess } from '../../../lib/notify';
 import { useCreateFunction } from '../api/createFunction';
@@ -44,6 +45,7 @@ export function FunctionDetailsForm({
     },
     validate: zodFormValidate(functionCreateBody, t),
   });
+  const unsaved = useUnsavedChanges(form.isDirty());
   const create = useCreateFunction(vendorId);
   const update = useUpdateFunction(vendorId, fn?.id ?? 0);
   const saving = create.isPending || update.isPending;
@@ -59,7 +61,9 @@ export function FunctionDetailsForm({
         saved = await create.mutateAsync(specificAppId ? { ...body, specific_app_id: specificAppId } : body);
       }
       notifySuccess(t('functions.form.saved'), FUNCTIONS_TOAST);
+      form.resetDirty(values);
       // docs/reference/rules.md: after a create the route's '+' becomes the new id.
+      if (!fn) unsaved.allowNextNavigation();
       if (!fn) navigate(`/functions/${saved.data.id}/details`, { replace: true });
     } catch (error) {
       form.setErrors(toFormErrors(submitErrors(error, t('functions.form.saveFailed'), FUNCTIONS_TOAST)));

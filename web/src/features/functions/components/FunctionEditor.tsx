@@ -17,6 +17,7 @@ import { IconAlertTriangle, IconDeviceFloppy, IconPlayerPlay } from '@tabler/ico
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CodeEditor } from '../../../components/CodeEditor';
+import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 import { describeError } from '../../../lib/api/error';
 import { useBuildFunction } from '../api/buildFunction';
 import { useSaveFunctionCode } from '../api/saveFunctionCode';
@@ -53,6 +54,9 @@ export function FunctionEditor({ vendorId, fn }: { vendorId: number; fn: Functio
   const build = useBuildFunction(vendorId, fn.id);
   const saveCode = useSaveFunctionCode(vendorId, fn.id);
   const dirty = code !== fn.code;
+  // Leaving for another tab (Details, Runs) unmounts the editor, so it asks first, as leaving the page does;
+  // the template a new function starts with is nothing to lose.
+  useUnsavedChanges(code !== (fn.code || t('functions.editor.template')));
 
   /** New schemas from a build or a save: the forms follow, keeping the values already entered. */
   const schemas = useRef<{ args: unknown; config: unknown }>({

@@ -38,6 +38,7 @@ import { useAvailableModels } from '../api/getAvailableModels';
 import { parameterValidationSchema, useInstallModel } from '../api/installModel';
 import { useModelLabels } from './labels';
 import '../i18n';
+import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 
 type TypeFilter = 'all' | ModelType;
 
@@ -187,6 +188,7 @@ function InstallModelFlow({ vendorId, onClose }: { vendorId: number; onClose(): 
   const [config, setConfig] = useState<Configuration | null>(null);
   const [loadErrorDismissed, setLoadErrorDismissed] = useState(false);
   const [installError, setInstallError] = useState<string | null>(null);
+  useUnsavedChanges(selectedId !== null || config !== null);
 
   const models = available.data?.data ?? [];
   const filtered = useMemo(

@@ -14,6 +14,11 @@ export function useRemoveMember(vendorId: number, userId: number) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: () => removeMember(vendorId, userId),
-    onSuccess: () => client.invalidateQueries({ queryKey: settingsKeys.members(vendorId) }),
+    // The lists, not the removed member's own page: asked again, it would only answer 404.
+    onSuccess: () =>
+      client.invalidateQueries({
+        queryKey: settingsKeys.members(vendorId),
+        predicate: (query) => query.queryKey[3] !== userId,
+      }),
   });
 }

@@ -17,6 +17,7 @@ import { useForm } from '@mantine/form';
 import { IconCheck, IconInfoCircle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 import { isApiError } from '../../../lib/api/error';
 import { submitErrors, toFormErrors, zodFormValidate } from '../../../lib/form';
 import { notifySuccess } from '../../../lib/notify';
@@ -37,6 +38,7 @@ export function SlackSettingsPage({ vendorId }: { vendorId: number }) {
   const settings = useSettings(vendorId);
   const update = useUpdateSettings(vendorId);
   const [token, setToken] = useState('');
+  useUnsavedChanges(token !== '');
   const save = async (value: string | null) => {
     try {
       await update.mutateAsync({ slack: { config_token: value } });
@@ -145,10 +147,12 @@ function SmtpForm({ vendorId, smtp }: { vendorId: number; smtp: SmtpSettings }) 
     // The form's fields are the SMTP settings themselves, so its errors are keyed as its fields are.
     validate: zodFormValidate(smtpSettingsBody, t),
   });
+  useUnsavedChanges(form.isDirty());
   const onSave = async ({ password, ...values }: SmtpValues) => {
     try {
       // An empty password field keeps the stored one.
       await update.mutateAsync({ smtp: { ...values, ...(password ? { password } : {}) } });
+      form.resetDirty();
       notifySuccess(t('settings.saved'));
     } catch (error) {
       const errors = submitErrors(error, t('settings.saveFailed'));

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ConfirmDeleteModal } from '../../../components/ConfirmDeleteModal';
 import { InviteLinkModal } from '../../../components/InviteLinkModal';
+import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 import { isApiError } from '../../../lib/api/error';
 import { submitErrors, toFormErrors, zodFormValidate } from '../../../lib/form';
 import { notifySuccess } from '../../../lib/notify';
@@ -52,9 +53,11 @@ function MemberForm({ vendorId, member }: { vendorId: number; member: Member }) 
     initialValues: { role: member.role, active: member.active },
     validate: zodFormValidate(memberUpdateBody, t),
   });
+  const unsaved = useUnsavedChanges(form.isDirty());
   const onSave = async (values: MemberUpdateBody) => {
     try {
       await update.mutateAsync(values);
+      form.resetDirty(values);
       notifySuccess(t('settings.saved'));
     } catch (error) {
       form.setErrors(toFormErrors(submitErrors(error, t('settings.saveFailed'))));
@@ -64,6 +67,7 @@ function MemberForm({ vendorId, member }: { vendorId: number; member: Member }) 
     try {
       await remove.mutateAsync();
       notifySuccess(t('settings.member.removed'));
+      unsaved.allowNextNavigation();
       navigate('/settings/users', { replace: true });
     } catch (error) {
       setConfirming(false);
@@ -136,7 +140,7 @@ function MemberForm({ vendorId, member }: { vendorId: number; member: Member }) 
         onClose={() => setConfirming(false)}
         title={t('settings.member.remove')}
         text={t('settings.member.removeConfirm', { email: member.email })}
-        cancelLabel={t('settings.invite.close')}
+        cancelLabel={t('settings.member.cancel')}
         confirmLabel={t('settings.member.remove')}
         onConfirm={() => void onRemove()}
         loading={remove.isPending}

@@ -16,6 +16,7 @@ import { ListFooter } from '../../../components/ListFooter';
 import { ListTable } from '../../../components/ListTable';
 import { RelativeTime } from '../../../components/RelativeTime';
 import { SearchInput } from '../../../components/SearchInput';
+import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 import { submitErrors, toFormErrors, zodFormValidate } from '../../../lib/form';
 import { useClampPage, useDebouncedSearch } from '../../../lib/listState';
 import { notifySuccess } from '../../../lib/notify';
@@ -62,6 +63,8 @@ export function MembersPage({ vendorId }: { vendorId: number }) {
             placeholder={t('settings.users.search')}
             label={t('settings.users.search')}
             testId="members-search"
+            // Wide enough for the longest locale's placeholder (fr_FR), and the row's room on a phone.
+            style={{ flex: '0 1 300px' }}
           />
           <Button
             leftSection={<IconUserPlus size={16} />}
@@ -128,6 +131,8 @@ function InviteModal({ vendorId, opened, onClose }: { vendorId: number; opened: 
     initialValues: { email: '', firstname: '', lastname: '', role: 'member' },
     validate: zodFormValidate(memberInviteBody, t),
   });
+  // A closed dialog keeps what was typed for its next opening; only an open one has input to lose.
+  useUnsavedChanges(opened && form.isDirty());
   const onSubmit = async (values: MemberInviteBody) => {
     try {
       const answer = await invite.mutateAsync(values);

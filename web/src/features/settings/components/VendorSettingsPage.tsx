@@ -8,6 +8,7 @@ import {
 import { Button, Group, Select, Skeleton, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
+import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 import { submitErrors, toFormErrors, zodFormValidate } from '../../../lib/form';
 import { notifySuccess } from '../../../lib/notify';
 import { useSettings } from '../api/getSettings';
@@ -39,9 +40,11 @@ function GeneralForm({ vendorId, settings }: { vendorId: number; settings: Vendo
     initialValues: { name: settings.name, currency: settings.currency, locale: settings.locale },
     validate: zodFormValidate(vendorSettingsBody, t),
   });
+  useUnsavedChanges(form.isDirty());
   const onSave = async (values: VendorSettingsBody) => {
     try {
       await update.mutateAsync(values);
+      form.resetDirty(values);
       notifySuccess(t('settings.saved'));
     } catch (error) {
       form.setErrors(toFormErrors(submitErrors(error, t('settings.saveFailed'))));

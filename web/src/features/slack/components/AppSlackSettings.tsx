@@ -26,6 +26,7 @@ import { submitErrors, toFormErrors, zodFormValidate } from '../../../lib/form';
 import { notifySuccess } from '../../../lib/notify';
 import { useSaveSlackIntegration, useSlackIntegration } from '../api/slackIntegration';
 import '../i18n';
+import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 
 /** Where the vendor's Slack configuration token is set (owners). */
 const VENDOR_SLACK_SETTINGS = '/settings/integrations/slack';
@@ -169,11 +170,13 @@ function SlackSettings({
     },
     validate: zodFormValidate(slackIntegrationBody, t),
   });
+  useUnsavedChanges(form.isDirty());
   const configured = integration.is_configured;
 
   const onSave = async (body: Required<SlackIntegrationBody>) => {
     try {
       await save.mutateAsync({ create: !configured, body });
+      form.resetDirty(body);
       notifySuccess(t('slack.saved'));
     } catch (error) {
       form.setErrors(toFormErrors(submitErrors(error, t('slack.saveFailed'))));
