@@ -19,11 +19,14 @@
  * 3. Reply time against history length: the offline demo model with no delay (only llmor's own work
  *    timed) through the completion engine, a fresh conversation against one holding 1,000 stored
  *    messages. Goal: ≤ 1.5×.
+ * 4. Long answer: CPU per reply of console sends and of the provider called directly, with answers of 5
+ *    and of 500 streamed chunks (one caller); llmor's CPU per streamed chunk is the difference of the
+ *    differences over the 495 extra chunks. Goal: ≤ 0.1 ms.
  */
 import { RelayMessageType, RelayServerEvent, relayMessage } from '@llmor/contracts';
 import { makeChatApp, makeConversation } from '@llmor/server/modules/completion/testing';
 import { schema } from '@llmor/server/platform/db/index';
-import { directStreamBody, startFakeProvider } from '../lib/fake-provider';
+import { directStreamBody, FAKE_REPLY, LONG_REPLY_CHUNKS, startFakeProvider } from '../lib/fake-provider';
 import { consoleSession, countQueries, relayClient, startBenchServer } from '../lib/llmor';
 import { type Cell, fmt, load, median, percentile, postJson, printTable } from '../lib/load';
 
@@ -38,7 +41,10 @@ const FIRST_CHUNK_CONCURRENCY = [1, 8];
 const FIRST_CHUNK_PAUSE_MS = 25;
 const HISTORY_REPLIES = 40;
 const HISTORY = 1_000;
-const PARTS = new Set((process.env.CONVERSATION_PARTS ?? 'overhead,first-chunk,history').split(','));
+const LONG_ANSWER_REPLIES = 60;
+const PARTS = new Set(
+  (process.env.CONVERSATION_PARTS ?? 'overhead,first-chunk,history,long-answer').split(','),
+);
 
 const provider = await startFakeProvider();
 const { server, ctx, vendor, app } = await startBenchServer(provider.url, {
@@ -142,7 +148,7 @@ async function firstChunkPart(): Promise<void> {
   const relayFirst: Record<number, number[]> = {};
   for (const n of FIRST_CHUNK_CONCURRENCY) {
     const tokens = await conversations(n);
-    const sockets = await Promise.all(tokens.map((token) => relayClient(server.url, token)));
+    const sockets = await Promise.all(tokens.map((token) => relayClient(server.url, token, session.headers)));
     const firstChunkAt = new Map<string, number>();
     const waiting: (string | null)[] = tokens.map(() => null);
     for (const [w, socket] of sockets.entries()) {
@@ -246,6 +252,38 @@ async function historyPart(): Promise<void> {
   ]);
 }
 
+/** 4. Long answer: llmor's CPU per streamed chunk (one caller, 5 against 500 chunks). */
+async function longAnswerPart(): Promise<void> {
+  const cpu: Record<number, { direct: Cell; send: Cell }> = {};
+  for (const chunks of [FAKE_REPLY.length, LONG_REPLY_CHUNKS]) {
+    provider.chunks = chunks;
+    const pool = await conversations(Math.ceil(LONG_ANSWER_REPLIES / CONVERSATION_LENGTH));
+    const perCaller = LONG_ANSWER_REPLIES;
+    cpu[chunks] = {
+      direct: await load(1, (_, i) => direct(`long ${chunks} ${i}`), { perCaller }),
+      send: await load(1, (_, i) => send(pool[Math.floor(i / CONVERSATION_LENGTH)]!, `long ${chunks} ${i}`), {
+        perCaller,
+      }),
+    };
+  }
+  provider.chunks = FAKE_REPLY.length;
+  const overhead = (chunks: number) => cpu[chunks]!.send.cpuMs - cpu[chunks]!.direct.cpuMs;
+  const short = FAKE_REPLY.length;
+  console.log(`\nLong answer: CPU per reply, one caller, ${LONG_ANSWER_REPLIES} replies per cell\n`);
+  printTable([
+    ['answer', 'direct CPU ms', 'console send CPU ms', 'llmor CPU ms / reply', 'send p50 ms'],
+    ...[short, LONG_REPLY_CHUNKS].map((chunks) => [
+      `${chunks} chunks`,
+      cpu[chunks]!.direct.cpuMs.toFixed(2),
+      cpu[chunks]!.send.cpuMs.toFixed(2),
+      overhead(chunks).toFixed(2),
+      fmt(cpu[chunks]!.send.p50),
+    ]),
+  ]);
+  const perChunk = (overhead(LONG_REPLY_CHUNKS) - overhead(short)) / (LONG_REPLY_CHUNKS - short);
+  console.log(`\nllmor CPU per streamed chunk: ${perChunk.toFixed(3)} ms (goal ≤ 0.1 ms)`);
+}
+
 try {
   const warm = await conversations(2);
   // Warm-up (JIT, the provider's client, prepared statements) for every part.
@@ -268,6 +306,7 @@ try {
   if (PARTS.has('overhead')) await overheadPart();
   if (PARTS.has('first-chunk')) await firstChunkPart();
   if (PARTS.has('history')) await historyPart();
+  if (PARTS.has('long-answer')) await longAnswerPart();
   if (provider.counts.unexpected) {
     throw new Error(`the fake provider refused ${provider.counts.unexpected} requests`);
   }
