@@ -132,7 +132,9 @@ try {
   }
   provider.chunks = FAKE_REPLY.length;
   const overhead = (chunks: number) => long[chunks]!.streamed.cpuMs - long[chunks]!.direct.cpuMs;
-  console.log(`\n| answer (1 caller, ${LONG_ANSWER_CALLS} calls) | direct CPU ms | streamed OpenAI-compatible CPU ms | llmor CPU ms / call | errors |`);
+  console.log(
+    `\n| answer (1 caller, ${LONG_ANSWER_CALLS} calls) | direct CPU ms | streamed OpenAI-compatible CPU ms | llmor CPU ms / call | errors |`,
+  );
   console.log('| --- | --- | --- | --- | --- |');
   for (const chunks of [FAKE_REPLY.length, LONG_REPLY_CHUNKS]) {
     const c = long[chunks]!;

@@ -33,6 +33,8 @@ export async function recordUsage(turn: Turn, model: VendorModelRow, usage: Usag
     tokensCompletion: usage.completionTokens,
     costMinor: cost,
   });
+  turn.usage.promptTokens += usage.promptTokens;
+  turn.usage.completionTokens += usage.completionTokens;
   await turn.meter.spent(usage.promptTokens + usage.completionTokens);
   turn.debug({
     tokens_prompt: usage.promptTokens,

@@ -102,6 +102,8 @@ export interface Turn {
   reservation?: ReplyReservation;
   /** Admits each provider call of the reply and counts its tokens (ADR 0021). */
   meter: ReplyMeter;
+  /** The reply's tokens so far, across its model requests (the reply's outcome reports them). */
+  usage: { promptTokens: number; completionTokens: number };
   signal: AbortSignal;
   /** Sends a relay `message` to everyone in the conversation's room. */
   emit(type: string, data: unknown): void;

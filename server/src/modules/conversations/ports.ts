@@ -2,9 +2,25 @@ import type { AppContext } from '../../platform/context';
 import type { schema } from '../../platform/db';
 import type { Identity, SessionPort } from '../../platform/http/identity';
 import type { Caller, ClientCaller, EmbedCaller } from './access';
-import type { ConversationRow } from './repo';
+import type { ConversationRow, MessageRow } from './repo';
 
 export type AppRow = typeof schema.apps.$inferSelect;
+
+/**
+ * What a reply did, as the engine answers it, so callers need not read it back (docs/adr/0026).
+ */
+export interface ReplyOutcome {
+  /** What the send stored, oldest first: the user's message, then the reply's (assistant, tool, error). */
+  messages: MessageRow[];
+  /** The answer's text as it streamed: its assistant messages' text, joined. */
+  text: string;
+  /** The tokens of the reply's model requests. */
+  usage: { promptTokens: number; completionTokens: number };
+  /** The error message the reply stored when it failed, else null. */
+  error: string | null;
+  /** The conversation's state when the reply ended; undefined when it could not be read with the lease. */
+  state?: unknown;
+}
 
 /** Sees every relay event of one reply as it is published (the OpenAI-compatible endpoint streams them). */
 export type ReplyObserver = (type: string, data: unknown) => void;
@@ -22,8 +38,8 @@ export interface ConversationPorts {
   };
   replies: {
     /**
-     * Stores the user's message and answers it; resolves when the reply is stored. Throws a conflict at
-     * once if a reply already runs in this conversation.
+     * Stores the user's message and answers it; resolves with what the reply did when it is stored. Throws
+     * a conflict at once if a reply already runs in this conversation.
      */
     start(
       ctx: AppContext,
@@ -36,7 +52,7 @@ export interface ConversationPorts {
         /** The request the reply was counted as; its tokens count in the same period. */
         reservation?: ReplyReservation;
       },
-    ): Promise<void>;
+    ): Promise<ReplyOutcome>;
     /** Stops every running reply (server shutdown). */
     close(): Promise<void>;
   };

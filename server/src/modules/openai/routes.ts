@@ -15,7 +15,6 @@ import type { Outsider } from '../../platform/http/identity';
 import { route } from '../../platform/http/route';
 import { type ClientCaller, callerOf } from '../conversations/access';
 import type { ConversationContext } from '../conversations/ports';
-import { relayUrl } from '../conversations/service';
 import { openAiErrorShape } from './present';
 import {
   chatCompletion,
@@ -62,7 +61,6 @@ export const openAiRoutes = (ctx: ConversationContext) => [
         caller: clientOf(outsider),
         body,
         conversationToken: conversationToken(request),
-        relayUrl: relayUrl(ctx),
       };
       if (body.stream) {
         await streamCompletion(ctx, input, reply);
@@ -84,7 +82,7 @@ export const openAiRoutes = (ctx: ConversationContext) => [
     errorShape: openAiErrorShape,
     errors: ['PaymentRequired', 'Conflict', 'GatewayTimeout', 'InternalServerError'],
     handler: async ({ outsider, body, reply }) => {
-      const input = { caller: clientOf(outsider), body, relayUrl: relayUrl(ctx) };
+      const input = { caller: clientOf(outsider), body };
       if (body.stream) {
         await streamResponse(ctx, input, reply);
         return undefined as never;

@@ -1,7 +1,8 @@
 /**
  * The OpenAI-compatible endpoint (contracts/src/http/openai.ts, ADR 0012). A thin adapter: the reply
- * goes through the conversation service's `sendMessage`, the same path as `POST /v1/conversations/{token}`
- * (plan limits, usage, the relay, storage), and its relay events are translated to OpenAI's wire format.
+ * goes through the conversation service's `startReply`, the same path as `POST /v1/conversations/{token}`
+ * (plan limits, usage, the relay, storage); its streamed text is translated to OpenAI's wire format as it
+ * comes, and its outcome (text, usage, error) makes the answer (docs/adr/0026).
  */
 import {
   type ChatCompletion,
@@ -24,14 +25,9 @@ import { randomToken } from '../../platform/crypto';
 import { AppError, notFound, validationError } from '../../platform/errors';
 import { errorStatus } from '../../platform/http/errors';
 import type { ClientCaller } from '../conversations/access';
-import type { AppRow, ConversationContext, ReplyObserver } from '../conversations/ports';
+import type { AppRow, ConversationContext, ReplyOutcome } from '../conversations/ports';
 import { type ConversationRow, insertMessages, type NewMessage } from '../conversations/repo';
-import {
-  conversationWithMessages,
-  openConversation,
-  requireConversationWithApp,
-  sendMessage,
-} from '../conversations/service';
+import { openConversation, requireConversationWithApp, startReply } from '../conversations/service';
 import { openAiError } from './present';
 import { SseStream } from './sse';
 
@@ -40,7 +36,6 @@ export interface CompletionRequest {
   body: ChatCompletionBody;
   /** `X-Conversation`: continue this stored conversation instead of storing `messages` as a new one. */
   conversationToken?: string;
-  relayUrl: string;
 }
 
 const unixNow = () => Math.floor(Date.now() / 1000);
@@ -94,14 +89,12 @@ interface Turn {
   field: string;
   /** Continue this stored conversation instead of storing `messages` as a new one. */
   conversationToken?: string;
-  relayUrl: string;
 }
 
 const chatTurn = (request: CompletionRequest): Turn => ({
   caller: request.caller,
   messages: request.body.messages,
   field: 'messages',
-  relayUrl: request.relayUrl,
   ...(request.conversationToken !== undefined ? { conversationToken: request.conversationToken } : {}),
 });
 
@@ -150,64 +143,32 @@ async function prepare(
   return { conversation, app, content };
 }
 
-/** Collects what a reply publishes: its text as it streams, its usage, its end. */
-class ReplyTap {
-  text = '';
-  readonly usage: OpenAiUsage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
-  private endedResolve!: () => void;
-  readonly ended = new Promise<void>((resolve) => {
-    this.endedResolve = resolve;
-  });
-
-  constructor(private readonly onText?: (chunk: string) => void) {}
-
-  readonly observe: ReplyObserver = (type, data) => {
-    if (type === RelayMessageType.completionStream) {
-      const chunk = (data as { chunk?: unknown }).chunk;
-      if (typeof chunk === 'string' && chunk) {
-        this.text += chunk;
-        this.onText?.(chunk);
-      }
-    } else if (type === RelayMessageType.debug) {
-      // The engine reports each model request's usage as debug data (completion/chat.ts recordUsage).
-      const { tokens_prompt, tokens_completion } = data as Record<string, unknown>;
-      if (typeof tokens_prompt === 'number' && typeof tokens_completion === 'number') {
-        this.usage.prompt_tokens += tokens_prompt;
-        this.usage.completion_tokens += tokens_completion;
-        this.usage.total_tokens += tokens_prompt + tokens_completion;
-      }
-    } else if (type === RelayMessageType.completionEnded) this.endedResolve();
-  };
-}
-
 /**
- * Runs the reply; a reply past the sync window is awaited to its end here (the caller asked for this
- * answer), so only a failure to start it throws. Answers the reply's text, or throws its stored error.
+ * Runs the reply to its end (the caller asked for this answer, so no sync window applies) and answers what
+ * it did; `onText` hears its text as it streams. A failed reply throws its stored error.
  */
 async function runReply(
   ctx: ConversationContext,
   request: Turn,
   { conversation, app, content }: Awaited<ReturnType<typeof prepare>>,
-  tap: ReplyTap,
-): Promise<string> {
-  let answer: Awaited<ReturnType<typeof sendMessage>>;
-  try {
-    answer = await sendMessage(ctx, request.caller, conversation, content, {
-      app,
-      relayUrl: request.relayUrl,
-      observe: tap.observe,
-    });
-  } catch (err) {
-    if (!(err instanceof AppError && err.name === ErrorName.GatewayTimeout)) throw err;
-    await tap.ended;
-    answer = await conversationWithMessages(ctx, conversation, request.relayUrl);
-  }
-  // What the reply stored after the user's message: an error message means it failed.
-  const lastUser = answer.data.findLastIndex((m) => m.role === 'user');
-  const failure = answer.data.slice(lastUser + 1).find((m) => m.role === 'error');
-  if (failure) throw new AppError(ErrorName.InternalServerError, failure.message ?? 'The reply failed.');
-  return tap.text;
+  onText?: (chunk: string) => void,
+): Promise<ReplyOutcome> {
+  const observe = onText
+    ? (type: string, data: unknown) => {
+        if (type === RelayMessageType.completionStream) onText((data as { chunk: string }).chunk);
+      }
+    : undefined;
+  const { done } = await startReply(ctx, request.caller, conversation, content, { app, observe });
+  const outcome = await done;
+  if (outcome.error !== null) throw new AppError(ErrorName.InternalServerError, outcome.error);
+  return outcome;
 }
+
+const openAiUsage = ({ usage }: ReplyOutcome): OpenAiUsage => ({
+  prompt_tokens: usage.promptTokens,
+  completion_tokens: usage.completionTokens,
+  total_tokens: usage.promptTokens + usage.completionTokens,
+});
 
 export async function chatCompletion(
   ctx: ConversationContext,
@@ -217,8 +178,7 @@ export async function chatCompletion(
   const turn = chatTurn(request);
   const prepared = await prepare(ctx, turn);
   const { conversation } = prepared;
-  const tap = new ReplyTap();
-  const text = await runReply(ctx, turn, prepared, tap);
+  const outcome = await runReply(ctx, turn, prepared);
   return {
     conversation: conversation.token,
     completion: {
@@ -229,12 +189,12 @@ export async function chatCompletion(
       choices: [
         {
           index: 0,
-          message: { role: 'assistant', content: text, refusal: null },
+          message: { role: 'assistant', content: outcome.text, refusal: null },
           logprobs: null,
           finish_reason: 'stop',
         },
       ],
-      usage: tap.usage,
+      usage: openAiUsage(outcome),
     },
   };
 }
@@ -283,9 +243,9 @@ export async function streamCompletion(
     sse.data(chunk({ role: 'assistant', content: '' }, null));
     return sse;
   };
-  const tap = new ReplyTap((text) => opened().data(chunk({ content: text }, null)));
+  let outcome: ReplyOutcome;
   try {
-    await runReply(ctx, turn, prepared, tap);
+    outcome = await runReply(ctx, turn, prepared, (text) => opened().data(chunk({ content: text }, null)));
   } catch (err) {
     if (!sse) throw err;
     sse.data(streamFailure(ctx, err));
@@ -294,7 +254,7 @@ export async function streamCompletion(
   }
   const stream = opened();
   stream.data(chunk({}, 'stop'));
-  if (includeUsage) stream.data({ ...base, choices: [], usage: tap.usage });
+  if (includeUsage) stream.data({ ...base, choices: [], usage: openAiUsage(outcome) });
   stream.done();
 }
 
@@ -305,7 +265,6 @@ export async function streamCompletion(
 export interface ResponsesRequest {
   caller: ClientCaller;
   body: ResponsesBody;
-  relayUrl: string;
 }
 
 /**
@@ -326,7 +285,6 @@ function responsesTurn(request: ResponsesRequest): Turn {
     caller: request.caller,
     messages,
     field: 'input',
-    relayUrl: request.relayUrl,
     ...(conversationToken ? { conversationToken } : {}),
   };
 }
@@ -349,7 +307,7 @@ async function prepareResponse(ctx: ConversationContext, request: ResponsesReque
 /** The response object as it stands: in progress (no output yet) or completed with the text and usage. */
 function responseObject(
   base: { id: string; created_at: number; model: string; previous_response_id: string | null },
-  done: { itemId: string; text: string; usage: OpenAiUsage } | null,
+  done: { itemId: string; outcome: ReplyOutcome } | null,
 ): OpenAiResponse {
   return {
     ...base,
@@ -362,7 +320,7 @@ function responseObject(
             type: 'message',
             status: 'completed',
             role: 'assistant',
-            content: [{ type: 'output_text', text: done.text, annotations: [] }],
+            content: [{ type: 'output_text', text: done.outcome.text, annotations: [] }],
           },
         ]
       : [],
@@ -374,11 +332,11 @@ function responseObject(
     incomplete_details: null,
     usage: done
       ? {
-          input_tokens: done.usage.prompt_tokens,
+          input_tokens: done.outcome.usage.promptTokens,
           input_tokens_details: { cached_tokens: 0 },
-          output_tokens: done.usage.completion_tokens,
+          output_tokens: done.outcome.usage.completionTokens,
           output_tokens_details: { reasoning_tokens: 0 },
-          total_tokens: done.usage.total_tokens,
+          total_tokens: done.outcome.usage.promptTokens + done.outcome.usage.completionTokens,
         }
       : null,
   };
@@ -403,11 +361,10 @@ export async function createResponse(
   request: ResponsesRequest,
 ): Promise<{ response: OpenAiResponse; conversation: string }> {
   const { turn, prepared, base, itemId } = await startResponse(ctx, request);
-  const tap = new ReplyTap();
-  const text = await runReply(ctx, turn, prepared, tap);
+  const outcome = await runReply(ctx, turn, prepared);
   return {
     conversation: prepared.conversation.token,
-    response: responseObject(base, { itemId, text, usage: tap.usage }),
+    response: responseObject(base, { itemId, outcome }),
   };
 }
 
@@ -437,10 +394,11 @@ export async function streamResponse(
     return sse;
   };
   const at = { item_id: itemId, output_index: 0, content_index: 0 };
-  const tap = new ReplyTap((delta) => send('response.output_text.delta', { ...at, delta, logprobs: [] }));
-  let text: string;
+  let outcome: ReplyOutcome;
   try {
-    text = await runReply(ctx, turn, prepared, tap);
+    outcome = await runReply(ctx, turn, prepared, (delta) =>
+      send('response.output_text.delta', { ...at, delta, logprobs: [] }),
+    );
   } catch (err) {
     if (!sse) throw err;
     const { error } = streamFailure(ctx, err);
@@ -448,7 +406,7 @@ export async function streamResponse(
     sse.end();
     return;
   }
-  send('response.output_text.done', { ...at, text, logprobs: [] });
-  send('response.completed', { response: responseObject(base, { itemId, text, usage: tap.usage }) });
+  send('response.output_text.done', { ...at, text: outcome.text, logprobs: [] });
+  send('response.completed', { response: responseObject(base, { itemId, outcome }) });
   opened().end();
 }
