@@ -65,9 +65,12 @@ async function executeTool(turn: Turn, call: ToolCall): Promise<ToolResult> {
 function modelResponder(buildInput: (turn: Turn) => ChatMessage[] | Promise<ChatMessage[]>): Responder {
   return async (turn) => {
     const { ctx, app, signal } = turn;
-    const modelRow = app.completionVendorModelId
-      ? await findVendorModel(ctx.db, app.vendorId, app.completionVendorModelId)
-      : null;
+    const modelRow =
+      turn.model !== undefined
+        ? turn.model
+        : app.completionVendorModelId
+          ? await findVendorModel(ctx.db, app.vendorId, app.completionVendorModelId)
+          : null;
     if (!modelRow) throw new ReplyError(NO_MODEL_TEXT);
     const model = await turn.engine.resolveModel(ctx, modelRow);
     const tools = await turn.engine.tools.list(ctx, app);

@@ -21,7 +21,7 @@ import { type ChatModel, ProviderError } from '../models/providers/types';
 import { chatResponder, oneshotResponder } from './chat';
 import { contextWindow, HISTORY_MAX_MESSAGES } from './input';
 import { ReplyMeter } from './meter';
-import type { AppRow } from './repo';
+import type { AppRow, VendorModelRow } from './repo';
 import { siliconResponder } from './silicon';
 import { functionTools } from './tools';
 import {
@@ -73,6 +73,8 @@ export interface CompletionInput {
   observe?: ReplyObserver;
   /** The request this reply was counted as (`sendMessage`); its tokens count in the same period. */
   reservation?: ReplyReservation;
+  /** The app's completion model as the request read it (null: none); read by the responder when absent. */
+  model?: VendorModelRow | null;
 }
 
 interface Running {
@@ -306,6 +308,7 @@ export class CompletionEngine implements EngineSeams {
         conversation,
         history,
         userMessage,
+        model: input.model,
         reservation: input.reservation,
         meter: new ReplyMeter(this.spending, conversation.vendorId, input.reservation, ctx.config),
         usage: outcome.usage,

@@ -98,6 +98,8 @@ export interface Turn {
   /** The newest stored messages within the context window (input.ts), oldest first, the new user message last. */
   history: MessageRow[];
   userMessage: MessageRow;
+  /** The app's completion model if the request read it with the app (null: none); undefined: not read. */
+  model?: VendorModelRow | null;
   /** The request the reply was counted as, if it was sent through `sendMessage`. */
   reservation?: ReplyReservation;
   /** Admits each provider call of the reply and counts its tokens (ADR 0021). */

@@ -5,6 +5,7 @@ import type { Caller, ClientCaller, EmbedCaller } from './access';
 import type { ConversationRow, MessageRow } from './repo';
 
 export type AppRow = typeof schema.apps.$inferSelect;
+export type VendorModelRow = typeof schema.vendorModels.$inferSelect;
 
 /**
  * What a reply did, as the engine answers it, so callers need not read it back (docs/adr/0026).
@@ -51,6 +52,8 @@ export interface ConversationPorts {
         observe?: ReplyObserver;
         /** The request the reply was counted as; its tokens count in the same period. */
         reservation?: ReplyReservation;
+        /** The app's completion model, when the caller read it with the app (null: it has none). */
+        model?: VendorModelRow | null;
       },
     ): Promise<ReplyOutcome>;
     /** Stops every running reply (server shutdown). */

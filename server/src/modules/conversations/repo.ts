@@ -1,8 +1,9 @@
 import { and, asc, count, desc, eq, lt, sql } from 'drizzle-orm';
 import { type Db, schema } from '../../platform/db';
 
-const { apps, conversations, messages } = schema;
+const { apps, conversations, messages, vendorModels } = schema;
 type AppRow = typeof apps.$inferSelect;
+type VendorModelRow = typeof vendorModels.$inferSelect;
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
 export type NewMessage = Pick<typeof messages.$inferInsert, 'role' | 'creator' | 'message'> &
@@ -37,16 +38,20 @@ export async function findConversation(
   return rows[0] ?? null;
 }
 
-/** A conversation with its app, in one statement (a send needs both). */
+/** A conversation with its app and the app's completion model (null if none), in one statement: a send needs all three. */
 export async function findConversationWithApp(
   db: Db,
   vendorId: number,
   token: string,
-): Promise<{ conversation: ConversationRow; app: AppRow } | null> {
+): Promise<{ conversation: ConversationRow; app: AppRow; model: VendorModelRow | null } | null> {
   const rows = await db
-    .select({ conversation: conversations, app: apps })
+    .select({ conversation: conversations, app: apps, model: vendorModels })
     .from(conversations)
     .innerJoin(apps, and(eq(apps.vendorId, conversations.vendorId), eq(apps.id, conversations.appId)))
+    .leftJoin(
+      vendorModels,
+      and(eq(vendorModels.vendorId, apps.vendorId), eq(vendorModels.id, apps.completionVendorModelId)),
+    )
     .where(and(eq(conversations.vendorId, vendorId), eq(conversations.token, token)))
     .limit(1);
   return rows[0] ?? null;

@@ -14,7 +14,7 @@ import { randomToken } from '../../platform/crypto';
 import { notFound, timedOut, validationError } from '../../platform/errors';
 import { type Caller, channelsOf, mayOpenConversation, mayUseApp } from './access';
 import { checkParametersSize, countEmbedOpening } from './limits';
-import type { AppRow, ConversationContext, ReplyObserver, ReplyOutcome } from './ports';
+import type { AppRow, ConversationContext, ReplyObserver, ReplyOutcome, VendorModelRow } from './ports';
 import { presentConversation, presentListItem, presentMessage } from './present';
 import {
   type ConversationRow,
@@ -51,12 +51,12 @@ export async function requireConversation(
   return conversation;
 }
 
-/** The conversation to send in, with its app (one statement). */
+/** The conversation to send in, with its app and the app's completion model (one statement). */
 export async function requireConversationWithApp(
   ctx: AppContext,
   caller: Caller,
   token: string,
-): Promise<{ conversation: ConversationRow; app: AppRow }> {
+): Promise<{ conversation: ConversationRow; app: AppRow; model: VendorModelRow | null }> {
   const found = await findConversationWithApp(ctx.db, caller.vendor.id, token);
   if (!found || !mayOpenConversation(caller, found.conversation)) throw notFound('Conversation');
   if (!mayUseApp(caller, found.app)) throw notFound('App');
@@ -168,12 +168,12 @@ export async function startReply(
     observe?: ReplyObserver;
     /** The conversation's app, when the caller has already read it (`requireConversationWithApp`). */
     app?: AppRow;
+    /** The app's completion model as read with it (null: it has none). */
+    model?: VendorModelRow | null;
   },
 ): Promise<{ done: Promise<ReplyOutcome> }> {
-  const app =
-    opts.app && opts.app.id === conversation.appId && mayUseApp(caller, opts.app)
-      ? opts.app
-      : await requireApp(ctx, caller, conversation.appId);
+  const known = opts.app && opts.app.id === conversation.appId && mayUseApp(caller, opts.app);
+  const app = known ? opts.app! : await requireApp(ctx, caller, conversation.appId);
   // Every channel sends through here: past the plan's limits 402, before any provider is called.
   const reservation = await ctx.spending.reserveReply(caller.vendor.id);
   const done = ctx.replies.start(ctx, {
@@ -183,6 +183,7 @@ export async function startReply(
     posterSocket: opts.posterSocket,
     observe: opts.observe,
     reservation,
+    ...(known && opts.model !== undefined ? { model: opts.model } : {}),
   });
   return { done };
 }
@@ -196,7 +197,7 @@ export async function sendMessage(
   caller: Caller,
   conversation: ConversationRow,
   content: string,
-  opts: { posterSocket?: string; relayUrl: string; app?: AppRow },
+  opts: { posterSocket?: string; relayUrl: string; app?: AppRow; model?: VendorModelRow | null },
 ): Promise<MessageSent> {
   const { done } = await startReply(ctx, caller, conversation, content, opts);
   const windowMs = ctx.config.SYNC_REPLY_TIMEOUT_MS;

@@ -25,7 +25,7 @@ import { randomToken } from '../../platform/crypto';
 import { AppError, notFound, validationError } from '../../platform/errors';
 import { errorStatus } from '../../platform/http/errors';
 import type { ClientCaller } from '../conversations/access';
-import type { AppRow, ConversationContext, ReplyOutcome } from '../conversations/ports';
+import type { AppRow, ConversationContext, ReplyOutcome, VendorModelRow } from '../conversations/ports';
 import { type ConversationRow, insertMessages, type NewMessage } from '../conversations/repo';
 import { openConversation, requireConversationWithApp, startReply } from '../conversations/service';
 import { openAiError } from './present';
@@ -119,7 +119,7 @@ function storedForm(message: OpenAiMessage): NewMessage | null {
 async function prepare(
   ctx: ConversationContext,
   turn: Turn,
-): Promise<{ conversation: ConversationRow; app: AppRow; content: string }> {
+): Promise<{ conversation: ConversationRow; app: AppRow; model?: VendorModelRow | null; content: string }> {
   const { caller, messages } = turn;
   const last = messages.at(-1)!;
   const content = openAiMessageText(last);
@@ -150,7 +150,7 @@ async function prepare(
 async function runReply(
   ctx: ConversationContext,
   request: Turn,
-  { conversation, app, content }: Awaited<ReturnType<typeof prepare>>,
+  { conversation, app, model, content }: Awaited<ReturnType<typeof prepare>>,
   onText?: (chunk: string) => void,
 ): Promise<ReplyOutcome> {
   const observe = onText
@@ -158,7 +158,7 @@ async function runReply(
         if (type === RelayMessageType.completionStream) onText((data as { chunk: string }).chunk);
       }
     : undefined;
-  const { done } = await startReply(ctx, request.caller, conversation, content, { app, observe });
+  const { done } = await startReply(ctx, request.caller, conversation, content, { app, model, observe });
   const outcome = await done;
   if (outcome.error !== null) throw new AppError(ErrorName.InternalServerError, outcome.error);
   return outcome;
