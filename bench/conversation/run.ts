@@ -11,7 +11,7 @@
  *    loops, a fixed number of replies each) p50/p99 of the provider called directly with the request llmor
  *    makes (baseline) and of console sends — `POST /v1/conversations/{token}` over HTTP, signed like the web
  *    console — each caller in its own conversation, a fresh one every CONVERSATION_LENGTH replies (the
- *    answer carries the whole conversation, so its length is held fixed). Also the SQL statements per send.
+ *    context grows with it up to the window, so its length is held fixed). Also the SQL statements per send.
  *    Goals: overhead p50 ≤ 5 ms, p99 ≤ 15 ms at 8 concurrent.
  * 2. First chunk: the fake provider writes its first chunk, pauses, then the rest; a socket.io client
  *    joined to the conversation times `completion_stream` from the provider's first SSE byte (at 1 and 8
