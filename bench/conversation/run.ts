@@ -11,19 +11,23 @@
  *    loops, a fixed number of replies each) p50/p99 of the provider called directly with the request llmor
  *    makes (baseline) and of console sends — `POST /v1/conversations/{token}` over HTTP, signed like the web
  *    console — each caller in its own conversation, a fresh one every CONVERSATION_LENGTH replies (the
- *    answer carries the whole conversation, so its length is held fixed). Also the SQL statements per send.
+ *    context grows with it up to the window, so its length is held fixed). Also the SQL statements per send.
  *    Goals: overhead p50 ≤ 5 ms, p99 ≤ 15 ms at 8 concurrent.
  * 2. First chunk: the fake provider writes its first chunk, pauses, then the rest; a socket.io client
  *    joined to the conversation times `completion_stream` from the provider's first SSE byte (at 1 and 8
  *    concurrent conversations); the provider read directly by fetch is the baseline. Goal: ≤ 5 ms.
  * 3. Reply time against history length: the offline demo model with no delay (only llmor's own work
  *    timed) through the completion engine, a fresh conversation against one holding 1,000 stored
- *    messages. Goal: ≤ 1.5×.
+ *    messages (goal ≤ 1.5×); and console sends over HTTP as the caller times them, against the fake
+ *    provider, in the same two kinds of conversation (goal ≤ 1.1×).
+ * 4. Long answer: CPU per reply of console sends and of the provider called directly, with answers of 5
+ *    and of 500 streamed chunks (one caller); llmor's CPU per streamed chunk is the difference of the
+ *    differences over the 495 extra chunks. Goal: ≤ 0.1 ms.
  */
 import { RelayMessageType, RelayServerEvent, relayMessage } from '@llmor/contracts';
 import { makeChatApp, makeConversation } from '@llmor/server/modules/completion/testing';
 import { schema } from '@llmor/server/platform/db/index';
-import { directStreamBody, startFakeProvider } from '../lib/fake-provider';
+import { directStreamBody, FAKE_REPLY, LONG_REPLY_CHUNKS, startFakeProvider } from '../lib/fake-provider';
 import { consoleSession, countQueries, relayClient, startBenchServer } from '../lib/llmor';
 import { type Cell, fmt, load, median, percentile, postJson, printTable } from '../lib/load';
 
@@ -38,7 +42,10 @@ const FIRST_CHUNK_CONCURRENCY = [1, 8];
 const FIRST_CHUNK_PAUSE_MS = 25;
 const HISTORY_REPLIES = 40;
 const HISTORY = 1_000;
-const PARTS = new Set((process.env.CONVERSATION_PARTS ?? 'overhead,first-chunk,history').split(','));
+const LONG_ANSWER_REPLIES = 60;
+const PARTS = new Set(
+  (process.env.CONVERSATION_PARTS ?? 'overhead,first-chunk,history,long-answer').split(','),
+);
 
 const provider = await startFakeProvider();
 const { server, ctx, vendor, app } = await startBenchServer(provider.url, {
@@ -142,7 +149,7 @@ async function firstChunkPart(): Promise<void> {
   const relayFirst: Record<number, number[]> = {};
   for (const n of FIRST_CHUNK_CONCURRENCY) {
     const tokens = await conversations(n);
-    const sockets = await Promise.all(tokens.map((token) => relayClient(server.url, token)));
+    const sockets = await Promise.all(tokens.map((token) => relayClient(server.url, token, session.headers)));
     const firstChunkAt = new Map<string, number>();
     const waiting: (string | null)[] = tokens.map(() => null);
     for (const [w, socket] of sockets.entries()) {
@@ -224,18 +231,33 @@ async function historyPart(): Promise<void> {
     }
     return median(times);
   }
+  /** Median time of console sends over HTTP as the caller sees it (the fake provider's app). */
+  async function sendTimes(token: string): Promise<number> {
+    const times: number[] = [];
+    for (let i = 0; i < HISTORY_REPLIES + 5; i++) {
+      const t0 = performance.now();
+      if (!(await send(token, `Question number ${i}, please answer.`))) throw new Error('send failed');
+      if (i >= 5) times.push(performance.now() - t0);
+    }
+    return median(times);
+  }
+  const withHistory = async (target: typeof app) => {
+    const long = await makeConversation(ctx, target);
+    await ctx.db.insert(schema.messages).values(
+      Array.from({ length: HISTORY }, (_, i) => ({
+        vendorId: vendor.id,
+        conversationId: long.id,
+        role: i % 2 ? 'assistant' : 'user',
+        creator: i % 2 ? 'system' : 'user',
+        message: `${i % 2 ? 'You said: an earlier question' : 'An earlier question'} ${i}. `.repeat(4),
+      })),
+    );
+    return long;
+  };
   const fresh = await replyTimes(await makeConversation(ctx, demoApp));
-  const long = await makeConversation(ctx, demoApp);
-  await ctx.db.insert(schema.messages).values(
-    Array.from({ length: HISTORY }, (_, i) => ({
-      vendorId: vendor.id,
-      conversationId: long.id,
-      role: i % 2 ? 'assistant' : 'user',
-      creator: i % 2 ? 'system' : 'user',
-      message: `${i % 2 ? 'You said: an earlier question' : 'An earlier question'} ${i}. `.repeat(4),
-    })),
-  );
-  const atHistory = await replyTimes(long);
+  const atHistory = await replyTimes(await withHistory(demoApp));
+  const sendFresh = await sendTimes((await makeConversation(ctx, app)).token);
+  const sendAtHistory = await sendTimes((await withHistory(app)).token);
 
   console.log('\nReply time against history length (offline demo model, the engine alone)\n');
   printTable([
@@ -243,7 +265,46 @@ async function historyPart(): Promise<void> {
     ['reply, fresh conversation (median, baseline)', `${fresh.toFixed(2)} ms`, ''],
     [`reply at ${HISTORY.toLocaleString('en')} stored messages (median)`, `${atHistory.toFixed(2)} ms`, ''],
     ['ratio', `${(atHistory / fresh).toFixed(2)}×`, '≤ 1.5×'],
+    ['console send over HTTP, fresh conversation (median, baseline)', `${sendFresh.toFixed(2)} ms`, ''],
+    [
+      `console send at ${HISTORY.toLocaleString('en')} stored messages (median)`,
+      `${sendAtHistory.toFixed(2)} ms`,
+      '',
+    ],
+    ['ratio', `${(sendAtHistory / sendFresh).toFixed(2)}×`, '≤ 1.1×'],
   ]);
+}
+
+/** 4. Long answer: llmor's CPU per streamed chunk (one caller, 5 against 500 chunks). */
+async function longAnswerPart(): Promise<void> {
+  const cpu: Record<number, { direct: Cell; send: Cell }> = {};
+  for (const chunks of [FAKE_REPLY.length, LONG_REPLY_CHUNKS]) {
+    provider.chunks = chunks;
+    const pool = await conversations(Math.ceil(LONG_ANSWER_REPLIES / CONVERSATION_LENGTH));
+    const perCaller = LONG_ANSWER_REPLIES;
+    cpu[chunks] = {
+      direct: await load(1, (_, i) => direct(`long ${chunks} ${i}`), { perCaller }),
+      send: await load(1, (_, i) => send(pool[Math.floor(i / CONVERSATION_LENGTH)]!, `long ${chunks} ${i}`), {
+        perCaller,
+      }),
+    };
+  }
+  provider.chunks = FAKE_REPLY.length;
+  const overhead = (chunks: number) => cpu[chunks]!.send.cpuMs - cpu[chunks]!.direct.cpuMs;
+  const short = FAKE_REPLY.length;
+  console.log(`\nLong answer: CPU per reply, one caller, ${LONG_ANSWER_REPLIES} replies per cell\n`);
+  printTable([
+    ['answer', 'direct CPU ms', 'console send CPU ms', 'llmor CPU ms / reply', 'send p50 ms'],
+    ...[short, LONG_REPLY_CHUNKS].map((chunks) => [
+      `${chunks} chunks`,
+      cpu[chunks]!.direct.cpuMs.toFixed(2),
+      cpu[chunks]!.send.cpuMs.toFixed(2),
+      overhead(chunks).toFixed(2),
+      fmt(cpu[chunks]!.send.p50),
+    ]),
+  ]);
+  const perChunk = (overhead(LONG_REPLY_CHUNKS) - overhead(short)) / (LONG_REPLY_CHUNKS - short);
+  console.log(`\nllmor CPU per streamed chunk: ${perChunk.toFixed(3)} ms (goal ≤ 0.1 ms)`);
 }
 
 try {
@@ -268,6 +329,7 @@ try {
   if (PARTS.has('overhead')) await overheadPart();
   if (PARTS.has('first-chunk')) await firstChunkPart();
   if (PARTS.has('history')) await historyPart();
+  if (PARTS.has('long-answer')) await longAnswerPart();
   if (provider.counts.unexpected) {
     throw new Error(`the fake provider refused ${provider.counts.unexpected} requests`);
   }

@@ -4,17 +4,20 @@
  * the rest, a stop chunk, usage when asked, `[DONE]`), and fails any other request. With `pauseAfterFirstMs`
  * it writes the first chunk, waits, then the rest — so the first chunk's way to a client can be timed alone;
  * `firstByteAt` then holds when the first SSE byte of each request was written, by the request's last user
- * message (callers make each one unique).
+ * message (callers make each one unique). With `chunks` above the default five it streams a long answer of
+ * that many text chunks (the CPU a streamed chunk costs is read from the difference).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export const FAKE_REPLY = ['Hello ', 'from ', 'the ', 'fake ', 'provider.'];
-const USAGE = {
+/** The long answer's chunk count (`chunks`). */
+export const LONG_REPLY_CHUNKS = 500;
+const usageOf = (pieces: number) => ({
   prompt_tokens: 12,
-  completion_tokens: FAKE_REPLY.length,
-  total_tokens: 12 + FAKE_REPLY.length,
-};
+  completion_tokens: pieces,
+  total_tokens: 12 + pieces,
+});
 const BASE = { id: 'chatcmpl-fake', created: 0, model: 'fake' };
 
 export interface FakeProvider {
@@ -22,6 +25,8 @@ export interface FakeProvider {
   url: string;
   /** Milliseconds between the first chunk and the rest of a streamed answer (0: all in one write). */
   pauseAfterFirstMs: number;
+  /** Text chunks of an answer (5 by default: `FAKE_REPLY`; more: a long answer of as many words). */
+  chunks: number;
   /** `performance.now()` when the first SSE byte was written, by the last user message's text. */
   readonly firstByteAt: Map<string, number>;
   /** Requests answered, and requests refused as unexpected. */
@@ -41,6 +46,7 @@ function lastUserText(messages: { role?: string; content?: unknown }[] | undefin
 export async function startFakeProvider(): Promise<FakeProvider> {
   const fake: Omit<FakeProvider, 'url' | 'close'> = {
     pauseAfterFirstMs: 0,
+    chunks: FAKE_REPLY.length,
     firstByteAt: new Map(),
     counts: { answered: 0, unexpected: 0 },
   };
@@ -61,6 +67,7 @@ export async function startFakeProvider(): Promise<FakeProvider> {
         stream_options?: { include_usage?: boolean };
         messages?: { role?: string; content?: unknown }[];
       };
+      const pieces = replyPieces(fake.chunks);
       if (!request.stream) {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(
@@ -70,21 +77,21 @@ export async function startFakeProvider(): Promise<FakeProvider> {
             choices: [
               {
                 index: 0,
-                message: { role: 'assistant', content: FAKE_REPLY.join('') },
+                message: { role: 'assistant', content: pieces.join('') },
                 finish_reason: 'stop',
               },
             ],
-            usage: USAGE,
+            usage: usageOf(pieces.length),
           }),
         );
         return;
       }
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const [first, ...rest] = FAKE_REPLY;
+      const [first, ...rest] = pieces;
       const head = chunk({ role: 'assistant', content: first }, null);
       let tail = rest.map((piece) => chunk({ content: piece }, null)).join('') + chunk({}, 'stop');
       if (request.stream_options?.include_usage) {
-        tail += sse({ ...BASE, object: 'chat.completion.chunk', choices: [], usage: USAGE });
+        tail += sse({ ...BASE, object: 'chat.completion.chunk', choices: [], usage: usageOf(pieces.length) });
       }
       tail += 'data: [DONE]\n\n';
       if (fake.pauseAfterFirstMs <= 0) {
@@ -107,6 +114,17 @@ export async function startFakeProvider(): Promise<FakeProvider> {
         server.close(() => resolve());
       }),
   });
+}
+
+const longReplies = new Map<number, string[]>();
+function replyPieces(chunks: number): string[] {
+  if (chunks === FAKE_REPLY.length) return FAKE_REPLY;
+  let pieces = longReplies.get(chunks);
+  if (!pieces) {
+    pieces = Array.from({ length: chunks }, (_, i) => `word${i} `);
+    longReplies.set(chunks, pieces);
+  }
+  return pieces;
 }
 
 /** The streamed request llmor makes, sent to the provider directly (the baseline of every overhead). */

@@ -62,9 +62,17 @@ export async function consoleSession(baseUrl: string, vendorKey: string) {
   return { headers };
 }
 
-/** A socket.io client of the relay joined to one conversation's room. */
-export async function relayClient(baseUrl: string, conversationToken: string): Promise<Socket> {
-  const socket = io(baseUrl, { path: RELAY_PATH, transports: ['websocket'], forceNew: true });
+/**
+ * A socket.io client of the relay joined to one conversation's room, speaking for a console session
+ * (`headers` of `consoleSession`: its `X-AccessToken` signed for `GET` of the relay's path).
+ */
+export async function relayClient(
+  baseUrl: string,
+  conversationToken: string,
+  headers: (method: string, path: string) => Record<string, string>,
+): Promise<Socket> {
+  const auth = { access_token: headers('GET', RELAY_PATH)['x-accesstoken'] };
+  const socket = io(baseUrl, { path: RELAY_PATH, transports: ['websocket'], forceNew: true, auth });
   await new Promise<void>((resolve, reject) => {
     socket.once('connect_error', reject);
     socket.emit('join', conversationToken, (ack: { ok: boolean; error?: string }) =>

@@ -10,18 +10,22 @@
  *   - `POST /v1/conversations/{token}` with `X-VendorToken` + `X-Vendor` (one conversation per caller),
  *   - the completion engine alone (`completion.start`, no HTTP, no caller check), which splits the
  *     overhead into the engine's share (store, context, provider stream, usage, answer) and the request's.
+ * Then a long answer: CPU per call of a streamed `POST /v1/openai/chat/completions` (`stream: true`, read to
+ * `[DONE]`) and of the provider called directly, with answers of 5 and of 500 chunks at one caller; llmor's
+ * CPU per streamed chunk is the difference of the differences over the extra chunks (goal ≤ 0.1 ms).
  * The load generator, the fake provider and the server share the process and the machine's cores, so
  * the absolute figures are a floor; the overhead (llmor minus direct, per reply) is what to read.
  */
 import { createClient, getClient } from '@llmor/server/modules/clients/service';
 import { makeConversation } from '@llmor/server/modules/completion/testing';
-import { directStreamBody, startFakeProvider } from '../lib/fake-provider';
+import { directStreamBody, FAKE_REPLY, LONG_REPLY_CHUNKS, startFakeProvider } from '../lib/fake-provider';
 import { startBenchServer } from '../lib/llmor';
 import { type Cell, fmt, load, postJson } from '../lib/load';
 
 const SECONDS = Number(process.env.REACH_SECONDS ?? 4);
 const CONCURRENCY = [1, 8, 32];
 const WARM_UP_CALLS = 20;
+const LONG_ANSWER_CALLS = 60;
 
 const provider = await startFakeProvider();
 const { server, ctx, vendor, admin, app } = await startBenchServer(provider.url);
@@ -110,6 +114,37 @@ try {
       .reduce((a, b) => a + b, 0);
   const counted = (await getClient(ctx, vendor.id, app.id, client.id)).requets_count;
   console.log(`\ncalls made with the client's token: ${made}; counted on the client: ${counted}`);
+
+  // Long answer: the SDK stream's CPU per chunk.
+  const streamed = () =>
+    postJson(
+      `${server.url}/v1/openai/chat/completions`,
+      { authorization: `Bearer ${token}` },
+      { model: 'app', messages: [question], stream: true },
+    );
+  const long: Record<number, { direct: Cell; streamed: Cell }> = {};
+  for (const chunks of [FAKE_REPLY.length, LONG_REPLY_CHUNKS]) {
+    provider.chunks = chunks;
+    long[chunks] = {
+      direct: await load(1, modes['provider directly (streamed)']!, { perCaller: LONG_ANSWER_CALLS }),
+      streamed: await load(1, streamed, { perCaller: LONG_ANSWER_CALLS }),
+    };
+  }
+  provider.chunks = FAKE_REPLY.length;
+  const overhead = (chunks: number) => long[chunks]!.streamed.cpuMs - long[chunks]!.direct.cpuMs;
+  console.log(
+    `\n| answer (1 caller, ${LONG_ANSWER_CALLS} calls) | direct CPU ms | streamed OpenAI-compatible CPU ms | llmor CPU ms / call | errors |`,
+  );
+  console.log('| --- | --- | --- | --- | --- |');
+  for (const chunks of [FAKE_REPLY.length, LONG_REPLY_CHUNKS]) {
+    const c = long[chunks]!;
+    console.log(
+      `| ${chunks} chunks | ${c.direct.cpuMs.toFixed(2)} | ${c.streamed.cpuMs.toFixed(2)} | ${overhead(chunks).toFixed(2)} | ${c.streamed.errors} |`,
+    );
+  }
+  const perChunk =
+    (overhead(LONG_REPLY_CHUNKS) - overhead(FAKE_REPLY.length)) / (LONG_REPLY_CHUNKS - FAKE_REPLY.length);
+  console.log(`\nllmor CPU per streamed chunk (SDK stream): ${perChunk.toFixed(3)} ms (goal ≤ 0.1 ms)`);
 } finally {
   await server.close();
   await provider.close();

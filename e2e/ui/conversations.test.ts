@@ -1,4 +1,5 @@
 import { CONVERSATION_TOKEN_TAIL } from '@llmor/contracts';
+import { insertMessages } from '@llmor/server/modules/conversations/repo';
 import { chatModelFor } from '@llmor/server/modules/models/providers/index';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +19,7 @@ import {
 let app: Console;
 let browser: Browser;
 let appId: number;
+let vendorId: number;
 
 beforeAll(async () => {
   app = await startConsole();
@@ -25,7 +27,7 @@ beforeAll(async () => {
   // The offline demo model streams word by word; slow it a little so a browser can watch the reply grow.
   app.server.ctx.completion.resolveModel = (ctx, row) => chatModelFor(ctx, row, { demoChunkDelayMs: 120 });
 
-  ({ appId } = await installDemoChatbot(await signedClient(app.url, 'demo')));
+  ({ appId, vendorId } = await installDemoChatbot(await signedClient(app.url, 'demo')));
 });
 afterAll(async () => {
   await browser?.close();
@@ -136,6 +138,57 @@ describe('conversations', () => {
     await item.click();
     await page.waitForURL(`**/chat/${token}`);
     await expect.poll(() => lastText(page, 'assistant')).toContain('You said: Hello from e2e');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('opens a long conversation at its newest messages and loads older ones when scrolled to the top', async () => {
+    const api = await signedClient(app.url, 'demo');
+    const created: { id: number; token: string; messages: { message: string }[] } = (
+      await api('POST', '/v1/conversations', {
+        vendor_app_id: appId,
+        vendor_channel: 'management',
+        parameters: {},
+      })
+    ).data;
+    const STORED = 120;
+    await insertMessages(
+      app.server.ctx.db,
+      vendorId,
+      created.id,
+      Array.from({ length: STORED }, (_, i) => ({
+        role: i % 2 ? 'assistant' : 'user',
+        creator: i % 2 ? 'system' : 'user',
+        message: `Stored message ${i}`,
+      })),
+    );
+    const { context, page, errors } = await newPage(browser, app.url);
+    await signIn(page);
+    await page.goto(`/apps/${appId}/chat/${created.token}`);
+    // The newest page (50 messages; the greeting, if any, long before them).
+    await expect.poll(() => lastText(page, 'assistant')).toBe(`Stored message ${STORED - 1}`);
+    expect(await messages(page).count()).toBe(50);
+    const firstText = () => messages(page).first().getByTestId('message-text').innerText();
+    expect((await firstText()).trim()).toBe(`Stored message ${STORED - 50}`);
+    const viewport = page.getByTestId('message-list').locator('.mantine-ScrollArea-viewport');
+    await expect.poll(() => viewport.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+
+    // Scrolled to the top: the page before comes in above, and what was in view stays in view.
+    await viewport.evaluate((el) => el.scrollTo({ top: 0 }));
+    await expect.poll(() => messages(page).count()).toBe(100);
+    expect((await firstText()).trim()).toBe(`Stored message ${STORED - 100}`);
+    expect(await viewport.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+    await viewport.evaluate((el) => el.scrollTo({ top: 0 }));
+    const opened = created.messages.length;
+    await expect.poll(() => messages(page).count()).toBe(STORED + opened);
+    expect((await firstText()).trim()).toBe(created.messages[0]?.message ?? 'Stored message 0');
+    await expect.poll(() => page.getByTestId('messages-older').count()).toBe(0);
+
+    // A send adds its messages at the end and keeps the older ones.
+    await page.getByTestId('composer-input').fill('And now?');
+    await page.getByTestId('composer-input').press('Enter');
+    await expect.poll(() => lastText(page, 'assistant'), { timeout: 20_000 }).toContain('You said: And now?');
+    await expect.poll(() => messages(page).count()).toBe(STORED + opened + 2);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idField, idParam, listQuery } from './common';
+import { digitsParam, idField, idParam, listQuery, localeQuery } from './common';
 import { documentSourceSchema } from './datastores';
 
 /** Channels a conversation can be opened on (docs/reference/api.md). Console users may only open `management`. */
@@ -92,12 +92,41 @@ export type Conversation = z.infer<typeof conversationSchema>;
 export const conversationCreatedSchema = conversationSchema.extend({ messages: z.array(messageSchema) });
 export type ConversationCreated = z.infer<typeof conversationCreatedSchema>;
 
-/** `GET /v1/conversations/{token}` and the answer of `POST /v1/conversations/{token}`. */
-export const conversationWithMessagesSchema = z.object({
+/** Messages in a page of `GET /v1/conversations/{token}` unless `limit` says otherwise, and the most one holds. */
+export const MESSAGES_PAGE_DEFAULT = 50;
+export const MESSAGES_PAGE_MAX = 200;
+
+/**
+ * `GET /v1/conversations/{token}?cursor=&limit=` (docs/adr/0026-messages-contract.md): pages of messages,
+ * newest page first. Without `cursor` the newest `limit` messages; with the `next_cursor` of a page, the
+ * `limit` messages before that page. A cursor is opaque to callers.
+ */
+export const conversationMessagesQuery = localeQuery.extend({
+  cursor: idParam.optional(),
+  limit: digitsParam(MESSAGES_PAGE_MAX).pipe(z.number().min(1)).default(MESSAGES_PAGE_DEFAULT),
+});
+export type ConversationMessagesQuery = z.infer<typeof conversationMessagesQuery>;
+
+/**
+ * A page of `GET /v1/conversations/{token}`: the conversation as it is now, the page's messages oldest
+ * first, and the cursor of the page before it (null on the oldest page).
+ */
+export const conversationPageSchema = z.object({
+  conversation: conversationSchema,
+  data: z.array(messageSchema),
+  next_cursor: z.string().nullable(),
+});
+export type ConversationPage = z.infer<typeof conversationPageSchema>;
+
+/**
+ * The answer of `POST /v1/conversations/{token}`: the conversation as the reply left it and the messages
+ * this send added, oldest first (the user's message, then the reply's), not the whole history.
+ */
+export const messageSentSchema = z.object({
   conversation: conversationSchema,
   data: z.array(messageSchema),
 });
-export type ConversationWithMessages = z.infer<typeof conversationWithMessagesSchema>;
+export type MessageSent = z.infer<typeof messageSentSchema>;
 
 /** An item of `GET /v1/conversations`. */
 export const conversationListItemSchema = z.object({

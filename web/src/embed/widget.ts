@@ -9,9 +9,10 @@
  */
 import type {
   ConversationCreated,
-  ConversationWithMessages,
+  ConversationPage,
   EmbedWidgetConfig,
   Message,
+  MessageSent,
 } from '@llmor/contracts';
 import { SOCKET_OPTIONS } from '@llmor/contracts';
 import { io, type Socket } from 'socket.io-client';
@@ -259,9 +260,12 @@ export class EmbedWidget {
     return (await res.json()) as T;
   }
 
-  /** The stored conversation, reconciled with what is on screen. */
+  /**
+   * The stored conversation's newest page (docs/adr/0026-messages-contract.md), reconciled with what is
+   * on screen: a visitor sees the recent exchange, not the whole history.
+   */
   private async refresh(): Promise<void> {
-    const answer = await this.call<ConversationWithMessages>('GET', `/v1/conversations/${this.conversation}`);
+    const answer = await this.call<ConversationPage>('GET', `/v1/conversations/${this.conversation}`);
     this.adoptRelayUrl(answer.conversation.relay_url);
     this.sync(answer.data);
   }
@@ -340,13 +344,10 @@ export class EmbedWidget {
     this.showThinking();
     this.scrollDown(true);
     try {
-      const answer = await this.call<ConversationWithMessages>(
-        'POST',
-        `/v1/conversations/${this.conversation}`,
-        {
-          content,
-        },
-      );
+      // The answer holds the messages this send added (docs/adr/0026-messages-contract.md).
+      const answer = await this.call<MessageSent>('POST', `/v1/conversations/${this.conversation}`, {
+        content,
+      });
       this.sync(answer.data);
     } catch (err) {
       // 504: the reply takes longer than the server waits; it goes on streaming and is fetched when done.

@@ -33,6 +33,8 @@ export async function recordUsage(turn: Turn, model: VendorModelRow, usage: Usag
     tokensCompletion: usage.completionTokens,
     costMinor: cost,
   });
+  turn.usage.promptTokens += usage.promptTokens;
+  turn.usage.completionTokens += usage.completionTokens;
   await turn.meter.spent(usage.promptTokens + usage.completionTokens);
   turn.debug({
     tokens_prompt: usage.promptTokens,
@@ -69,9 +71,12 @@ interface ModelInput {
 function modelResponder(buildInput: (turn: Turn) => ModelInput | Promise<ModelInput>): Responder {
   return async (turn) => {
     const { ctx, app, signal } = turn;
-    const modelRow = app.completionVendorModelId
-      ? await findVendorModel(ctx.db, app.vendorId, app.completionVendorModelId)
-      : null;
+    const modelRow =
+      turn.model !== undefined
+        ? turn.model
+        : app.completionVendorModelId
+          ? await findVendorModel(ctx.db, app.vendorId, app.completionVendorModelId)
+          : null;
     if (!modelRow) throw new ReplyError(NO_MODEL_TEXT);
     const model = await turn.engine.resolveModel(ctx, modelRow);
     const tools = await turn.engine.tools.list(ctx, app);

@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../platform/context';
 import { conflict } from '../../platform/errors';
-import type { ReplyObserver, ReplyReservation } from '../conversations/ports';
+import type { ReplyObserver, ReplyOutcome, ReplyReservation } from '../conversations/ports';
 import { presentMessage } from '../conversations/present';
 import {
   type ConversationRow,
@@ -21,7 +21,7 @@ import { type ChatModel, ProviderError } from '../models/providers/types';
 import { chatResponder, oneshotResponder } from './chat';
 import { contextWindow, HISTORY_MAX_MESSAGES } from './input';
 import { ReplyMeter } from './meter';
-import type { AppRow } from './repo';
+import type { AppRow, VendorModelRow } from './repo';
 import { siliconResponder } from './silicon';
 import { functionTools } from './tools';
 import {
@@ -75,11 +75,13 @@ export interface CompletionInput {
   reservation?: ReplyReservation;
   /** The caller's own instructions for this reply only, read after the app's prompt (ADR 0024). */
   instructions?: string;
+  /** The app's completion model as the request read it (null: none); read by the responder when absent. */
+  model?: VendorModelRow | null;
 }
 
 interface Running {
   controller: AbortController;
-  done: Promise<void>;
+  done: Promise<unknown>;
 }
 
 const BUSY_TEXT = 'A reply is still being generated in this conversation. Wait for it to finish.';
@@ -133,10 +135,10 @@ export class CompletionEngine implements EngineSeams {
 
   /**
    * Stores the user's message and answers it. Throws 409 at once if a reply is already running in this
-   * conversation. The promise resolves when the reply is stored and announced; it rejects only if the
-   * user's message itself cannot be stored.
+   * conversation. The promise resolves with what the reply did when it is stored and announced; it rejects
+   * only if the user's message itself cannot be stored.
    */
-  start(ctx: AppContext, input: CompletionInput): Promise<void> {
+  start(ctx: AppContext, input: CompletionInput): Promise<ReplyOutcome> {
     const id = input.conversation.id;
     if (this.running.has(id)) {
       throw conflict(BUSY_TEXT);
@@ -145,11 +147,12 @@ export class CompletionEngine implements EngineSeams {
     const entry: Running = { controller, done: Promise.resolve() };
     this.running.set(id, entry);
     this.beat(ctx);
-    entry.done = this.leaseAndRun(ctx, input, controller.signal).finally(() => {
+    const done = this.leaseAndRun(ctx, input, controller.signal).finally(() => {
       if (this.running.get(id) === entry) this.running.delete(id);
       this.beat(ctx);
     });
-    return entry.done;
+    entry.done = done;
+    return done;
   }
 
   /** Keeps the heartbeat running exactly while replies run. */
@@ -186,7 +189,11 @@ export class CompletionEngine implements EngineSeams {
    * in the statement that reads the messages before the new one (the context's history). A lapsed lease
    * (its instance died) is released first, leaving the interrupted reply's notice.
    */
-  private async leaseAndRun(ctx: AppContext, input: CompletionInput, signal: AbortSignal): Promise<void> {
+  private async leaseAndRun(
+    ctx: AppContext,
+    input: CompletionInput,
+    signal: AbortSignal,
+  ): Promise<ReplyOutcome> {
     const { vendorId, id } = input.conversation;
     const claim = () =>
       claimReplyLease(ctx.db, vendorId, id, this.instanceId, LEASE_MS, HISTORY_MAX_MESSAGES - 1);
@@ -197,13 +204,24 @@ export class CompletionEngine implements EngineSeams {
       if (released.length > 0) earlier = await claim();
     }
     if (!earlier) throw conflict(BUSY_TEXT);
+    let outcome: ReplyOutcome;
     try {
-      await this.run(ctx, input, earlier, signal);
-    } finally {
-      await releaseReplyLease(ctx.db, vendorId, id, this.instanceId).catch((err: unknown) =>
-        ctx.log.error({ err, conversation: id }, 'could not release the reply lease'),
-      );
+      outcome = await this.run(ctx, input, earlier, signal);
+    } catch (err) {
+      await this.release(ctx, vendorId, id);
+      throw err;
     }
+    // The release reads the state the reply left, so the send's answer needs no further read.
+    const released = await this.release(ctx, vendorId, id);
+    if (released) outcome.state = released.state;
+    return outcome;
+  }
+
+  private release(ctx: AppContext, vendorId: number, conversationId: number) {
+    return releaseReplyLease(ctx.db, vendorId, conversationId, this.instanceId).catch((err: unknown) => {
+      ctx.log.error({ err, conversation: conversationId }, 'could not release the reply lease');
+      return null;
+    });
   }
 
   /**
@@ -235,13 +253,23 @@ export class CompletionEngine implements EngineSeams {
     input: CompletionInput,
     earlier: MessageRow[],
     signal: AbortSignal,
-  ): Promise<void> {
+  ): Promise<ReplyOutcome> {
     const { app, conversation } = input;
     const { token } = conversation;
     const poster = input.posterSocket;
     const startedAt = Date.now();
-    const store = (message: NewMessage) =>
-      insertMessage(ctx.db, conversation.vendorId, conversation.id, message);
+    const outcome: ReplyOutcome = {
+      messages: [],
+      text: '',
+      usage: { promptTokens: 0, completionTokens: 0 },
+      error: null,
+    };
+    const store = async (message: NewMessage) => {
+      const row = await insertMessage(ctx.db, conversation.vendorId, conversation.id, message);
+      outcome.messages.push(row);
+      if (row.role === 'assistant') outcome.text += row.message ?? '';
+      return row;
+    };
     const emit = (type: string, data: unknown) => {
       ctx.relay.emit(token, type, data);
       input.observe?.(type, data);
@@ -282,9 +310,11 @@ export class CompletionEngine implements EngineSeams {
         conversation,
         history,
         userMessage,
+        model: input.model,
         reservation: input.reservation,
         instructions: input.instructions,
         meter: new ReplyMeter(this.spending, conversation.vendorId, input.reservation, ctx.config),
+        usage: outcome.usage,
         signal: turnSignal,
         emit,
         debug: (data) => emit(RelayMessageType.debug, data),
@@ -298,6 +328,7 @@ export class CompletionEngine implements EngineSeams {
       const text = errorText(err, turnSignal);
       if (text === UNEXPECTED_ERROR_TEXT)
         ctx.log.error({ err, conversation: conversation.id }, 'completion failed');
+      outcome.error = text;
       await store({ role: 'error', creator: 'system', message: text }).catch((storeErr: unknown) =>
         ctx.log.error({ err: storeErr }, 'could not store the error message'),
       );
@@ -307,6 +338,7 @@ export class CompletionEngine implements EngineSeams {
       emitInputAsync(RelayMessageType.completionFinished);
       emit(RelayMessageType.completionEnded, {});
     }
+    return outcome;
   }
 }
 

@@ -21,23 +21,33 @@ export async function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promi
 
 /**
  * Iterates a provider stream but gives up as soon as the signal aborts, even if the stream ignores it
- * (the iterator is then asked to return, without waiting for it).
+ * (the iterator is then asked to return, without waiting for it). Once per stream, not per chunk, it
+ * listens to the signal: a chunk costs one promise, and nothing piles up on a promise that never settles
+ * (a `Promise.race` per chunk against the abort would add a reaction to it each time).
  */
 export async function* abortable<T>(iterable: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+  signal.throwIfAborted();
   const iterator = iterable[Symbol.asyncIterator]();
-  const aborted = abortPromise(signal);
+  let fail: ((reason: unknown) => void) | null = null;
+  const onAbort = () => fail?.(signal.reason);
+  signal.addEventListener('abort', onAbort, { once: true });
   let finished = false;
   try {
     for (;;) {
-      const step = await Promise.race([iterator.next(), aborted.promise]);
+      const step = await new Promise<IteratorResult<T>>((resolve, reject) => {
+        fail = reject;
+        iterator.next().then(resolve, reject);
+      });
+      fail = null;
       if (step.done) {
         finished = true;
         return;
       }
       yield step.value;
+      signal.throwIfAborted();
     }
   } finally {
-    aborted.dispose();
+    signal.removeEventListener('abort', onAbort);
     if (!finished) void Promise.resolve(iterator.return?.()).catch(() => {});
   }
 }

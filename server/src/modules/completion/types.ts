@@ -95,12 +95,16 @@ export interface Turn {
   /** The newest stored messages within the context window (input.ts), oldest first, the new user message last. */
   history: MessageRow[];
   userMessage: MessageRow;
+  /** The app's completion model if the request read it with the app (null: none); undefined: not read. */
+  model?: VendorModelRow | null;
   /** The request the reply was counted as, if it was sent through `sendMessage`. */
   reservation?: ReplyReservation;
   /** The caller's instructions for this reply (`withInstructions` places them after the app's prompt). */
   instructions?: string | undefined;
   /** Admits each provider call of the reply and counts its tokens (ADR 0021). */
   meter: ReplyMeter;
+  /** The reply's tokens so far, across its model requests (the reply's outcome reports them). */
+  usage: { promptTokens: number; completionTokens: number };
   signal: AbortSignal;
   /** Sends a relay `message` to everyone in the conversation's room. */
   emit(type: string, data: unknown): void;

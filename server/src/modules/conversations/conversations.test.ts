@@ -14,7 +14,7 @@ import {
   text,
 } from '../completion/testing';
 import type { VendorRow } from '../vendors/repo';
-import { listMessages } from './repo';
+import { insertMessages, listMessages } from './repo';
 
 let server: TestServer;
 let vendor: VendorRow;
@@ -176,7 +176,7 @@ describe('POST /v1/conversations', () => {
 });
 
 describe('GET and POST /v1/conversations/{token}', () => {
-  it('sends a message, answers the conversation with its messages, and records usage with cost', async () => {
+  it('sends a message, answers the conversation with the messages it added, and records usage with cost', async () => {
     useModel([[text('Hi, '), text('human.'), finish({ promptTokens: 700, completionTokens: 100 })]]);
     const created = (
       await create(client, { vendor_app_id: app.id, vendor_channel: 'management', parameters: {} })
@@ -197,11 +197,14 @@ describe('GET and POST /v1/conversations/{token}', () => {
         m.message,
       ]),
     ).toEqual([
-      ['assistant', 'system', 'Hello! How can I help?'],
       ['user', 'user', 'Hello?'],
       ['assistant', 'system', 'Hi, human.'],
     ]);
-    expect((await client.get(`/v1/conversations/${created.token}`)).json()).toEqual(body);
+    expect((await client.get(`/v1/conversations/${created.token}`)).json()).toEqual({
+      conversation: body.conversation,
+      data: [created.messages[0], ...body.data],
+      next_cursor: null,
+    });
     const usage = await server.ctx.db
       .select()
       .from(schema.usageRecords)
@@ -322,6 +325,95 @@ describe('GET and POST /v1/conversations/{token}', () => {
       ['user', 'Take your time'],
       ['assistant', 'Slow answer'],
     ]);
+  });
+});
+
+describe('paging messages: GET /v1/conversations/{token}?cursor=&limit=', () => {
+  const MESSAGES = 5_000;
+  type Page = { data: { id: number; message: string }[]; next_cursor: string | null };
+  let token: string;
+  let conversationId: number;
+
+  beforeAll(async () => {
+    const conversation = await makeConversation(server.ctx, app);
+    token = conversation.token;
+    conversationId = conversation.id;
+    await insertMessages(
+      server.ctx.db,
+      vendor.id,
+      conversation.id,
+      Array.from({ length: MESSAGES }, (_, i) => ({
+        role: i % 2 ? 'assistant' : 'user',
+        creator: i % 2 ? 'system' : 'user',
+        message: `message ${i}`,
+      })),
+    );
+  });
+
+  it('answers the newest page first, oldest first within it, and its cursor reaches every older message once', async () => {
+    const first = (await client.get(`/v1/conversations/${token}`)).json() as Page;
+    expect(first.data.map((m) => m.message)).toEqual(
+      Array.from({ length: 50 }, (_, i) => `message ${MESSAGES - 50 + i}`),
+    );
+    expect(first.next_cursor).toBe(String(first.data[0]!.id));
+
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const query: string = cursor ? `?limit=200&cursor=${cursor}` : '?limit=200';
+      const page = (await client.get(`/v1/conversations/${token}${query}`)).json() as Page;
+      const ids = page.data.map((m) => m.id);
+      expect(ids).toEqual([...ids].sort((a, b) => a - b));
+      seen.unshift(...page.data.map((m) => m.message));
+      cursor = page.next_cursor;
+      pages += 1;
+    } while (cursor !== null);
+    expect(pages).toBe(MESSAGES / 200);
+    expect(seen).toEqual(Array.from({ length: MESSAGES }, (_, i) => `message ${i}`));
+  });
+
+  it('answers a send with only the messages it added, however long the conversation', async () => {
+    useModel([[text('Still here.'), finish()]]);
+    const res = await client.post(`/v1/conversations/${token}`, { content: 'Are you there?' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.map((m: { role: string; message: string }) => [m.role, m.message])).toEqual([
+      ['user', 'Are you there?'],
+      ['assistant', 'Still here.'],
+    ]);
+    const newest = (await client.get(`/v1/conversations/${token}?limit=2`)).json() as Page;
+    expect(newest.data).toEqual(res.json().data);
+  });
+
+  it('answers a failed reply with the user message and the error it stored', async () => {
+    const conversation = await makeConversation(server.ctx, app);
+    useModel([[{ type: 'throw', error: new Error('boom') }]]);
+    const res = await client.post(`/v1/conversations/${conversation.token}`, { content: 'Fail, please' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.map((m: { role: string }) => m.role)).toEqual(['user', 'error']);
+  });
+
+  it('refuses a malformed cursor or limit with 400', async () => {
+    for (const query of [
+      'cursor=abc',
+      'cursor=0',
+      'cursor=-5',
+      'cursor=1.5',
+      'limit=0',
+      'limit=201',
+      'limit=x',
+    ]) {
+      const res = await client.get(`/v1/conversations/${token}?${query}`);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json().name, query).toBe('ValidationError');
+    }
+  });
+
+  it('pages nothing of another conversation: a cursor only bounds this one', async () => {
+    const other = await makeConversation(server.ctx, app);
+    const [last] = await listMessages(server.ctx.db, vendor.id, conversationId).then((all) => all.slice(-1));
+    const page = (await client.get(`/v1/conversations/${other.token}?cursor=${last!.id + 1}`)).json() as Page;
+    expect(page).toMatchObject({ data: [], next_cursor: null });
   });
 });
 

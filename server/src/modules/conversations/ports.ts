@@ -1,9 +1,27 @@
 import type { AppContext } from '../../platform/context';
+import type { schema } from '../../platform/db';
 import type { AppRow, Identity, SessionPort } from '../../platform/http/identity';
 import type { Caller, ClientCaller, EmbedCaller } from './access';
-import type { ConversationRow } from './repo';
+import type { ConversationRow, MessageRow } from './repo';
 
 export type { AppRow };
+export type VendorModelRow = typeof schema.vendorModels.$inferSelect;
+
+/**
+ * What a reply did, as the engine answers it, so callers need not read it back (docs/adr/0026).
+ */
+export interface ReplyOutcome {
+  /** What the send stored, oldest first: the user's message, then the reply's (assistant, tool, error). */
+  messages: MessageRow[];
+  /** The answer's text as it streamed: its assistant messages' text, joined. */
+  text: string;
+  /** The tokens of the reply's model requests. */
+  usage: { promptTokens: number; completionTokens: number };
+  /** The error message the reply stored when it failed, else null. */
+  error: string | null;
+  /** The conversation's state when the reply ended; undefined when it could not be read with the lease. */
+  state?: unknown;
+}
 
 /** Sees every relay event of one reply as it is published (the OpenAI-compatible endpoint streams them). */
 export type ReplyObserver = (type: string, data: unknown) => void;
@@ -20,8 +38,8 @@ export interface ConversationPorts {
   };
   replies: {
     /**
-     * Stores the user's message and answers it; resolves when the reply is stored. Throws a conflict at
-     * once if a reply already runs in this conversation.
+     * Stores the user's message and answers it; resolves with what the reply did when it is stored. Throws
+     * a conflict at once if a reply already runs in this conversation.
      */
     start(
       ctx: AppContext,
@@ -35,8 +53,10 @@ export interface ConversationPorts {
         reservation?: ReplyReservation;
         /** The caller's instructions for this reply only, read after the app's prompt. */
         instructions?: string;
+        /** The app's completion model, when the caller read it with the app (null: it has none). */
+        model?: VendorModelRow | null;
       },
-    ): Promise<void>;
+    ): Promise<ReplyOutcome>;
     /** Stops every running reply (server shutdown). */
     close(): Promise<void>;
   };

@@ -1,8 +1,9 @@
-import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, lt, sql } from 'drizzle-orm';
 import { type Db, schema } from '../../platform/db';
 import type { AppRow } from '../../platform/http/identity';
 
-const { apps, conversations, messages } = schema;
+const { apps, conversations, messages, vendorModels } = schema;
+type VendorModelRow = typeof vendorModels.$inferSelect;
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
 export type NewMessage = Pick<typeof messages.$inferInsert, 'role' | 'creator' | 'message'> &
@@ -37,16 +38,20 @@ export async function findConversation(
   return rows[0] ?? null;
 }
 
-/** A conversation with its app, in one statement (a send needs both). */
+/** A conversation with its app and the app's completion model (null if none), in one statement: a send needs all three. */
 export async function findConversationWithApp(
   db: Db,
   vendorId: number,
   token: string,
-): Promise<{ conversation: ConversationRow; app: AppRow } | null> {
+): Promise<{ conversation: ConversationRow; app: AppRow; model: VendorModelRow | null } | null> {
   const rows = await db
-    .select({ conversation: conversations, app: apps })
+    .select({ conversation: conversations, app: apps, model: vendorModels })
     .from(conversations)
     .innerJoin(apps, and(eq(apps.vendorId, conversations.vendorId), eq(apps.id, conversations.appId)))
+    .leftJoin(
+      vendorModels,
+      and(eq(vendorModels.vendorId, apps.vendorId), eq(vendorModels.id, apps.completionVendorModelId)),
+    )
     .where(and(eq(conversations.vendorId, vendorId), eq(conversations.token, token)))
     .limit(1);
   return rows[0] ?? null;
@@ -126,29 +131,45 @@ export async function listMessages(db: Db, vendorId: number, conversationId: num
 }
 
 /**
- * A conversation's messages and its current state in one statement (the state may have changed since
- * the row was read: relay, Lua). The state rides on the first row only, as it may be large. Null when the
- * conversation is gone.
+ * A page of a conversation's messages with its current state, in one statement (the state may have changed
+ * since the row was read: relay, Lua): the newest `limit` messages before the message `before` (the newest
+ * of all without it), oldest first, and whether older ones exist. Null when the conversation is gone.
  */
-export async function messagesWithState(
+export async function messagesPage(
   db: Db,
   vendorId: number,
   conversationId: number,
-): Promise<{ messages: MessageRow[]; state: unknown } | null> {
+  opts: { before?: number; limit: number },
+): Promise<{ messages: MessageRow[]; more: boolean; state: unknown } | null> {
+  // One message past the page says whether an older page exists.
+  const newest = db
+    .select()
+    .from(messages)
+    .where(
+      and(
+        eq(messages.vendorId, vendorId),
+        eq(messages.conversationId, conversationId),
+        opts.before === undefined ? undefined : lt(messages.id, opts.before),
+      ),
+    )
+    .orderBy(desc(messages.id))
+    .limit(opts.limit + 1)
+    .as('newest');
   const rows = await db
     .select({
-      state:
-        sql<unknown>`case when row_number() over (order by ${messages.id}) = 1 then ${conversations.state} end`.mapWith(
-          conversations.state,
-        ),
-      message: messages,
+      // On the first row only, as the state may be large.
+      state: sql<unknown>`case when row_number() over () = 1 then ${conversations.state} end`.mapWith(
+        conversations.state,
+      ),
+      message: newest._.selectedFields,
     })
     .from(conversations)
-    .leftJoin(messages, and(eq(messages.vendorId, vendorId), eq(messages.conversationId, conversations.id)))
-    .where(and(eq(conversations.vendorId, vendorId), eq(conversations.id, conversationId)))
-    .orderBy(asc(messages.id));
+    .leftJoinLateral(newest, sql`true`)
+    .where(and(eq(conversations.vendorId, vendorId), eq(conversations.id, conversationId)));
   if (rows.length === 0) return null;
-  return { messages: rows.flatMap((row) => (row.message ? [row.message] : [])), state: rows[0]!.state };
+  const found = rows.flatMap((row) => (row.message ? [row.message] : [])).sort((a, b) => a.id - b.id);
+  const more = found.length > opts.limit;
+  return { messages: more ? found.slice(1) : found, more, state: rows[0]!.state };
 }
 
 /**
@@ -198,14 +219,17 @@ export async function claimReplyLease(
   return rows.flatMap((row) => (row.message ? [row.message] : [])).sort((a, b) => a.id - b.id);
 }
 
-/** Lets go of the lease if `holder` still holds it (a lease taken over after it lapsed is not touched). */
+/**
+ * Lets go of the lease if `holder` still holds it (a lease taken over after it lapsed is not touched), and
+ * answers the conversation's state as it was let go; null when the lease was not `holder`'s.
+ */
 export async function releaseReplyLease(
   db: Db,
   vendorId: number,
   conversationId: number,
   holder: string,
-): Promise<void> {
-  await db
+): Promise<{ state: unknown } | null> {
+  const [row] = await db
     .update(conversations)
     .set({ replyLeaseUntil: null, replyLeaseHolder: null })
     .where(
@@ -214,7 +238,9 @@ export async function releaseReplyLease(
         eq(conversations.id, conversationId),
         eq(conversations.replyLeaseHolder, holder),
       ),
-    );
+    )
+    .returning({ state: conversations.state });
+  return row ?? null;
 }
 
 /** Extends every lease `holder` holds by `leaseMs` from now: the running instance's heartbeat (ADR 0025). */

@@ -1,13 +1,15 @@
 import {
   conversationCreatedSchema,
   conversationListItemSchema,
+  conversationMessagesQuery,
+  conversationPageSchema,
   conversationTokenParam,
-  conversationWithMessagesSchema,
   createConversationBody,
   dataEnvelopeSchema,
   listConversationsQuery,
   listEnvelopeSchema,
   localeQuery,
+  messageSentSchema,
   RELAY_SOCKET_HEADER,
   sendMessageBody,
 } from '@llmor/contracts';
@@ -16,7 +18,7 @@ import { route } from '../../platform/http/route';
 import { callerOf, userCaller } from './access';
 import type { ConversationContext } from './ports';
 import {
-  conversationWithMessages,
+  conversationPage,
   createConversation,
   listConversationsOf,
   relayUrl,
@@ -69,25 +71,27 @@ export const conversationRoutes = (ctx: ConversationContext) => [
   route({
     method: 'GET',
     url: '/v1/conversations/:token',
-    summary: 'A conversation with its messages and state',
+    summary: 'A conversation and a page of its messages (newest page first; `next_cursor` pages back)',
     tags,
     access: anyCaller,
     params: conversationTokenParam,
+    query: conversationMessagesQuery,
     resource: 'Conversation',
-    response: conversationWithMessagesSchema,
-    handler: async ({ vendor, identity, outsider, params }) => {
+    response: conversationPageSchema,
+    handler: async ({ vendor, identity, outsider, params, query }) => {
       const conversation = await requireConversation(
         ctx,
         callerOf({ vendor, identity, outsider }),
         params.token,
       );
-      return conversationWithMessages(ctx, conversation, relayUrl(ctx));
+      return conversationPage(ctx, conversation, relayUrl(ctx), query);
     },
   }),
   route({
     method: 'POST',
     url: '/v1/conversations/:token',
-    summary: 'Send a message; answers when the reply is stored (504 past the sync window, the reply goes on)',
+    summary:
+      'Send a message; answers with the messages it added when the reply is stored (504 past the sync window, the reply goes on)',
     tags,
     access: anyCaller,
     rateLimit: {
@@ -99,13 +103,14 @@ export const conversationRoutes = (ctx: ConversationContext) => [
     params: conversationTokenParam,
     resource: 'Conversation',
     body: sendMessageBody,
-    response: conversationWithMessagesSchema,
+    response: messageSentSchema,
     errors: ['Conflict', 'GatewayTimeout'],
     handler: async ({ vendor, identity, outsider, params, body, request }) => {
       const caller = callerOf({ vendor, identity, outsider });
-      const { conversation, app } = await requireConversationWithApp(ctx, caller, params.token);
+      const { conversation, app, model } = await requireConversationWithApp(ctx, caller, params.token);
       return sendMessage(ctx, caller, conversation, body.content, {
         app,
+        model,
         posterSocket: posterSocket(request),
         relayUrl: relayUrl(ctx),
       });

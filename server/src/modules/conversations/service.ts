@@ -1,10 +1,12 @@
 import type {
   ConversationCreated,
   ConversationListItem,
-  ConversationWithMessages,
+  ConversationMessagesQuery,
+  ConversationPage,
   CreateConversationBody,
   ListConversationsQuery,
   ListEnvelope,
+  MessageSent,
 } from '@llmor/contracts';
 import { RELAY_PATH } from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
@@ -13,7 +15,7 @@ import { notFound, timedOut, validationError } from '../../platform/errors';
 import { vendorApp } from '../vendors/owned';
 import { type Caller, channelsOf, mayOpenConversation, mayUseApp } from './access';
 import { checkParametersSize, countEmbedOpening } from './limits';
-import type { AppRow, ConversationContext, ReplyObserver } from './ports';
+import type { AppRow, ConversationContext, ReplyObserver, ReplyOutcome, VendorModelRow } from './ports';
 import { presentConversation, presentListItem, presentMessage } from './present';
 import {
   type ConversationRow,
@@ -23,7 +25,7 @@ import {
   insertMessage,
   listConversations,
   type MessageRow,
-  messagesWithState,
+  messagesPage,
 } from './repo';
 
 /** 24 random bytes: 192 bits, 32 URL-safe characters. */
@@ -51,12 +53,12 @@ export async function requireConversation(
   return conversation;
 }
 
-/** The conversation to send in, with its app (one statement). */
+/** The conversation to send in, with its app and the app's completion model (one statement). */
 export async function requireConversationWithApp(
   ctx: AppContext,
   caller: Caller,
   token: string,
-): Promise<{ conversation: ConversationRow; app: AppRow }> {
+): Promise<{ conversation: ConversationRow; app: AppRow; model: VendorModelRow | null }> {
   const found = await findConversationWithApp(ctx.db, caller.vendor.id, token);
   if (!found || !mayOpenConversation(caller, found.conversation)) throw notFound('Conversation');
   if (!mayUseApp(caller, found.app)) throw notFound('App');
@@ -112,17 +114,24 @@ export async function createConversation(
   return { ...presentConversation(conversation, opts.relayUrl), messages: messages.map(presentMessage) };
 }
 
-export async function conversationWithMessages(
+/** A page of the conversation's messages, newest page first (docs/adr/0026-messages-contract.md). */
+export async function conversationPage(
   ctx: AppContext,
   conversation: ConversationRow,
   url: string,
-): Promise<ConversationWithMessages> {
-  const current = await messagesWithState(ctx.db, conversation.vendorId, conversation.id);
+  query: Pick<ConversationMessagesQuery, 'cursor' | 'limit'>,
+): Promise<ConversationPage> {
+  const page = await messagesPage(ctx.db, conversation.vendorId, conversation.id, {
+    before: query.cursor,
+    limit: query.limit,
+  });
   // The state may have changed since the row was read (relay, Lua): answer the current one.
-  const fresh = current ? { ...conversation, state: current.state } : conversation;
+  const fresh = page ? { ...conversation, state: page.state } : conversation;
+  const messages = page?.messages ?? [];
   return {
     conversation: presentConversation(fresh, url),
-    data: (current?.messages ?? []).map(presentMessage),
+    data: messages.map(presentMessage),
+    next_cursor: page?.more ? String(messages[0]!.id) : null,
   };
 }
 
@@ -148,28 +157,27 @@ export const gatewayTimeout = (seconds: number) =>
   );
 
 /**
- * Answers the user's message. Waits for the reply up to the sync window; past it, 504 and the reply
- * goes on (streaming over the relay, stored when done). A second send while a reply runs answers 409.
+ * Starts the reply to the user's message: past the plan's limits 402 and a second send while a reply runs
+ * 409, both before any provider is called. `done` settles with what the reply did.
  */
-export async function sendMessage(
+export async function startReply(
   ctx: ConversationContext,
   caller: Caller,
   conversation: ConversationRow,
   content: string,
   opts: {
     posterSocket?: string;
-    relayUrl: string;
     observe?: ReplyObserver;
     /** The conversation's app, when the caller has already read it (`requireConversationWithApp`). */
     app?: AppRow;
     /** The caller's instructions for this reply, after the app's prompt (the OpenAI endpoint, ADR 0024). */
     instructions?: string;
+    /** The app's completion model as read with it (null: it has none). */
+    model?: VendorModelRow | null;
   },
-): Promise<ConversationWithMessages> {
-  const app =
-    opts.app && opts.app.id === conversation.appId && mayUseApp(caller, opts.app)
-      ? opts.app
-      : await usableApp(ctx, caller, conversation.appId);
+): Promise<{ done: Promise<ReplyOutcome> }> {
+  const known = opts.app && opts.app.id === conversation.appId && mayUseApp(caller, opts.app);
+  const app = known ? opts.app! : await usableApp(ctx, caller, conversation.appId);
   // Every channel sends through here: past the plan's limits 402, before any provider is called.
   const reservation = await ctx.spending.reserveReply(caller.vendor.id);
   const done = ctx.replies.start(ctx, {
@@ -180,20 +188,41 @@ export async function sendMessage(
     observe: opts.observe,
     reservation,
     instructions: opts.instructions,
+    ...(known && opts.model !== undefined ? { model: opts.model } : {}),
   });
+  return { done };
+}
+
+/**
+ * Answers the user's message with the messages this send added (docs/adr/0026). Waits for the reply up to
+ * the sync window; past it, 504 and the reply goes on (streaming over the relay, stored when done).
+ */
+export async function sendMessage(
+  ctx: ConversationContext,
+  caller: Caller,
+  conversation: ConversationRow,
+  content: string,
+  opts: { posterSocket?: string; relayUrl: string; app?: AppRow; model?: VendorModelRow | null },
+): Promise<MessageSent> {
+  const { done } = await startReply(ctx, caller, conversation, content, opts);
   const windowMs = ctx.config.SYNC_REPLY_TIMEOUT_MS;
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), windowMs);
   });
+  let outcome: ReplyOutcome | 'timeout';
   try {
-    const outcome = await Promise.race([done.then(() => 'done' as const), timedOut]);
-    if (outcome === 'timeout') {
-      done.catch((err: unknown) => ctx.log.error({ err }, 'background reply failed'));
-      throw gatewayTimeout(windowMs / 1000);
-    }
+    outcome = await Promise.race([done, timedOut]);
   } finally {
     clearTimeout(timer);
   }
-  return conversationWithMessages(ctx, conversation, opts.relayUrl);
+  if (outcome === 'timeout') {
+    done.catch((err: unknown) => ctx.log.error({ err }, 'background reply failed'));
+    throw gatewayTimeout(windowMs / 1000);
+  }
+  const state = outcome.state === undefined ? conversation.state : outcome.state;
+  return {
+    conversation: presentConversation({ ...conversation, state }, opts.relayUrl),
+    data: outcome.messages.map(presentMessage),
+  };
 }

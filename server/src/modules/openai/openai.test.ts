@@ -287,6 +287,22 @@ describe('POST /v1/openai/chat/completions with the offline demo model', () => {
     expect(text).toBe('Lua says: pong');
   });
 
+  it("reports the reply's own usage, not what a script writes to the debug channel", async () => {
+    const { sdk } = await appWithClient({
+      appKey: 'silicon',
+      parameters: {
+        silicon:
+          'function on_message(ctx) debug("tokens_prompt", 900) debug("tokens_completion", 100) return "ok" end',
+      },
+    });
+    const res = await sdk.chat.completions.create({
+      model: 'm',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    expect(res.choices[0]!.message.content).toBe('ok');
+    expect(res.usage).toEqual({ prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 });
+  });
+
   it('runs the app tools: the demo model calls a function, the answer carries its result', async () => {
     const fn = await owner.post(api('/functions'), {
       name: 'Weather',

@@ -15,7 +15,6 @@ import type { Outsider } from '../../platform/http/identity';
 import { route } from '../../platform/http/route';
 import { type ClientCaller, callerOf } from '../conversations/access';
 import type { ConversationContext } from '../conversations/ports';
-import { relayUrl } from '../conversations/service';
 import { openAiErrorShape } from './present';
 import {
   chatCompletion,
@@ -63,7 +62,6 @@ export const openAiRoutes = (ctx: ConversationContext) => [
         caller: clientOf(outsider),
         body,
         conversationToken: conversationToken(request),
-        relayUrl: relayUrl(ctx),
       };
       if (body.stream) {
         await streamCompletion(ctx, input, reply);
@@ -86,7 +84,7 @@ export const openAiRoutes = (ctx: ConversationContext) => [
     errors: ['PaymentRequired', 'Conflict', 'GatewayTimeout', 'InternalServerError'],
     mediaTypes: { 'text/event-stream': [200] },
     handler: async ({ outsider, body, reply }) => {
-      const input = { caller: clientOf(outsider), body, relayUrl: relayUrl(ctx) };
+      const input = { caller: clientOf(outsider), body };
       if (body.stream) {
         await streamResponse(ctx, input, reply);
         return undefined as never;

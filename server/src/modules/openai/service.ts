@@ -1,7 +1,8 @@
 /**
  * The OpenAI-compatible endpoint (contracts/src/http/openai.ts, ADR 0012). A thin adapter: the reply
- * goes through the conversation service's `sendMessage`, the same path as `POST /v1/conversations/{token}`
- * (plan limits, usage, the relay, storage), and its relay events are translated to OpenAI's wire format.
+ * goes through the conversation service's `startReply`, the same path as `POST /v1/conversations/{token}`
+ * (plan limits, usage, the relay, storage); its streamed text is translated to OpenAI's wire format as it
+ * comes, and its outcome (text, usage, error) makes the answer (docs/adr/0026).
  */
 import {
   type ChatCompletion,
@@ -25,14 +26,9 @@ import { randomToken } from '../../platform/crypto';
 import { AppError, validationError } from '../../platform/errors';
 import { errorStatus } from '../../platform/http/errors';
 import type { ClientCaller } from '../conversations/access';
-import type { AppRow, ConversationContext, ReplyObserver } from '../conversations/ports';
+import type { AppRow, ConversationContext, ReplyOutcome, VendorModelRow } from '../conversations/ports';
 import { type ConversationRow, insertMessages, type NewMessage } from '../conversations/repo';
-import {
-  conversationWithMessages,
-  openConversation,
-  requireConversationWithApp,
-  sendMessage,
-} from '../conversations/service';
+import { openConversation, requireConversationWithApp, startReply } from '../conversations/service';
 import { vendorApp } from '../vendors/owned';
 import { openAiError } from './present';
 import { SseStream } from './sse';
@@ -42,7 +38,6 @@ export interface CompletionRequest {
   body: ChatCompletionBody;
   /** `X-Conversation`: continue this stored conversation instead of storing `messages` as a new one. */
   conversationToken?: string;
-  relayUrl: string;
 }
 
 const unixNow = () => Math.floor(Date.now() / 1000);
@@ -96,7 +91,6 @@ interface Turn {
   conversationToken?: string;
   /** The caller's system and developer texts (and `instructions`): read after the app's prompt, not stored. */
   instructions?: string;
-  relayUrl: string;
 }
 
 /** The texts of the caller's system and developer messages, in order, with any `instructions` first. */
@@ -112,7 +106,6 @@ const chatTurn = (request: CompletionRequest): Turn => {
     caller: request.caller,
     messages: request.body.messages,
     field: 'messages',
-    relayUrl: request.relayUrl,
     ...(request.conversationToken !== undefined ? { conversationToken: request.conversationToken } : {}),
     ...(instructions ? { instructions } : {}),
   };
@@ -139,7 +132,7 @@ function storedForm(message: OpenAiMessage): NewMessage | null {
 async function prepare(
   ctx: ConversationContext,
   turn: Turn,
-): Promise<{ conversation: ConversationRow; app: AppRow; content: string }> {
+): Promise<{ conversation: ConversationRow; app: AppRow; model?: VendorModelRow | null; content: string }> {
   const { caller, messages } = turn;
   const last = messages.at(-1)!;
   const content = openAiMessageText(last);
@@ -163,67 +156,41 @@ async function prepare(
   return { conversation, app, content };
 }
 
-/** Collects what a reply publishes: its text as it streams, its usage, its end. */
-class ReplyTap {
-  text = '';
-  readonly usage: OpenAiUsage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
-  private endedResolve!: () => void;
-  readonly ended = new Promise<void>((resolve) => {
-    this.endedResolve = resolve;
-  });
-
-  constructor(private readonly onText?: (chunk: string) => void) {}
-
-  readonly observe: ReplyObserver = (type, data) => {
-    if (type === RelayMessageType.completionStream) {
-      const chunk = (data as { chunk?: unknown }).chunk;
-      if (typeof chunk === 'string' && chunk) {
-        this.text += chunk;
-        this.onText?.(chunk);
-      }
-    } else if (type === RelayMessageType.debug) {
-      // The engine reports each model request's usage as debug data (completion/chat.ts recordUsage).
-      const { tokens_prompt, tokens_completion } = data as Record<string, unknown>;
-      if (typeof tokens_prompt === 'number' && typeof tokens_completion === 'number') {
-        this.usage.prompt_tokens += tokens_prompt;
-        this.usage.completion_tokens += tokens_completion;
-        this.usage.total_tokens += tokens_prompt + tokens_completion;
-      }
-    } else if (type === RelayMessageType.completionEnded) this.endedResolve();
-  };
-}
-
 /**
- * Runs the reply; a reply past the sync window is awaited to its end here (the caller asked for this
- * answer), so only a failure to start it throws. Answers the reply's text and the sources its stored
- * answer keeps, or throws its stored error.
+ * Runs the reply to its end (the caller asked for this answer, so no sync window applies) and answers what
+ * it did; `onText` hears its text as it streams. A failed reply throws its stored error.
  */
 async function runReply(
   ctx: ConversationContext,
   request: Turn,
-  { conversation, app, content }: Awaited<ReturnType<typeof prepare>>,
-  tap: ReplyTap,
-): Promise<{ text: string; sources: MessageSource[] }> {
-  let answer: Awaited<ReturnType<typeof sendMessage>>;
-  try {
-    answer = await sendMessage(ctx, request.caller, conversation, content, {
-      app,
-      relayUrl: request.relayUrl,
-      observe: tap.observe,
-      ...(request.instructions ? { instructions: request.instructions } : {}),
-    });
-  } catch (err) {
-    if (!(err instanceof AppError && err.name === ErrorName.GatewayTimeout)) throw err;
-    await tap.ended;
-    answer = await conversationWithMessages(ctx, conversation, request.relayUrl);
-  }
-  // What the reply stored after the user's message: an error message means it failed.
-  const lastUser = answer.data.findLastIndex((m) => m.role === 'user');
-  const failure = answer.data.slice(lastUser + 1).find((m) => m.role === 'error');
-  if (failure) throw new AppError(ErrorName.InternalServerError, failure.message ?? 'The reply failed.');
-  const stored = answer.data.slice(lastUser + 1).findLast((m) => m.role === 'assistant');
-  return { text: tap.text, sources: stored?.sources ?? [] };
+  { conversation, app, model, content }: Awaited<ReturnType<typeof prepare>>,
+  onText?: (chunk: string) => void,
+): Promise<ReplyOutcome> {
+  const observe = onText
+    ? (type: string, data: unknown) => {
+        if (type === RelayMessageType.completionStream) onText((data as { chunk: string }).chunk);
+      }
+    : undefined;
+  const { done } = await startReply(ctx, request.caller, conversation, content, {
+    app,
+    model,
+    observe,
+    ...(request.instructions ? { instructions: request.instructions } : {}),
+  });
+  const outcome = await done;
+  if (outcome.error !== null) throw new AppError(ErrorName.InternalServerError, outcome.error);
+  return outcome;
 }
+
+/** The passages the reply's stored answer keeps (docs/adr/0032-document-import-and-sources.md). */
+const sourcesOf = ({ messages }: ReplyOutcome): MessageSource[] =>
+  (messages.findLast((m) => m.role === 'assistant')?.sources as MessageSource[] | null | undefined) ?? [];
+
+const openAiUsage = ({ usage }: ReplyOutcome): OpenAiUsage => ({
+  prompt_tokens: usage.promptTokens,
+  completion_tokens: usage.completionTokens,
+  total_tokens: usage.promptTokens + usage.completionTokens,
+});
 
 export async function chatCompletion(
   ctx: ConversationContext,
@@ -233,8 +200,7 @@ export async function chatCompletion(
   const turn = chatTurn(request);
   const prepared = await prepare(ctx, turn);
   const { conversation } = prepared;
-  const tap = new ReplyTap();
-  const { text, sources } = await runReply(ctx, turn, prepared, tap);
+  const outcome = await runReply(ctx, turn, prepared);
   return {
     conversation: conversation.token,
     completion: {
@@ -245,13 +211,13 @@ export async function chatCompletion(
       choices: [
         {
           index: 0,
-          message: { role: 'assistant', content: text, refusal: null },
+          message: { role: 'assistant', content: outcome.text, refusal: null },
           logprobs: null,
           finish_reason: 'stop',
         },
       ],
-      usage: tap.usage,
-      sources,
+      usage: openAiUsage(outcome),
+      sources: sourcesOf(outcome),
     },
   };
 }
@@ -300,10 +266,9 @@ export async function streamCompletion(
     sse.data(chunk({ role: 'assistant', content: '' }, null));
     return sse;
   };
-  const tap = new ReplyTap((text) => opened().data(chunk({ content: text }, null)));
-  let sources: MessageSource[];
+  let outcome: ReplyOutcome;
   try {
-    ({ sources } = await runReply(ctx, turn, prepared, tap));
+    outcome = await runReply(ctx, turn, prepared, (text) => opened().data(chunk({ content: text }, null)));
   } catch (err) {
     if (!sse) throw err;
     sse.data(streamFailure(ctx, err));
@@ -311,8 +276,8 @@ export async function streamCompletion(
     return;
   }
   const stream = opened();
-  stream.data({ ...chunk({}, 'stop'), sources });
-  if (includeUsage) stream.data({ ...base, choices: [], usage: tap.usage });
+  stream.data({ ...chunk({}, 'stop'), sources: sourcesOf(outcome) });
+  if (includeUsage) stream.data({ ...base, choices: [], usage: openAiUsage(outcome) });
   stream.done();
 }
 
@@ -323,7 +288,6 @@ export async function streamCompletion(
 export interface ResponsesRequest {
   caller: ClientCaller;
   body: ResponsesBody;
-  relayUrl: string;
 }
 
 /**
@@ -345,7 +309,6 @@ function responsesTurn(request: ResponsesRequest): Turn {
     caller: request.caller,
     messages,
     field: 'input',
-    relayUrl: request.relayUrl,
     ...(conversationToken ? { conversationToken } : {}),
     ...(instructions ? { instructions } : {}),
   };
@@ -385,13 +348,13 @@ function responseObject(
     previous_response_id: string | null;
     instructions: string | null;
   },
-  done: { itemId: string; text: string; usage: OpenAiUsage; sources: MessageSource[] } | null,
+  done: { itemId: string; outcome: ReplyOutcome } | null,
 ): OpenAiResponse {
   return {
     ...base,
     object: 'response',
     status: done ? 'completed' : 'in_progress',
-    output: done ? [messageItem(done.itemId, done.text)] : [],
+    output: done ? [messageItem(done.itemId, done.outcome.text)] : [],
     parallel_tool_calls: false,
     tool_choice: 'auto',
     tools: [],
@@ -399,14 +362,14 @@ function responseObject(
     incomplete_details: null,
     usage: done
       ? {
-          input_tokens: done.usage.prompt_tokens,
+          input_tokens: done.outcome.usage.promptTokens,
           input_tokens_details: { cached_tokens: 0 },
-          output_tokens: done.usage.completion_tokens,
+          output_tokens: done.outcome.usage.completionTokens,
           output_tokens_details: { reasoning_tokens: 0 },
-          total_tokens: done.usage.total_tokens,
+          total_tokens: done.outcome.usage.promptTokens + done.outcome.usage.completionTokens,
         }
       : null,
-    ...(done && { sources: done.sources }),
+    ...(done && { sources: sourcesOf(done.outcome) }),
   };
 }
 
@@ -430,11 +393,10 @@ export async function createResponse(
   request: ResponsesRequest,
 ): Promise<{ response: OpenAiResponse; conversation: string }> {
   const { turn, prepared, base, itemId } = await startResponse(ctx, request);
-  const tap = new ReplyTap();
-  const { text, sources } = await runReply(ctx, turn, prepared, tap);
+  const outcome = await runReply(ctx, turn, prepared);
   return {
     conversation: prepared.conversation.token,
-    response: responseObject(base, { itemId, text, usage: tap.usage, sources }),
+    response: responseObject(base, { itemId, outcome }),
   };
 }
 
@@ -469,11 +431,11 @@ export async function streamResponse(
     return sse;
   };
   const at = { item_id: itemId, output_index: 0, content_index: 0 };
-  const tap = new ReplyTap((delta) => send('response.output_text.delta', { ...at, delta, logprobs: [] }));
-  let text: string;
-  let sources: MessageSource[];
+  let outcome: ReplyOutcome;
   try {
-    ({ text, sources } = await runReply(ctx, turn, prepared, tap));
+    outcome = await runReply(ctx, turn, prepared, (delta) =>
+      send('response.output_text.delta', { ...at, delta, logprobs: [] }),
+    );
   } catch (err) {
     if (!sse) throw err;
     const { error } = streamFailure(ctx, err);
@@ -481,11 +443,10 @@ export async function streamResponse(
     sse.end();
     return;
   }
+  const { text } = outcome;
   send('response.output_text.done', { ...at, text, logprobs: [] });
   send('response.content_part.done', { ...at, part: outputText(text) });
   send('response.output_item.done', { output_index: 0, item: messageItem(itemId, text) });
-  send('response.completed', {
-    response: responseObject(base, { itemId, text, usage: tap.usage, sources }),
-  });
+  send('response.completed', { response: responseObject(base, { itemId, outcome }) });
   opened().end();
 }

@@ -3,18 +3,13 @@
  * conversation (one per thread, channel `slack`) is found or opened through the conversations service,
  * the message is sent there like any other caller's, and the app's answer is posted in the thread.
  */
-import { ErrorName, type Message } from '@llmor/contracts';
+import { ErrorName } from '@llmor/contracts';
 import { AppError } from '../../platform/errors';
 import { job } from '../../platform/queue';
 import type { Caller } from '../conversations/access';
-import { type ConversationRow, findConversation } from '../conversations/repo';
-import {
-  conversationWithMessages,
-  createConversation,
-  relayUrl,
-  requireConversation,
-  sendMessage,
-} from '../conversations/service';
+import type { ReplyOutcome } from '../conversations/ports';
+import type { ConversationRow } from '../conversations/repo';
+import { createConversation, relayUrl, requireConversation, startReply } from '../conversations/service';
 import { findVendorById } from '../vendors/repo';
 import * as repo from './repo';
 import { openCredentials, type SlackContext } from './service';
@@ -36,8 +31,6 @@ export const SLACK_MESSAGE_MAX_CHARS = 12_000;
 export const BUSY_TEXT =
   'I am still answering an earlier message in this thread. Send this one again when that answer is here.';
 const NO_ANSWER_TEXT = 'The app gave no answer to this message.';
-/** How often a reply that outlasted the sync window is looked for. */
-const POLL_MS = 1_000;
 
 /** Cuts a long answer into Slack-sized pieces, at paragraph or line ends where it can. */
 export function slackChunks(text: string, max = SLACK_MESSAGE_MAX_CHARS): string[] {
@@ -54,14 +47,9 @@ export function slackChunks(text: string, max = SLACK_MESSAGE_MAX_CHARS): string
   return chunks;
 }
 
-/** The texts the app answered after the last user message (its reply and any error it stored). */
-function answerOf(messages: Message[]): string {
-  let lastUser = -1;
-  messages.forEach((m, i) => {
-    if (m.role === 'user') lastUser = i;
-  });
+/** The texts the reply stored: its answer and any error. */
+function answerOf({ messages }: ReplyOutcome): string {
   return messages
-    .slice(lastUser + 1)
     .filter((m) => (m.role === 'assistant' || m.role === 'error') && m.message?.trim())
     .map((m) => m.message!.trim())
     .join('\n\n');
@@ -91,35 +79,22 @@ async function threadConversation(
   return requireConversation(ctx, caller, winner ?? created.token);
 }
 
-/** A reply that outlasted the sync window goes on; its end is the conversation's reply lease let go. */
-async function replyFinished(ctx: SlackContext, conversation: ConversationRow, relay: string) {
-  const deadline = Date.now() + ctx.config.COMPLETION_TIMEOUT_MS + 30_000;
-  while (Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    const now = await findConversation(ctx.db, conversation.vendorId, conversation.token);
-    if (!now?.replyLeaseUntil) break;
-  }
-  return conversationWithMessages(ctx, conversation, relay);
-}
-
 /** The text to post for one message: the app's answer, or why there is none. */
 async function answer(
   ctx: SlackContext,
   caller: Extract<Caller, { kind: 'slack' }>,
   conversation: ConversationRow,
   text: string,
-  relay: string,
 ): Promise<string> {
   try {
-    const result = await sendMessage(ctx, caller, conversation, text, { relayUrl: relay });
-    return answerOf(result.data) || NO_ANSWER_TEXT;
+    const { done } = await startReply(ctx, caller, conversation, text, {});
+    // The job waits for the whole reply, however long (its expiry is past the reply timeout).
+    return answerOf(await done) || NO_ANSWER_TEXT;
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     // The plan refused the reply (402): say so in the thread, in the billing module's words.
     if (err.name === ErrorName.PaymentRequired) return err.message;
     if (err.name === ErrorName.Conflict) return BUSY_TEXT;
-    if (err.name === ErrorName.GatewayTimeout)
-      return answerOf((await replyFinished(ctx, conversation, relay)).data) || NO_ANSWER_TEXT;
     throw err;
   }
 }
@@ -139,7 +114,7 @@ export async function replyInThread(ctx: SlackContext, data: SlackReplyData) {
     { channelId: data.channel, threadTs: data.threadTs },
     relay,
   );
-  const text = await answer(ctx, caller, conversation, data.text, relay);
+  const text = await answer(ctx, caller, conversation, data.text);
   const chunks = slackChunks(text);
   for (const markdown of chunks) {
     await postInThread(ctx, credentials.botToken, {

@@ -46,6 +46,8 @@ const en_US = {
     typing: 'Writing a reply...',
     none: 'No messages yet.',
     loading: 'Loading conversation...',
+    older: 'Load older messages',
+    loadingOlder: 'Loading older messages...',
   },
   calls: {
     arguments: 'Arguments',
@@ -138,6 +140,8 @@ const de_DE: ConversationsMessages = {
     typing: 'Antwort wird geschrieben...',
     none: 'Noch keine Nachrichten.',
     loading: 'Konversation wird geladen...',
+    older: 'Ältere Nachrichten laden',
+    loadingOlder: 'Ältere Nachrichten werden geladen...',
   },
   calls: {
     arguments: 'Argumente',
@@ -230,6 +234,8 @@ const gsw_CH: ConversationsMessages = {
     typing: 'Antwort wird gschribe...',
     none: 'No kei Nachrichte.',
     loading: 'Gspräch wird glade...',
+    older: 'Älteri Nachrichte lade',
+    loadingOlder: 'Älteri Nachrichte wärde glade...',
   },
   calls: {
     arguments: 'Argumänt',
@@ -320,6 +326,8 @@ const fr_FR: ConversationsMessages = {
     typing: 'Rédaction de la réponse...',
     none: 'Aucun message pour l’instant.',
     loading: 'Chargement de la conversation...',
+    older: 'Charger les messages précédents',
+    loadingOlder: 'Chargement des messages précédents...',
   },
   calls: {
     arguments: 'Arguments',
@@ -410,6 +418,8 @@ const it_IT: ConversationsMessages = {
     typing: 'Scrittura della risposta...',
     none: 'Ancora nessun messaggio.',
     loading: 'Caricamento della conversazione...',
+    older: 'Carica i messaggi precedenti',
+    loadingOlder: 'Caricamento dei messaggi precedenti...',
   },
   calls: {
     arguments: 'Argomenti',

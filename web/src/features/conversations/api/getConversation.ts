@@ -1,11 +1,16 @@
-import type { ConversationWithMessages } from '@llmor/contracts';
+import type { ConversationPage } from '@llmor/contracts';
 import { queryOptions, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { apiRequest } from '../../../lib/api/client';
 
-/** GET /v1/conversations/{token} → {conversation, data: messages}. */
-export function getConversation(token: string): Promise<ConversationWithMessages> {
-  return apiRequest<ConversationWithMessages>(`/v1/conversations/${encodeURIComponent(token)}`);
+/**
+ * GET /v1/conversations/{token}[?cursor=] → {conversation, data: a page of messages, next_cursor}: the
+ * newest page, or with a page's `next_cursor` the page before it (docs/adr/0026-messages-contract.md).
+ */
+export function getConversation(token: string, cursor?: string): Promise<ConversationPage> {
+  return apiRequest<ConversationPage>(`/v1/conversations/${encodeURIComponent(token)}`, {
+    query: cursor ? { cursor } : undefined,
+  });
 }
 
 export const conversationKey = (token: string) => ['conversations', 'one', token] as const;
@@ -14,8 +19,8 @@ export const conversationQueryOptions = (token: string) =>
   queryOptions({ queryKey: conversationKey(token), queryFn: () => getConversation(token), staleTime: 0 });
 
 /**
- * Loads a conversation through the query cache on demand: the view decides when (on navigation, after
- * `completion.finished`), because the relay streams into the same messages in between.
+ * Loads a conversation's newest page through the query cache on demand: the view decides when (on
+ * navigation, after `completion.finished`), because the relay streams into the same messages in between.
  */
 export function useLoadConversation() {
   const queryClient = useQueryClient();

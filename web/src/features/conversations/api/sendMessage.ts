@@ -1,21 +1,16 @@
-import type { ConversationWithMessages, SendMessageBody } from '@llmor/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { MessageSent, SendMessageBody } from '@llmor/contracts';
+import { useMutation } from '@tanstack/react-query';
 import { apiRequest, type RequestOptions } from '../../../lib/api/client';
-import { conversationKey } from './getConversation';
 
 /** Header naming this browser's relay socket, so it gets `input_async: false` (contracts/src/relay.ts). */
 export const RELAY_SOCKET_HEADER_NAME = 'X-Relay-Socket';
 
 /**
- * POST /v1/conversations/{token} {content} → {conversation, data: messages}; the default error handler
+ * POST /v1/conversations/{token} {content} → {conversation, data: the messages it added}; the default error handler
  * is skipped (docs/reference/api.md): the view shows failures as an error-role message. A 504 means the reply goes
  * on over the relay. `X-Relay-Socket` names this browser's socket, so it gets `input_async: false`.
  */
-export function sendMessage(
-  token: string,
-  content: string,
-  socketId?: string,
-): Promise<ConversationWithMessages> {
+export function sendMessage(token: string, content: string, socketId?: string): Promise<MessageSent> {
   const body: SendMessageBody = { content };
   const options: RequestOptions = {
     method: 'POST',
@@ -23,15 +18,13 @@ export function sendMessage(
     skipDefaultErrorHandler: true,
     headers: socketId ? { [RELAY_SOCKET_HEADER_NAME]: socketId } : undefined,
   };
-  return apiRequest<ConversationWithMessages>(`/v1/conversations/${encodeURIComponent(token)}`, options);
+  return apiRequest<MessageSent>(`/v1/conversations/${encodeURIComponent(token)}`, options);
 }
 
-/** Sends a message; the answer (the stored conversation) also refreshes its cached copy. */
+/** Sends a message; the view adds the answer's messages to those it shows. */
 export function useSendMessage() {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ token, content, socketId }: { token: string; content: string; socketId?: string }) =>
       sendMessage(token, content, socketId),
-    onSuccess: (answer, { token }) => queryClient.setQueryData(conversationKey(token), answer),
   });
 }

@@ -33,7 +33,7 @@ import { Link, useNavigate } from 'react-router';
 import { ApiError } from '../../../lib/api/error';
 import { events } from '../../../lib/events';
 import { useCreateConversation } from '../api/createConversation';
-import { useLoadConversation } from '../api/getConversation';
+import { getConversation, useLoadConversation } from '../api/getConversation';
 import { useSendMessage } from '../api/sendMessage';
 import { useRelaySocket } from '../hooks/useRelaySocket';
 import { conversationReducer, initialConversationState, showInProgress } from '../model/conversation';
@@ -178,7 +178,7 @@ export function ConversationsPage({ appId, token: routeToken }: ConversationsVie
         loadedTokenRef.current = token;
         setLoadingToken(null);
         showConversation(answer.conversation);
-        dispatch({ type: 'loaded', messages: answer.data });
+        dispatch({ type: 'loaded', messages: answer.data, cursor: answer.next_cursor });
         scheduleStateFetch(token);
       },
       (error: unknown) => {
@@ -202,11 +202,29 @@ export function ConversationsPage({ appId, token: routeToken }: ConversationsVie
       (answer) => {
         if (loadedTokenRef.current !== target) return;
         setConversation(answer.conversation);
-        dispatch({ type: 'loaded', messages: answer.data });
+        dispatch({ type: 'loaded', messages: answer.data, cursor: answer.next_cursor });
       },
       (error: unknown) => console.warn('[conversations] reloading the conversation failed', error),
     );
   }, [state.reloadRequests, loadConversation]);
+
+  /** Scrolled to the top: the page before the oldest message shown (docs/adr/0026-messages-contract.md). */
+  const loadOlder = useCallback(() => {
+    const target = loadedTokenRef.current;
+    const { olderCursor, loadingOlder } = stateRef.current;
+    if (!target || !olderCursor || loadingOlder) return;
+    dispatch({ type: 'olderRequested' });
+    getConversation(target, olderCursor).then(
+      (page) => {
+        if (loadedTokenRef.current !== target) return;
+        dispatch({ type: 'olderLoaded', messages: page.data, cursor: page.next_cursor });
+      },
+      (error: unknown) => {
+        console.warn('[conversations] loading older messages failed', error);
+        if (loadedTokenRef.current === target) dispatch({ type: 'olderFailed' });
+      },
+    );
+  }, []);
 
   /** Sends to the given (or the loaded) conversation: shown at once, restored on failure. */
   const send = useCallback(
@@ -267,7 +285,7 @@ export function ConversationsPage({ appId, token: routeToken }: ConversationsVie
       loadedTokenRef.current = created.token;
       dispatch({ type: 'reset' });
       showConversation(rest);
-      dispatch({ type: 'loaded', messages });
+      dispatch({ type: 'loaded', messages, cursor: null });
       events.emit('conversation-created', { conversation: created, appId });
       navigate(`/apps/${appId}/chat/${created.token}`);
       scheduleStateFetch(created.token);
@@ -401,6 +419,11 @@ export function ConversationsPage({ appId, token: routeToken }: ConversationsVie
                     messages={shown}
                     inProgress={state.inProgress}
                     showInProgress={showInProgress(state) || creating}
+                    older={{
+                      available: state.olderCursor !== null,
+                      loading: state.loadingOlder,
+                      load: loadOlder,
+                    }}
                   />
                 )}
                 {usageLimit !== null ? (

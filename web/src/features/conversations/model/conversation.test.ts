@@ -45,7 +45,7 @@ function run(actions: ConversationAction[], from: ConversationState = initialCon
 
 describe('streaming a reply from another tab (input_async true)', () => {
   it('starts, appends chunks, stops and asks for a reload', () => {
-    const loaded = run([{ type: 'loaded', messages: [stored(1, 'assistant', 'Hello')] }]);
+    const loaded = run([{ type: 'loaded', messages: [stored(1, 'assistant', 'Hello')], cursor: null }]);
     let s = run([relay('completion.started', { input_async: true })], loaded);
     expect(s.streaming).toBe(true);
     expect(s.inProgress?.text).toBe('');
@@ -60,7 +60,10 @@ describe('streaming a reply from another tab (input_async true)', () => {
     expect(s.streaming).toBe(false);
     expect(s.reloadRequests).toBe(before + 1);
     // The reload replaces the list and the in-progress reply.
-    s = run([{ type: 'loaded', messages: [stored(1, 'assistant', 'Hello'), stored(2, 'user', 'x')] }], s);
+    s = run(
+      [{ type: 'loaded', messages: [stored(1, 'assistant', 'Hello'), stored(2, 'user', 'x')], cursor: null }],
+      s,
+    );
     expect(s.inProgress).toBeNull();
     expect(s.messages.map((m) => m.key)).toEqual(['m1', 'm2']);
   });
@@ -72,7 +75,7 @@ describe('streaming a reply from another tab (input_async true)', () => {
       relay('completion_stream', { chunk: 'Half ' }),
       relay('function_call.begin', { id: 'c1', name: 'get_weather', arguments: {} }),
     ]);
-    s = run([{ type: 'loaded', messages: [stored(1, 'assistant', 'Hello')] }], s);
+    s = run([{ type: 'loaded', messages: [stored(1, 'assistant', 'Hello')], cursor: null }], s);
     expect(s.messages.map((m) => m.key)).toEqual(['m1']);
     expect(s.streaming).toBe(true);
     expect(s.inProgress?.text).toBe('Half ');
@@ -98,7 +101,7 @@ describe('streaming a reply from another tab (input_async true)', () => {
   it('adds a user_input message only when the last message is not a user message', () => {
     const user = stored(5, 'user', 'from tab B');
     let s = run([
-      { type: 'loaded', messages: [stored(1, 'assistant', 'Hi')] },
+      { type: 'loaded', messages: [stored(1, 'assistant', 'Hi')], cursor: null },
       relay('user_input', { message: user }),
     ]);
     expect(s.messages.map((m) => m.role)).toEqual(['assistant', 'user']);
@@ -184,6 +187,21 @@ describe('own posts', () => {
     expect(s.messages.map((m) => m.message)).toEqual(['hi', 'You said: hi']);
   });
 
+  it('keeps the messages shown before the send and adds what it stored in place of the pending one', () => {
+    let s = run([{ type: 'loaded', messages: [stored(1, 'assistant', 'Hello')], cursor: '1' }]);
+    s = run([{ type: 'sendStarted', message: user }], s);
+    s = run(
+      [{ type: 'sendSucceeded', messages: [stored(2, 'user', 'hi'), stored(3, 'assistant', 'Hey')] }],
+      s,
+    );
+    expect(s.messages.map((m) => [m.id, m.message])).toEqual([
+      [1, 'Hello'],
+      [2, 'hi'],
+      [3, 'Hey'],
+    ]);
+    expect(s.olderCursor).toBe('1');
+  });
+
   it('restores the list on failure and adds the error message', () => {
     const before = [localMessage('assistant', 'Hello')];
     const error = localMessage('error', 'Failed to send message. Please try again.');
@@ -250,7 +268,7 @@ describe('relay log', () => {
 
 describe('rejoining after the connection was lost', () => {
   it('drops the half-streamed reply and asks for the stored messages again', () => {
-    const loaded = run([{ type: 'loaded', messages: [stored(1, 'assistant', 'Hello')] }]);
+    const loaded = run([{ type: 'loaded', messages: [stored(1, 'assistant', 'Hello')], cursor: null }]);
     const streaming = run(
       [relay('completion.started', { input_async: true }), relay('completion_stream', { chunk: 'Half a' })],
       loaded,
@@ -262,5 +280,50 @@ describe('rejoining after the connection was lost', () => {
     expect(showInProgress(rejoined)).toBe(false);
     expect(rejoined.reloadRequests).toBe(streaming.reloadRequests + 1);
     expect(rejoined.messages).toEqual(loaded.messages);
+  });
+});
+
+describe('older pages', () => {
+  it('puts an older page before the list, once, and keeps its cursor', () => {
+    let s = run([
+      { type: 'loaded', messages: [stored(3, 'user', 'c'), stored(4, 'assistant', 'd')], cursor: '3' },
+    ]);
+    expect(s.olderCursor).toBe('3');
+    s = run([{ type: 'olderRequested' }], s);
+    expect(s.loadingOlder).toBe(true);
+    s = run(
+      [
+        {
+          type: 'olderLoaded',
+          messages: [stored(1, 'user', 'a'), stored(2, 'assistant', 'b')],
+          cursor: null,
+        },
+      ],
+      s,
+    );
+    expect(s.messages.map((m) => m.message)).toEqual(['a', 'b', 'c', 'd']);
+    expect(s).toMatchObject({ olderCursor: null, loadingOlder: false });
+    // A reload (completion.finished) replaces the newest page and keeps what was paged in before it.
+    s = run(
+      [
+        {
+          type: 'loaded',
+          messages: [stored(3, 'user', 'c'), stored(4, 'assistant', 'd'), stored(5, 'user', 'e')],
+          cursor: '3',
+        },
+      ],
+      s,
+    );
+    expect(s.messages.map((m) => m.message)).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(s.olderCursor).toBeNull();
+  });
+
+  it('stops loading when a page fails, keeping the cursor to try again', () => {
+    let s = run([
+      { type: 'loaded', messages: [stored(9, 'user', 'x')], cursor: '9' },
+      { type: 'olderRequested' },
+    ]);
+    s = run([{ type: 'olderFailed' }], s);
+    expect(s).toMatchObject({ loadingOlder: false, olderCursor: '9' });
   });
 });

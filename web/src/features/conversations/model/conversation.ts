@@ -26,6 +26,10 @@ export interface ConversationState {
   relaySeq: number;
   /** Bumped whenever the conversation must be fetched again (completion.finished); an effect reloads. */
   reloadRequests: number;
+  /** The cursor of the page before the oldest message shown; null when that is the conversation's first. */
+  olderCursor: string | null;
+  /** An older page is being fetched. */
+  loadingOlder: boolean;
 }
 
 export const initialConversationState: ConversationState = {
@@ -38,18 +42,28 @@ export const initialConversationState: ConversationState = {
   relayLog: [],
   relaySeq: 0,
   reloadRequests: 0,
+  olderCursor: null,
+  loadingOlder: false,
 };
 
 export type ConversationAction =
   /** Another conversation (or none): everything starts over. */
   | { type: 'reset' }
-  /** The conversation was (re)loaded: its messages replace the list and any in-progress reply. */
-  | { type: 'loaded'; messages: readonly Message[] }
+  /**
+   * The conversation's newest page was (re)loaded: it replaces the newest messages and any in-progress
+   * reply; older pages loaded before stay.
+   */
+  | { type: 'loaded'; messages: readonly Message[]; cursor: string | null }
+  /** Scrolled to the top: the page before the oldest message shown is being fetched. */
+  | { type: 'olderRequested' }
+  /** That page arrived: its messages go before the list. */
+  | { type: 'olderLoaded'; messages: readonly Message[]; cursor: string | null }
+  | { type: 'olderFailed' }
   /** A relay `message` event. */
   | { type: 'relay'; message: RelayMessage; now: string }
   /** The user's message is shown at once, and a reply is awaited. */
   | { type: 'sendStarted'; message: ChatMessage }
-  /** The POST answered: its messages replace the list. */
+  /** The POST answered with the messages it added: they take the place of the pending ones. */
   | { type: 'sendSucceeded'; messages: readonly Message[] }
   /** The POST answered 504: the reply goes on over the relay. */
   | { type: 'sendTimedOut' }
@@ -198,15 +212,33 @@ export function conversationReducer(state: ConversationState, action: Conversati
   switch (action.type) {
     case 'reset':
       return { ...initialConversationState, reloadRequests: state.reloadRequests };
-    case 'loaded':
+    case 'loaded': {
       // Stored messages replace the list, but a reply still streaming stays: a load that lands mid-stream
       // (the first load racing the relay, or a reload) must not drop what has arrived. completion.finished
-      // ends a stream, never a load.
+      // ends a stream, never a load. Older pages loaded before stay before the newest page.
+      const first = action.messages[0]?.id;
+      const older = first === undefined ? [] : state.messages.filter((m) => m.id !== null && m.id < first);
       return {
         ...state,
-        messages: toChatMessages(action.messages),
+        messages: [...older, ...toChatMessages(action.messages)],
         inProgress: state.streaming ? state.inProgress : null,
+        olderCursor: older.length > 0 ? state.olderCursor : action.cursor,
       };
+    }
+    case 'olderRequested':
+      return { ...state, loadingOlder: true };
+    case 'olderLoaded': {
+      const shown = new Set(state.messages.map((m) => m.id));
+      const older = toChatMessages(action.messages).filter((m) => !shown.has(m.id));
+      return {
+        ...state,
+        messages: [...older, ...state.messages],
+        olderCursor: action.cursor,
+        loadingOlder: false,
+      };
+    }
+    case 'olderFailed':
+      return { ...state, loadingOlder: false };
     case 'relay':
       return applyRelayMessage(state, action.message, action.now);
     case 'rejoined':
@@ -220,15 +252,19 @@ export function conversationReducer(state: ConversationState, action: Conversati
         posting: true,
         finishedWhilePosting: false,
       };
-    case 'sendSucceeded':
+    case 'sendSucceeded': {
+      // The messages shown before the send stay; what it added replaces the pending user message.
+      const added = new Set(action.messages.map((m) => m.id));
+      const kept = state.messages.filter((m) => m.id !== null && !added.has(m.id));
       return {
         ...state,
-        messages: toChatMessages(action.messages),
+        messages: [...kept, ...toChatMessages(action.messages)],
         inProgress: null,
         streaming: false,
         posting: false,
         finishedWhilePosting: false,
       };
+    }
     case 'sendTimedOut':
       if (state.finishedWhilePosting) {
         return {

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  Client,
+  createTestServer,
+  makeUser,
+  makeVendor,
+  recordStatements,
+  type TestServer,
+} from '../../test/harness';
+import type { AppRow } from '../completion/repo';
+import {
+  finish,
+  makeChatApp,
+  makeConversation,
+  makeVendorModel,
+  ScriptedModel,
+  text,
+} from '../completion/testing';
+import type { VendorRow } from '../vendors/repo';
+import { insertMessages } from './repo';
+
+/**
+ * The SQL statements one console send may run (bench/README.md "conversation", docs/adr/0026): the vendor
+ * of `X-Vendor`, the conversation with its app and model, the plan in force and the request's reservation,
+ * the lease with the context, the user's message, the app's tools, the answer, its usage and its tokens,
+ * the lease's release with the state. A send that reads more fails here.
+ */
+const SEND_STATEMENT_BUDGET = 11;
+
+let server: TestServer;
+let vendor: VendorRow;
+let client: Client;
+let app: AppRow;
+
+beforeAll(async () => {
+  server = await createTestServer();
+  vendor = await makeVendor(server.ctx);
+  const user = await makeUser(server.ctx, { vendors: [vendor] });
+  client = await Client.signedIn(server.app, user.email, user.password);
+  client.vendorKey = vendor.key;
+  app = await makeChatApp(server.ctx, vendor, { model: await makeVendorModel(server.ctx, vendor) });
+});
+afterAll(() => server?.close());
+
+async function statementsOfSend(token: string): Promise<string[]> {
+  server.ctx.completion.resolveModel = () => new ScriptedModel([[text('Fine.'), finish()]]);
+  const recording = recordStatements(server.ctx.db);
+  try {
+    const res = await client.post(`/v1/conversations/${token}`, { content: 'How are you?' });
+    expect(res.statusCode, res.body).toBe(200);
+  } finally {
+    recording.stop();
+  }
+  return recording.statements;
+}
+
+describe('what a send costs the database', () => {
+  it(`runs at most ${SEND_STATEMENT_BUDGET} statements, however long the conversation`, async () => {
+    const fresh = await makeConversation(server.ctx, app);
+    await statementsOfSend(fresh.token); // the session's first use reads it; later sends find it in memory
+    const second = await statementsOfSend(fresh.token);
+    expect(second.length, second.join('\n')).toBeLessThanOrEqual(SEND_STATEMENT_BUDGET);
+
+    const long = await makeConversation(server.ctx, app);
+    await insertMessages(
+      server.ctx.db,
+      vendor.id,
+      long.id,
+      Array.from({ length: 1_000 }, (_, i) => ({
+        role: i % 2 ? 'assistant' : 'user',
+        creator: 'user',
+        message: `m${i}`,
+      })),
+    );
+    const atLength = await statementsOfSend(long.token);
+    expect(atLength.length, atLength.join('\n')).toBe(second.length);
+  });
+});
