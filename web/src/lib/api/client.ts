@@ -76,7 +76,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   return answerOf<T>(response.status, response.statusText, await parseBody(response), options);
 }
 
-/** Accept, signature and X-Vendor over the caller's headers (spec 01 §7). */
+/** Accept, signature and X-Vendor over the caller's headers (docs/reference/api.md). */
 async function requestHeaders(
   method: string,
   target: string,
