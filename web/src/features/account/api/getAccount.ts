@@ -5,7 +5,7 @@ import { accountKeys } from './keys';
 
 /** GET /v1/account: the signed-in person. */
 export function getAccount(): Promise<DataEnvelope<User>> {
-  return apiRequest('/v1/account', { skipDefaultErrorHandler: true });
+  return apiRequest('/v1/account');
 }
 
 export const accountQueryOptions = () => queryOptions({ queryKey: accountKeys.me(), queryFn: getAccount });

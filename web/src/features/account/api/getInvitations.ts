@@ -5,7 +5,7 @@ import { accountKeys } from './keys';
 
 /** GET /v1/account/invitations: the person's own pending invitations. */
 export function getInvitations(): Promise<DataEnvelope<PendingInvitation[]>> {
-  return apiRequest('/v1/account/invitations', { skipDefaultErrorHandler: true });
+  return apiRequest('/v1/account/invitations');
 }
 
 export const invitationsQueryOptions = () =>

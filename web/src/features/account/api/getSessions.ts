@@ -5,7 +5,7 @@ import { accountKeys } from './keys';
 
 /** GET /v1/account/sessions: the person's signed-in sessions, most recently used first. */
 export function getSessions(): Promise<DataEnvelope<AccountSession[]>> {
-  return apiRequest('/v1/account/sessions', { skipDefaultErrorHandler: true });
+  return apiRequest('/v1/account/sessions');
 }
 
 export const sessionsQueryOptions = () =>

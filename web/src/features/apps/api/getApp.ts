@@ -8,7 +8,6 @@ export function getApp(vendorId: number, appId: number | string): Promise<AppRes
   return apiRequest<AppResponse>(`/v1/vendors/${vendorId}/apps/${encodeURIComponent(String(appId))}`, {
     query: { resolve: 'creator' },
     // The app page reports a failure itself (one alert, or a not-found page), never as a banner.
-    skipDefaultErrorHandler: true,
   });
 }
 

@@ -12,9 +12,7 @@ export async function searchCompletionModels(vendorId: number, search: string): 
 
 /** GET /v1/vendors/{vendorId}/models/{id}: the chosen model, to label the picker (it may not be in a search page). */
 export function getModel(vendorId: number, id: number): Promise<DataEnvelope<InstalledModelDetail>> {
-  return apiRequest<DataEnvelope<InstalledModelDetail>>(`/v1/vendors/${vendorId}/models/${id}`, {
-    skipDefaultErrorHandler: true,
-  });
+  return apiRequest<DataEnvelope<InstalledModelDetail>>(`/v1/vendors/${vendorId}/models/${id}`);
 }
 
 export const pickedModelQueryOptions = (vendorId: number, id: number) =>

@@ -1,6 +1,7 @@
 import type { ConversationWithMessages, SendMessageBody } from '@llmor/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { apiRequest, type RequestOptions } from '../../../lib/api/client';
+import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 import { conversationKey } from './getConversation';
 
 /** Header naming this browser's relay socket, so it gets `input_async: false` (contracts/src/relay.ts). */
@@ -15,12 +16,13 @@ export function sendMessage(
   token: string,
   content: string,
   socketId?: string,
+  signal?: AbortSignal,
 ): Promise<ConversationWithMessages> {
   const body: SendMessageBody = { content };
   const options: RequestOptions = {
+    signal,
     method: 'POST',
     body,
-    skipDefaultErrorHandler: true,
     headers: socketId ? { [RELAY_SOCKET_HEADER_NAME]: socketId } : undefined,
   };
   return apiRequest<ConversationWithMessages>(`/v1/conversations/${encodeURIComponent(token)}`, options);
@@ -29,9 +31,12 @@ export function sendMessage(
 /** Sends a message; the answer (the stored conversation) also refreshes its cached copy. */
 export function useSendMessage() {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ token, content, socketId }: { token: string; content: string; socketId?: string }) =>
-      sendMessage(token, content, socketId),
+  return useApiMutation({
+    meta: LOCAL_ERROR,
+    mutationFn: (
+      { token, content, socketId }: { token: string; content: string; socketId?: string },
+      signal,
+    ) => sendMessage(token, content, socketId, signal),
     onSuccess: (answer, { token }) => queryClient.setQueryData(conversationKey(token), answer),
   });
 }

@@ -9,8 +9,9 @@ import type {
   ListEnvelope,
   VendorModelPicks,
 } from '@llmor/contracts';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 
 /** Query keys of the datastores feature. */
 export const datastoreKeys = {
@@ -25,8 +26,7 @@ const appPath = (vendorId: number, appId: string) => `/v1/vendors/${vendorId}/ap
 export function useDatastores(vendorId: number, appId: string) {
   return useQuery({
     queryKey: datastoreKeys.list(vendorId, appId),
-    queryFn: () =>
-      apiRequest<ListEnvelope<Datastore>>(appPath(vendorId, appId), { skipDefaultErrorHandler: true }),
+    queryFn: () => apiRequest<ListEnvelope<Datastore>>(appPath(vendorId, appId)),
     select: (r) => r.data,
   });
 }
@@ -34,13 +34,14 @@ export function useDatastores(vendorId: number, appId: string) {
 /** POST …/datastores (resolve=creator, as the spec's call). */
 export function useCreateDatastore(vendorId: number, appId: string) {
   const client = useQueryClient();
-  return useMutation({
-    mutationFn: (body: DatastoreCreateBody) =>
+  return useApiMutation({
+    meta: LOCAL_ERROR,
+    mutationFn: (body: DatastoreCreateBody, signal) =>
       apiRequest<DataEnvelope<Datastore>>(appPath(vendorId, appId), {
+        signal,
         method: 'POST',
         body,
         query: { resolve: 'creator' },
-        skipDefaultErrorHandler: true,
       }),
     onSuccess: () => client.invalidateQueries({ queryKey: datastoreKeys.list(vendorId, appId) }),
   });
@@ -49,12 +50,13 @@ export function useCreateDatastore(vendorId: number, appId: string) {
 /** PUT …/datastores/{id}: name, embedding model. */
 export function useUpdateDatastore(vendorId: number, appId: string) {
   const client = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, body }: { id: number; body: DatastoreUpdateBody }) =>
+  return useApiMutation({
+    meta: LOCAL_ERROR,
+    mutationFn: ({ id, body }: { id: number; body: DatastoreUpdateBody }, signal) =>
       apiRequest<DataEnvelope<Datastore>>(`${appPath(vendorId, appId)}/${id}`, {
+        signal,
         method: 'PUT',
         body,
-        skipDefaultErrorHandler: true,
       }),
     onSuccess: () => client.invalidateQueries({ queryKey: datastoreKeys.list(vendorId, appId) }),
   });
@@ -77,7 +79,6 @@ export function useDocuments(
     queryFn: () =>
       apiRequest<ListEnvelope<DatastoreDocument>>(`/v1/datastores/${datastoreId}/docs`, {
         query: { page, page_size: pageSize, v: version },
-        skipDefaultErrorHandler: true,
       }),
     placeholderData: keepPreviousData,
   });
@@ -87,10 +88,7 @@ export function useDocuments(
 export function useDatastoreStatus(datastoreId: number) {
   return useQuery({
     queryKey: datastoreKeys.status(datastoreId),
-    queryFn: () =>
-      apiRequest<DataEnvelope<DatastoreStatus>>(`/v1/datastores/${datastoreId}/status`, {
-        skipDefaultErrorHandler: true,
-      }),
+    queryFn: () => apiRequest<DataEnvelope<DatastoreStatus>>(`/v1/datastores/${datastoreId}/status`),
     select: (r) => r.data,
     refetchInterval: (q) => ((q.state.data?.data.pending ?? 0) > 0 ? 1500 : false),
   });
@@ -109,12 +107,13 @@ function useInvalidateDatastore() {
 /** POST /v1/datastores/{id}/docs/import {mode, data} → the new documents (their count is the imported count). */
 export function useImportDocuments(datastoreId: number) {
   const invalidate = useInvalidateDatastore();
-  return useMutation({
-    mutationFn: (body: { mode: ImportMode; data: string }) =>
+  return useApiMutation({
+    meta: LOCAL_ERROR,
+    mutationFn: (body: { mode: ImportMode; data: string }, signal) =>
       apiRequest<DataEnvelope<DatastoreDocument[]>>(`/v1/datastores/${datastoreId}/docs/import`, {
+        signal,
         method: 'POST',
         body,
-        skipDefaultErrorHandler: true,
       }),
     onSettled: () => invalidate(datastoreId),
   });
@@ -123,12 +122,13 @@ export function useImportDocuments(datastoreId: number) {
 /** PUT /v1/datastores/{id}/docs/{docId} {document}. */
 export function useUpdateDocument(datastoreId: number) {
   const invalidate = useInvalidateDatastore();
-  return useMutation({
-    mutationFn: ({ id, document }: { id: number; document: unknown }) =>
+  return useApiMutation({
+    meta: LOCAL_ERROR,
+    mutationFn: ({ id, document }: { id: number; document: unknown }, signal) =>
       apiRequest<DataEnvelope<DatastoreDocument>>(`/v1/datastores/${datastoreId}/docs/${id}`, {
+        signal,
         method: 'PUT',
         body: { document },
-        skipDefaultErrorHandler: true,
       }),
     onSuccess: () => invalidate(datastoreId),
   });
@@ -137,11 +137,12 @@ export function useUpdateDocument(datastoreId: number) {
 /** DELETE /v1/datastores/{id}/docs/{docId}. */
 export function useDeleteDocument(datastoreId: number) {
   const invalidate = useInvalidateDatastore();
-  return useMutation({
-    mutationFn: (id: number) =>
+  return useApiMutation({
+    meta: LOCAL_ERROR,
+    mutationFn: (id: number, signal) =>
       apiRequest<void>(`/v1/datastores/${datastoreId}/docs/${id}`, {
+        signal,
         method: 'DELETE',
-        skipDefaultErrorHandler: true,
       }),
     onSuccess: () => invalidate(datastoreId),
   });
@@ -150,11 +151,12 @@ export function useDeleteDocument(datastoreId: number) {
 /** POST /v1/datastores/{id}/truncate → {message} (the success toast). */
 export function useTruncateDatastore(datastoreId: number) {
   const invalidate = useInvalidateDatastore();
-  return useMutation({
-    mutationFn: () =>
+  return useApiMutation({
+    meta: LOCAL_ERROR,
+    mutationFn: (_: void, signal) =>
       apiRequest<{ message: string }>(`/v1/datastores/${datastoreId}/truncate`, {
+        signal,
         method: 'POST',
-        skipDefaultErrorHandler: true,
       }),
     onSuccess: () => invalidate(datastoreId),
   });
@@ -167,7 +169,6 @@ export function useEmbeddingModels(vendorId: number) {
     queryFn: () =>
       apiRequest<VendorModelPicks>(`/v1/vendors/${vendorId}/models/search`, {
         query: { type: 'embedding' },
-        skipDefaultErrorHandler: true,
       }),
     select: (r) => r.data,
   });

@@ -7,7 +7,6 @@ import { functionKeys } from './keys';
 export function getAppFunctions(vendorId: number, appId: string): Promise<AppResponse> {
   return apiRequest<AppResponse>(`/v1/vendors/${vendorId}/apps/${encodeURIComponent(appId)}`, {
     query: { resolve: 'functions' },
-    skipDefaultErrorHandler: true,
   });
 }
 

@@ -5,9 +5,7 @@ import { functionKeys, functionPath } from './keys';
 
 /** GET /v1/vendors/{vendorId}/functions/{id} → {data: function with code}; 404 when unknown. */
 export function getFunction(vendorId: number, id: number): Promise<DataEnvelope<FunctionDetail>> {
-  return apiRequest<DataEnvelope<FunctionDetail>>(functionPath(vendorId, id), {
-    skipDefaultErrorHandler: true,
-  });
+  return apiRequest<DataEnvelope<FunctionDetail>>(functionPath(vendorId, id));
 }
 
 export const functionQueryOptions = (vendorId: number, id: number) =>

@@ -9,9 +9,7 @@ export function getFunctionRun(
   id: number,
   runId: number,
 ): Promise<DataEnvelope<FunctionRunDetail>> {
-  return apiRequest<DataEnvelope<FunctionRunDetail>>(`${functionPath(vendorId, id)}/runs/${runId}`, {
-    skipDefaultErrorHandler: true,
-  });
+  return apiRequest<DataEnvelope<FunctionRunDetail>>(`${functionPath(vendorId, id)}/runs/${runId}`);
 }
 
 export const functionRunQueryOptions = (vendorId: number, id: number, runId: number) =>

@@ -11,7 +11,6 @@ export function listFunctionRuns(
 ): Promise<FunctionRunsList> {
   return apiRequest<FunctionRunsList>(`${functionPath(vendorId, id)}/runs`, {
     query: { page: params.page, page_size: params.page_size, status: params.status },
-    skipDefaultErrorHandler: true,
   });
 }
 

@@ -18,7 +18,6 @@ export function listFunctions(vendorId: number, params: FunctionsListParams): Pr
       runtime: params.runtime || undefined,
       app_id: params.app_id,
     },
-    skipDefaultErrorHandler: true,
   });
 }
 

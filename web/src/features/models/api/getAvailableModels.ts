@@ -7,7 +7,6 @@ import { modelKeys } from './keys';
 export function getAvailableModels(vendorId: number): Promise<ListEnvelope<AvailableModel>> {
   return apiRequest<ListEnvelope<AvailableModel>>(`/v1/vendors/${vendorId}/avamodels/available`, {
     query: { limit: AVAILABLE_MODELS_LIMIT },
-    skipDefaultErrorHandler: true,
   });
 }
 

@@ -7,7 +7,6 @@ import { modelKeys } from './keys';
 export function getModel(vendorId: number, id: string): Promise<DataEnvelope<InstalledModelDetail>> {
   return apiRequest<DataEnvelope<InstalledModelDetail>>(
     `/v1/vendors/${vendorId}/models/${encodeURIComponent(id)}`,
-    { skipDefaultErrorHandler: true },
   );
 }
 

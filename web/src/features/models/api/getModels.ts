@@ -15,7 +15,6 @@ export function getModels(vendorId: number, params: ModelsListParams): Promise<L
       order: params.order,
       order_dir: params.order ? params.order_dir : undefined,
     },
-    skipDefaultErrorHandler: true,
   });
 }
 

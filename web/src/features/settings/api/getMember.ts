@@ -5,7 +5,7 @@ import { settingsKeys } from './keys';
 
 /** GET /v1/vendors/{vendorId}/users/{userId}. */
 export function getMember(vendorId: number, userId: number): Promise<DataEnvelope<Member>> {
-  return apiRequest(`/v1/vendors/${vendorId}/users/${userId}`, { skipDefaultErrorHandler: true });
+  return apiRequest(`/v1/vendors/${vendorId}/users/${userId}`);
 }
 
 export const memberQueryOptions = (vendorId: number, userId: number) =>

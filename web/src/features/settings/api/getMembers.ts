@@ -8,7 +8,6 @@ import { settingsKeys } from './keys';
 export function getMembers(vendorId: number, query: MembersQuery): Promise<ListEnvelope<Member>> {
   return apiRequest(`/v1/vendors/${vendorId}/users`, {
     query: listQuery(query),
-    skipDefaultErrorHandler: true,
   });
 }
 

@@ -5,7 +5,7 @@ import { settingsKeys } from './keys';
 
 /** GET /v1/vendors/{vendorId}/settings (owners). Secrets only say whether they are set. */
 export function getSettings(vendorId: number): Promise<DataEnvelope<VendorSettings>> {
-  return apiRequest(`/v1/vendors/${vendorId}/settings`, { skipDefaultErrorHandler: true });
+  return apiRequest(`/v1/vendors/${vendorId}/settings`);
 }
 
 export const settingsQueryOptions = (vendorId: number) =>

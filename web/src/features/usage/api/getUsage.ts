@@ -12,7 +12,6 @@ export const usageKeys = {
 export function getUsage(vendorId: number, appId: string): Promise<UsageResponse> {
   return apiRequest<UsageResponse>(`/v1/vendors/${vendorId}/usage`, {
     query: { app_id: appId },
-    skipDefaultErrorHandler: true,
   });
 }
 
