@@ -53,7 +53,7 @@ export function LoadError({
           color="red"
           leftSection={<IconRefresh size={14} />}
           onClick={() => onRetry()}
-          data-testid="load-error-retry"
+          data-testid={`${testId}-retry`}
         >
           {t('errors.tryAgain')}
         </Button>

@@ -61,6 +61,10 @@ export function createQueryClient(report: (error: unknown) => void = reportError
   });
 }
 
+/** The variables of a write that takes none (`mutate()`). */
+// biome-ignore lint/suspicious/noConfusingVoidType: react-query makes `mutate`'s argument optional only for void.
+export type NoVariables = void;
+
 type ApiMutationOptions<TData, TVariables> = Omit<
   UseMutationOptions<TData, Error, TVariables>,
   'mutationFn'

@@ -1,7 +1,7 @@
 import type { SessionsEnded } from '@llmor/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
-import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
+import { LOCAL_ERROR, type NoVariables, useApiMutation } from '../../../lib/api/dataLayer';
 import { accountKeys } from './keys';
 
 /** POST /v1/account/sessions/signout-others → {ended}: signs out everywhere but here. */
@@ -16,7 +16,7 @@ export function useSignOutOtherSessions() {
   const client = useQueryClient();
   return useApiMutation({
     meta: LOCAL_ERROR,
-    mutationFn: (_: void, signal) => signOutOtherSessions(signal),
+    mutationFn: (_: NoVariables, signal) => signOutOtherSessions(signal),
     onSuccess: () => client.invalidateQueries({ queryKey: accountKeys.sessions() }),
   });
 }

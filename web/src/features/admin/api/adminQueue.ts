@@ -1,7 +1,7 @@
 import type { ListEnvelope, QueueJob } from '@llmor/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
-import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
+import { LOCAL_ERROR, type NoVariables, useApiMutation } from '../../../lib/api/dataLayer';
 
 // The queue monitor's calls (superusers only): job history and the ping job.
 
@@ -28,7 +28,7 @@ export function useQueueJobs(query: QueueHistoryQuery | null) {
 export function useTriggerPing() {
   return useApiMutation({
     meta: LOCAL_ERROR,
-    mutationFn: (_: void, signal) =>
+    mutationFn: (_: NoVariables, signal) =>
       apiRequest<{ data: { id: string } }>('/v1/admin/queue/ping', {
         signal,
         method: 'POST',

@@ -11,7 +11,7 @@ import type {
 } from '@llmor/contracts';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
-import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
+import { LOCAL_ERROR, type NoVariables, useApiMutation } from '../../../lib/api/dataLayer';
 
 /** Query keys of the datastores feature. */
 export const datastoreKeys = {
@@ -153,7 +153,7 @@ export function useTruncateDatastore(datastoreId: number) {
   const invalidate = useInvalidateDatastore();
   return useApiMutation({
     meta: LOCAL_ERROR,
-    mutationFn: (_: void, signal) =>
+    mutationFn: (_: NoVariables, signal) =>
       apiRequest<{ message: string }>(`/v1/datastores/${datastoreId}/truncate`, {
         signal,
         method: 'POST',

@@ -9,7 +9,7 @@ import type {
 } from '@llmor/contracts';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
-import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
+import { LOCAL_ERROR, type NoVariables, useApiMutation } from '../../../lib/api/dataLayer';
 import { listQuery } from '../../../lib/api/query';
 
 // An app's web embeds: list, one, create (answers the token in full, once), update, delete, and the
@@ -76,7 +76,7 @@ export function useDeleteEmbed(vendorId: number, appId: string, embedId: number)
   const client = useQueryClient();
   return useApiMutation({
     meta: LOCAL_ERROR,
-    mutationFn: (_: void, signal) =>
+    mutationFn: (_: NoVariables, signal) =>
       apiRequest<void>(`${embedsPath(vendorId, appId)}/${embedId}`, {
         signal,
         method: 'DELETE',

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
-import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
+import { LOCAL_ERROR, type NoVariables, useApiMutation } from '../../../lib/api/dataLayer';
 import { settingsKeys } from './keys';
 
 /** DELETE /v1/vendors/{vendorId}/users/{userId}: the membership goes, the account stays. */
@@ -15,7 +15,7 @@ export function useRemoveMember(vendorId: number, userId: number) {
   const client = useQueryClient();
   return useApiMutation({
     meta: LOCAL_ERROR,
-    mutationFn: (_: void, signal) => removeMember(vendorId, userId, signal),
+    mutationFn: (_: NoVariables, signal) => removeMember(vendorId, userId, signal),
     onSuccess: () => client.invalidateQueries({ queryKey: settingsKeys.members(vendorId) }),
   });
 }

@@ -1,6 +1,6 @@
 import type { MemberInvited } from '@llmor/contracts';
 import { apiRequest } from '../../../lib/api/client';
-import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
+import { LOCAL_ERROR, type NoVariables, useApiMutation } from '../../../lib/api/dataLayer';
 
 /** POST /v1/vendors/{vendorId}/users/{userId}/invitation: a new link; the earlier one stops working. */
 export function resendInvitation(
@@ -17,6 +17,6 @@ export function resendInvitation(
 export function useResendInvitation(vendorId: number, userId: number) {
   return useApiMutation({
     meta: LOCAL_ERROR,
-    mutationFn: (_: void, signal) => resendInvitation(vendorId, userId, signal),
+    mutationFn: (_: NoVariables, signal) => resendInvitation(vendorId, userId, signal),
   });
 }
