@@ -15,6 +15,7 @@ export interface QueueHistoryQuery {
 export function useQueueJobs(query: QueueHistoryQuery | null) {
   return useQuery({
     queryKey: ['admin', 'queue', query] as const,
+    meta: LOCAL_ERROR,
     queryFn: () =>
       apiRequest<ListEnvelope<QueueJob>>('/v1/admin/queue/jobs', {
         query: { ...query, page_size: 20 },

@@ -28,6 +28,7 @@ export function getAdminVendors(query: AdminVendorsQuery): Promise<ListEnvelope<
 export const adminVendorsQueryOptions = (query: AdminVendorsQuery) =>
   queryOptions({
     queryKey: [...keys.list, query] as const,
+    meta: LOCAL_ERROR,
     queryFn: () => getAdminVendors(query),
     placeholderData: keepPreviousData,
   });
@@ -41,7 +42,7 @@ export function getAdminVendor(id: number): Promise<DataEnvelope<AdminVendor>> {
 }
 
 export function useAdminVendor(id: number) {
-  return useQuery({ queryKey: keys.one(id), queryFn: () => getAdminVendor(id) });
+  return useQuery({ queryKey: keys.one(id), meta: LOCAL_ERROR, queryFn: () => getAdminVendor(id) });
 }
 
 export function createAdminVendor(

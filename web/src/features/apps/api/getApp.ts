@@ -1,6 +1,7 @@
 import type { AppResponse } from '@llmor/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 import { isApiError } from '../../../lib/api/error';
 
 /** GET /v1/vendors/{vendorId}/apps/{appId}?resolve=creator → {data: app}. */
@@ -17,6 +18,7 @@ export const appQueryKey = (vendorId: number, appId: number | string) =>
 export const appQueryOptions = (vendorId: number, appId: number | string) =>
   queryOptions({
     queryKey: appQueryKey(vendorId, appId),
+    meta: LOCAL_ERROR,
     queryFn: () => getApp(vendorId, appId),
     select: (r) => r.data,
     staleTime: 0,

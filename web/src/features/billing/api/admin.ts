@@ -23,6 +23,7 @@ const keys = {
 export function useAdminPlans(query: PlansQuery) {
   return useQuery({
     queryKey: [...keys.plans, query],
+    meta: LOCAL_ERROR,
     queryFn: () =>
       apiRequest<ListEnvelope<AdminPlan>>('/v1/admin/plans', {
         query: listQuery(query),
@@ -49,6 +50,7 @@ export function useSavePlan() {
 export function useVendorSubscriptions(vendorId: number) {
   return useQuery({
     queryKey: keys.subscriptions(vendorId),
+    meta: LOCAL_ERROR,
     queryFn: () => apiRequest<ListEnvelope<Subscription>>(`/v1/admin/vendors/${vendorId}/subscriptions`),
   });
 }

@@ -32,6 +32,7 @@ const base = (vendorId: number) => `/v1/vendors/${vendorId}/billing`;
 export function useSubscriptionLimits(vendorId: number) {
   return useQuery({
     queryKey: keys.limits(vendorId),
+    meta: LOCAL_ERROR,
     queryFn: () => apiRequest<DataEnvelope<SubscriptionLimits>>(`${base(vendorId)}/subscription_limits`),
   });
 }
@@ -39,6 +40,7 @@ export function useSubscriptionLimits(vendorId: number) {
 export function useAvailablePlans(vendorId: number) {
   return useQuery({
     queryKey: keys.plans(vendorId),
+    meta: LOCAL_ERROR,
     queryFn: () => apiRequest<DataEnvelope<Plan[]>>(`${base(vendorId)}/available_subs`),
   });
 }
@@ -46,6 +48,7 @@ export function useAvailablePlans(vendorId: number) {
 export function useInvoices(vendorId: number, query: InvoicesQuery) {
   return useQuery({
     queryKey: keys.invoices(vendorId, query),
+    meta: LOCAL_ERROR,
     queryFn: () =>
       apiRequest<ListEnvelope<Invoice>>(`${base(vendorId)}/invoices`, {
         query: listQuery(query),
@@ -57,6 +60,7 @@ export function useInvoices(vendorId: number, query: InvoicesQuery) {
 export function useBillingAddress(vendorId: number) {
   return useQuery({
     queryKey: keys.address(vendorId),
+    meta: LOCAL_ERROR,
     queryFn: () => apiRequest<DataEnvelope<BillingAddress>>(`${base(vendorId)}/address`),
   });
 }

@@ -74,6 +74,7 @@ export function AdminPlansPage({ nav }: { nav: ReactNode }) {
       ) : (
         <>
           <ListTable
+            load={plans}
             testIdPrefix="admin-plans"
             minWidth={760}
             columns={5}

@@ -27,6 +27,7 @@ export default function InvoicesPage({ vendorId }: { vendorId: number }) {
   return (
     <>
       <ListTable
+        load={invoices}
         testIdPrefix="billing-invoices"
         minWidth={640}
         columns={5}

@@ -21,6 +21,7 @@ export function VendorSubscriptions({ vendorId }: { vendorId: number }) {
   return (
     <Stack gap="lg">
       <ListTable
+        load={subscriptions}
         testIdPrefix="admin-subscriptions"
         minWidth={640}
         columns={5}

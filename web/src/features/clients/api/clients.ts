@@ -26,6 +26,7 @@ const appPath = (vendorId: number, appId: string) => `/v1/vendors/${vendorId}/ap
 export function useClients(vendorId: number, appId: string, query: ClientsQuery) {
   return useQuery({
     queryKey: clientKeys.list(vendorId, appId, query),
+    meta: LOCAL_ERROR,
     queryFn: () =>
       apiRequest<ListEnvelope<ApiClient>>(appPath(vendorId, appId), {
         query: listQuery(query),
@@ -38,6 +39,7 @@ export function useClients(vendorId: number, appId: string, query: ClientsQuery)
 export function useClient(vendorId: number, appId: string, clientId: number | null) {
   return useQuery({
     queryKey: clientKeys.one(vendorId, appId, clientId ?? 0),
+    meta: LOCAL_ERROR,
     queryFn: () => apiRequest<DataEnvelope<ApiClient>>(`${appPath(vendorId, appId)}/${clientId}`),
     select: (r) => r.data,
     enabled: clientId !== null,

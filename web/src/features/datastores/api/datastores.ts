@@ -26,6 +26,7 @@ const appPath = (vendorId: number, appId: string) => `/v1/vendors/${vendorId}/ap
 export function useDatastores(vendorId: number, appId: string) {
   return useQuery({
     queryKey: datastoreKeys.list(vendorId, appId),
+    meta: LOCAL_ERROR,
     queryFn: () => apiRequest<ListEnvelope<Datastore>>(appPath(vendorId, appId)),
     select: (r) => r.data,
   });
@@ -76,6 +77,7 @@ export function useDocuments(
   return useQuery({
     refetchInterval: poll ? 1500 : false,
     queryKey: [...datastoreKeys.documents(datastoreId), page, pageSize, version] as const,
+    meta: LOCAL_ERROR,
     queryFn: () =>
       apiRequest<ListEnvelope<DatastoreDocument>>(`/v1/datastores/${datastoreId}/docs`, {
         query: { page, page_size: pageSize, v: version },

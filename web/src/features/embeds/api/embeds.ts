@@ -28,6 +28,7 @@ const embedsPath = (vendorId: number, appId: string) => `/v1/vendors/${vendorId}
 export function useEmbeds(vendorId: number, appId: string, query: EmbedsQuery) {
   return useQuery({
     queryKey: embedKeys.list(vendorId, appId, query),
+    meta: LOCAL_ERROR,
     queryFn: () =>
       apiRequest<ListEnvelope<Embed>>(embedsPath(vendorId, appId), {
         query: listQuery(query),
@@ -39,6 +40,7 @@ export function useEmbeds(vendorId: number, appId: string, query: EmbedsQuery) {
 export function useEmbed(vendorId: number, appId: string, embedId: number | null) {
   return useQuery({
     queryKey: embedKeys.one(vendorId, appId, embedId ?? 0),
+    meta: LOCAL_ERROR,
     queryFn: () => apiRequest<DataEnvelope<Embed>>(`${embedsPath(vendorId, appId)}/${embedId}`),
     select: (answer) => answer.data,
     enabled: embedId !== null,

@@ -1,9 +1,9 @@
-import { Alert, Button, Code, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Code, Group, Modal, Stack, Text } from '@mantine/core';
 import { IconCopy } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { LoadError } from '../../../components/LoadError';
 import { LoadingState } from '../../../components/LoadingState';
-import { describeError } from '../../../lib/api/error';
 import { fetchEmbedCode } from '../api/embeds';
 import { snippetOf } from '../lib';
 import { useEmbedCopy } from './useEmbedCopy';
@@ -38,9 +38,7 @@ export function EmbedCodeModal({
         {code.isPending ? (
           <LoadingState text={t('embeds.code.loading')} testId="embed-code-loading" />
         ) : code.isError ? (
-          <Alert color="red" variant="light">
-            {describeError(code.error).message}
-          </Alert>
+          <LoadError error={code.error} onRetry={code.refetch} />
         ) : (
           <Code block data-testid="embed-code-snippet">
             {snippetOf(code.data)}

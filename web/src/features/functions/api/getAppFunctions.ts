@@ -1,6 +1,7 @@
 import type { AppResponse } from '@llmor/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 import { functionKeys } from './keys';
 
 /** GET /v1/vendors/{vendorId}/apps/{appId}?resolve=functions → {data: app with its installed functions}. */
@@ -13,6 +14,7 @@ export function getAppFunctions(vendorId: number, appId: string): Promise<AppRes
 export const appFunctionsQueryOptions = (vendorId: number, appId: string) =>
   queryOptions({
     queryKey: functionKeys.app(vendorId, appId),
+    meta: LOCAL_ERROR,
     queryFn: () => getAppFunctions(vendorId, appId),
     select: (r) => r.data,
     staleTime: 0,

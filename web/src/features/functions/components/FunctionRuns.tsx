@@ -96,6 +96,7 @@ export function FunctionRuns({ vendorId, fn }: { vendorId: number; fn: FunctionD
       </Group>
 
       <ListTable
+        load={runs}
         testIdPrefix="runs"
         minWidth={640}
         columns={COLUMNS}

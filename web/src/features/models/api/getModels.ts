@@ -1,6 +1,7 @@
 import type { InstalledModel, ListEnvelope } from '@llmor/contracts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 import { type ModelsListParams, modelKeys } from './keys';
 
 /**
@@ -21,6 +22,7 @@ export function getModels(vendorId: number, params: ModelsListParams): Promise<L
 export const modelsQueryOptions = (vendorId: number, params: ModelsListParams) =>
   queryOptions({
     queryKey: modelKeys.list(vendorId, params),
+    meta: LOCAL_ERROR,
     queryFn: () => getModels(vendorId, params),
     placeholderData: keepPreviousData,
     staleTime: 0,

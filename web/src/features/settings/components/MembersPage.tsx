@@ -80,6 +80,7 @@ export function MembersPage({ vendorId }: { vendorId: number }) {
           />
         ) : (
           <ListTable
+            load={query}
             testIdPrefix="members"
             minWidth={640}
             columns={5}

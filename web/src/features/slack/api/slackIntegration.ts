@@ -26,6 +26,7 @@ export function getSlackIntegration(
 export const slackIntegrationQueryOptions = (vendorId: number, appId: string) =>
   queryOptions({
     queryKey: slackKeys.integration(vendorId, appId),
+    meta: LOCAL_ERROR,
     queryFn: () => getSlackIntegration(vendorId, appId),
     select: (r) => r.data,
     // Coming back from Slack's install page must show the workspace at once.
