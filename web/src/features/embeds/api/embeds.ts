@@ -55,6 +55,18 @@ export function fetchEmbedCode(vendorId: number, appId: string, embedId: number)
   );
 }
 
+/** The embed's code for the open modal only (embedId null: closed); the full token is not kept once it closes. */
+export function useEmbedCode(vendorId: number, appId: string, embedId: number | null) {
+  return useQuery({
+    queryKey: ['embeds', vendorId, appId, embedId, 'code'],
+    meta: LOCAL_ERROR,
+    queryFn: () => fetchEmbedCode(vendorId, appId, embedId!),
+    enabled: embedId !== null,
+    gcTime: 0,
+    retry: false,
+  });
+}
+
 /** POST (embedId null) → the embed with its full token, or PUT …/embed/{embedId}. */
 export function useSaveEmbed(vendorId: number, appId: string, embedId: number | null) {
   const client = useQueryClient();
