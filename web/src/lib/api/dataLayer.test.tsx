@@ -77,6 +77,20 @@ describe('the data layer reports a failed call once, unless the screen handles i
 });
 
 describe('offline, and leaving a screen', () => {
+  it('refreshes stale data when the network returns', async () => {
+    const { wrapper } = setup();
+    const queryFn = vi.fn(() => Promise.resolve('fresh'));
+    const { result } = renderHook(() => useQuery({ queryKey: ['stale'], queryFn, staleTime: 0 }), {
+      wrapper,
+    });
+    await waitFor(() => expect(result.current.data).toBe('fresh'));
+    act(() => {
+      window.dispatchEvent(new Event('offline'));
+      window.dispatchEvent(new Event('online'));
+    });
+    await waitFor(() => expect(queryFn).toHaveBeenCalledTimes(2));
+  });
+
   it('fails a request at once while the browser is offline, as a network error, and never sends it later', async () => {
     vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
     vi.stubGlobal(

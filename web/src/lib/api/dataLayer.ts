@@ -52,6 +52,8 @@ export function createQueryClient(report: (error: unknown) => void = reportError
     defaultOptions: {
       queries: {
         networkMode: 'always',
+        // Mode 'always' would turn this off; stale data still refreshes when the network returns.
+        refetchOnReconnect: true,
         retry: worthRetrying,
         refetchOnWindowFocus: false,
         staleTime: 30_000,

@@ -8,7 +8,6 @@ import { isApiError } from '../../../lib/api/error';
 export function getApp(vendorId: number, appId: number | string): Promise<AppResponse> {
   return apiRequest<AppResponse>(`/v1/vendors/${vendorId}/apps/${encodeURIComponent(String(appId))}`, {
     query: { resolve: 'creator' },
-    // The app page reports a failure itself (one alert, or a not-found page), never as a banner.
   });
 }
 
@@ -18,6 +17,7 @@ export const appQueryKey = (vendorId: number, appId: number | string) =>
 export const appQueryOptions = (vendorId: number, appId: number | string) =>
   queryOptions({
     queryKey: appQueryKey(vendorId, appId),
+    // The app page reports a failure itself (one alert, or a not-found page), never as a banner.
     meta: LOCAL_ERROR,
     queryFn: () => getApp(vendorId, appId),
     select: (r) => r.data,
