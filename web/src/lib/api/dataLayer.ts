@@ -25,7 +25,7 @@ declare module '@tanstack/react-query' {
 /** `meta` of a call whose screen handles its failure itself: the default report is skipped. */
 export const LOCAL_ERROR: DataMeta = { localError: true };
 
-/** The default report of a failed call: an error banner above the page (spec 01 §8). */
+/** The default report of a failed call: an error banner above the page (components/ErrorBanners). */
 export const reportError = (error: unknown) => events.emit('client-did-receive-error', error);
 
 const isAbort = (error: unknown) => error instanceof DOMException && error.name === 'AbortError';
