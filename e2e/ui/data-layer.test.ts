@@ -168,6 +168,29 @@ describe('failed loads', () => {
   });
 });
 
+describe('the conversation history', () => {
+  it('is fetched once when a conversation starts', async () => {
+    const { context, page, errors } = await newPage(browser, app.url);
+    await signIn(page);
+    await page.goto(`/apps/${appId}/chat`);
+    await page.getByTestId('conversation-history').waitFor();
+    await page.waitForLoadState('networkidle');
+    const listLoads: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (request.method() === 'GET' && url.pathname === '/v1/conversations') listLoads.push(url.search);
+    });
+    await page.getByTestId('composer-input').fill('Hello');
+    await page.getByTestId('composer-input').press('Enter');
+    await page.waitForURL(/\/chat\/\w+/);
+    await page.getByTestId('conversation-history-item').first().waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(listLoads).toHaveLength(1);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('offline', () => {
   it('fails a save within seconds with a clear message, and never commits it after going back online', async () => {
     const { context, page, errors } = await newPage(browser, app.url);
