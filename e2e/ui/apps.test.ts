@@ -313,7 +313,7 @@ describe('apps', () => {
     await page.getByTestId('apps-load-error').waitFor();
     expect(await page.getByTestId('apps-empty').count()).toBe(0);
     failing = false;
-    await page.getByTestId('apps-retry').click();
+    await page.getByTestId('apps-load-error-retry').click();
     await page.getByTestId('apps-grid').waitFor();
     expect(await page.getByTestId('apps-load-error').count()).toBe(0);
     await context.close();

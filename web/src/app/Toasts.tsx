@@ -12,7 +12,17 @@ notificationsStore.updateState((state) => ({
   limit: TOASTS.limit,
 }));
 
-const ToastsContainer = lazy(() => import('./ToastsContainer').then((m) => ({ default: m.ToastsContainer })));
+const loadContainer = () => import('./ToastsContainer');
+const ToastsContainer = lazy(() => loadContainer().then((m) => ({ default: m.ToastsContainer })));
+
+// Fetched at the person's first interaction, not on the first screen: a write's toast must still show
+// when the network is gone by the time it fails (an offline save, docs/adr/0028-console-data-layer.md).
+const INTERACTIONS = ['pointerdown', 'keydown', 'input'] as const;
+function preloadContainer() {
+  for (const type of INTERACTIONS) window.removeEventListener(type, preloadContainer, true);
+  void loadContainer();
+}
+for (const type of INTERACTIONS) window.addEventListener(type, preloadContainer, true);
 
 export function Toasts() {
   const { notifications, queue } = useNotifications();

@@ -1,8 +1,9 @@
 import { createTheme, MantineProvider } from '@mantine/core';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { i18n } from '../i18n';
+import { createQueryClient } from '../lib/api/dataLayer';
 import { AppStateProvider } from './AppStateProvider';
 import { Toasts } from './Toasts';
 
@@ -16,11 +17,7 @@ const theme = createTheme({
   components: { Tooltip: { defaultProps: { openDelay: 200 } } },
 });
 
-const queryClient = new QueryClient({
-  defaultOptions: {
-    queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 30_000 },
-  },
-});
+const queryClient = createQueryClient();
 
 export function Providers({ children }: { children: ReactNode }) {
   return (

@@ -1,9 +1,8 @@
 import { Alert, Anchor, Tabs, Text } from '@mantine/core';
-import { IconAlertTriangle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { describeError } from '../lib/api/error';
 import type { KeyPrefix, TextKey } from '../lib/textKeys';
+import { LoadError } from './LoadError';
 
 /**
  * The section tabs of a detail page (`<basePath>/<section>`): `data-testid="<testIdPrefix>-tab-<section>"`,
@@ -43,36 +42,45 @@ export function SectionTabs<S extends string>({
 }
 
 /**
- * A detail page whose entity did not load: "not found" (grey, `<testIdPrefix>-not-found`) or the error
- * (red, `<testIdPrefix>-load-error`), with a link back to the list. Texts: `<textKeyPrefix>.notFoundTitle`,
- * `.loadFailedTitle`, `.notFoundMessage`, `.backToList`.
+ * A detail page whose entity did not load: "not found" (grey, `<testIdPrefix>-not-found`, with a link back
+ * to the list) or the failure with Try again (`<testIdPrefix>-load-error`). Texts:
+ * `<textKeyPrefix>.notFoundTitle`, `.loadFailedTitle`, `.notFoundMessage`, `.backToList`.
  */
 export function LoadProblem({
   notFound,
   error,
+  onRetry,
   listPath,
   testIdPrefix,
   textKeyPrefix,
 }: {
   notFound: boolean;
   error: unknown;
+  onRetry: () => unknown;
   listPath: string;
   testIdPrefix: string;
   textKeyPrefix: KeyPrefix<'notFoundTitle'> & KeyPrefix<'loadFailedTitle'> & KeyPrefix<'backToList'>;
 }) {
   const { t } = useTranslation();
+  if (!notFound) {
+    return (
+      <LoadError
+        error={error}
+        onRetry={onRetry}
+        title={t(`${textKeyPrefix}.loadFailedTitle`)}
+        testId={`${testIdPrefix}-load-error`}
+      />
+    );
+  }
   return (
     <Alert
-      color={notFound ? 'gray' : 'red'}
+      color="gray"
       variant="light"
-      icon={notFound ? undefined : <IconAlertTriangle size={18} />}
-      title={notFound ? t(`${textKeyPrefix}.notFoundTitle`) : t(`${textKeyPrefix}.loadFailedTitle`)}
-      data-testid={notFound ? `${testIdPrefix}-not-found` : `${testIdPrefix}-load-error`}
+      title={t(`${textKeyPrefix}.notFoundTitle`)}
+      data-testid={`${testIdPrefix}-not-found`}
     >
       <Text size="sm" mb="xs">
-        {notFound
-          ? t(`${textKeyPrefix}.notFoundMessage`)
-          : (describeError(error).message ?? t('errors.unknownMessage'))}
+        {t(`${textKeyPrefix}.notFoundMessage`)}
       </Text>
       <Anchor component={Link} to={listPath} size="sm">
         {t(`${textKeyPrefix}.backToList`)}

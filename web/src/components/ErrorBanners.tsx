@@ -3,18 +3,21 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
-import { describeError } from '../lib/api/error';
 import { events } from '../lib/events';
+import { errorText } from './LoadError';
 
 interface Banner {
   id: number;
-  title: string | null;
-  message: string | null;
+  title: string;
+  message: string;
 }
 
 let nextId = 1;
 
-/** Error banners above the page content, fed by client-did-receive-error, dismissed one at a time. */
+/**
+ * Error banners above the page content: the data layer's default report of a failed call
+ * (client-did-receive-error), dismissed one at a time.
+ */
 export function ErrorBanners() {
   const { t } = useTranslation();
   const [banners, setBanners] = useState<Banner[]>([]);
@@ -22,7 +25,7 @@ export function ErrorBanners() {
   useEffect(
     () =>
       events.on('client-did-receive-error', (error) => {
-        const { title, message } = describeError(error);
+        const { title, message } = errorText(t, error);
         // One banner per error: the same failure reported again (several queries of one page) is not repeated.
         setBanners((list) =>
           list.some((b) => b.title === title && b.message === message)
@@ -30,7 +33,7 @@ export function ErrorBanners() {
             : [...list, { id: nextId++, title, message }],
         );
       }),
-    [],
+    [t],
   );
 
   // Banners belong to the page they were raised on.
@@ -48,14 +51,14 @@ export function ErrorBanners() {
           color="red"
           variant="light"
           icon={<IconAlertTriangle size={18} />}
-          title={banner.title ?? t('errors.unknownTitle')}
+          title={banner.title}
           withCloseButton
           closeButtonLabel={t('errors.dismiss')}
           onClose={() => setBanners((list) => list.filter((b) => b.id !== banner.id))}
           data-testid="error-banner"
           role="alert"
         >
-          {banner.message ?? t('errors.unknownMessage')}
+          {banner.message}
         </Alert>
       ))}
     </Stack>

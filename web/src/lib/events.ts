@@ -1,9 +1,7 @@
-import type { ApiError } from './api/error';
-
 /** Events carried by the local event bus (docs/reference/api.md). */
 export interface AppEvents {
-  /** Any API answer with status ≥ 300, unless the call opted out of default handling. */
-  'client-did-receive-error': ApiError;
+  /** A failed call whose screen does not handle it itself (the data layer's default report). */
+  'client-did-receive-error': unknown;
   /** The user signed in: the application initialises again. */
   'user-did-sign-in': undefined;
   /** A conversation was created for an app. */

@@ -2,6 +2,7 @@ import type { FormErrors, UseFormReturnType } from '@mantine/form';
 import type { TFunction } from 'i18next';
 import type { z } from 'zod';
 import { fieldError } from '../components/FieldError';
+import { i18n } from '../i18n';
 import { isApiError } from './api/error';
 import { type NotifyOptions, notifyError } from './notify';
 
@@ -39,7 +40,14 @@ export function serverFieldErrors(errors: unknown, prefix = ''): FieldMessages {
 
 /** A failed save (docs/reference/console.md): the server's message as an error toast (else `fallback`), and its field errors. */
 export function submitErrors(error: unknown, fallback: string, toast?: NotifyOptions): FieldMessages {
-  notifyError((isApiError(error) ? error.serverMessage : undefined) ?? fallback, toast);
+  // A write that could not reach the server says so, not "failed: Unknown Error".
+  const offline = isApiError(error) && error.status === 0;
+  notifyError(
+    offline
+      ? i18n.t('errors.networkMessage')
+      : ((isApiError(error) ? error.serverMessage : undefined) ?? fallback),
+    toast,
+  );
   return isApiError(error) ? serverFieldErrors(error.fieldErrors) : {};
 }
 

@@ -5,8 +5,6 @@ import { type Messages, mapMessages } from '../../i18n/types';
 const en_US = {
   title: 'Account',
   subtitle: 'Your name, password and sessions, the same in every vendor.',
-  loadFailed: 'This could not be loaded.',
-  retry: 'Try again',
   saveFailed: 'Saving failed.',
   name: {
     title: 'Your name',
@@ -63,8 +61,6 @@ export type AccountMessages = Messages<typeof en_US>;
 const de_DE: AccountMessages = {
   title: 'Konto',
   subtitle: 'Ihr Name, Ihr Passwort und Ihre Sitzungen, in jedem Anbieter dieselben.',
-  loadFailed: 'Dies konnte nicht geladen werden.',
-  retry: 'Erneut versuchen',
   saveFailed: 'Speichern fehlgeschlagen.',
   name: {
     title: 'Ihr Name',
@@ -119,8 +115,6 @@ const de_DE: AccountMessages = {
 const fr_FR: AccountMessages = {
   title: 'Compte',
   subtitle: 'Votre nom, votre mot de passe et vos sessions, les mêmes chez chaque fournisseur.',
-  loadFailed: 'Le chargement a échoué.',
-  retry: 'Réessayer',
   saveFailed: 'L’enregistrement a échoué.',
   name: {
     title: 'Votre nom',
@@ -175,8 +169,6 @@ const fr_FR: AccountMessages = {
 const it_IT: AccountMessages = {
   title: 'Account',
   subtitle: 'Il tuo nome, la tua password e le tue sessioni, uguali in ogni fornitore.',
-  loadFailed: 'Impossibile caricare.',
-  retry: 'Riprova',
   saveFailed: 'Salvataggio non riuscito.',
   name: {
     title: 'Il tuo nome',

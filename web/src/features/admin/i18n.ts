@@ -31,7 +31,6 @@ const en_US = {
   search: 'Search vendors',
   loading: 'Loading vendors...',
   empty: 'No vendors match.',
-  loadFailed: 'The vendors could not be loaded.',
   columns: {
     name: 'Name',
     key: 'Key',
@@ -97,7 +96,6 @@ const de_DE: AdminMessages = {
   search: 'Anbieter suchen',
   loading: 'Anbieter werden geladen...',
   empty: 'Keine passenden Anbieter.',
-  loadFailed: 'Die Anbieter konnten nicht geladen werden.',
   columns: {
     name: 'Name',
     key: 'Schlüssel',
@@ -162,7 +160,6 @@ const fr_FR: AdminMessages = {
   search: 'Rechercher des fournisseurs',
   loading: 'Chargement des fournisseurs...',
   empty: 'Aucun fournisseur ne correspond.',
-  loadFailed: 'Impossible de charger les fournisseurs.',
   columns: {
     name: 'Nom',
     key: 'Clé',
@@ -227,7 +224,6 @@ const it_IT: AdminMessages = {
   search: 'Cerca fornitori',
   loading: 'Caricamento fornitori...',
   empty: 'Nessun fornitore corrisponde.',
-  loadFailed: 'Impossibile caricare i fornitori.',
   columns: {
     name: 'Nome',
     key: 'Chiave',

@@ -3,7 +3,6 @@ import {
   consoleDeltas,
   consoleMarker,
   defaultValueFromSchema,
-  formatBytes,
   functionRouteId,
   initialObjectValues,
   mergeDefaults,
@@ -21,21 +20,6 @@ describe('success rate', () => {
     expect(successRatePercent(8, 1)).toBe(13); // 12.5 rounds up
     expect(successRatePercent(4, 4)).toBe(100);
     expect(successRatePercent(5, 0)).toBe(0);
-  });
-});
-
-describe('formatBytes', () => {
-  it('uses base 1024 from Bytes to YB', () => {
-    expect(formatBytes(0)).toBe('0 Bytes');
-    expect(formatBytes(512)).toBe('512 Bytes');
-    expect(formatBytes(1024)).toBe('1 KB');
-    expect(formatBytes(1536)).toBe('1.5 KB');
-    expect(formatBytes(32 * 1024 * 1024)).toBe('32 MB');
-    expect(formatBytes(123456789)).toBe('117.74 MB');
-    expect(formatBytes(1024 ** 8)).toBe('1 YB');
-    expect(formatBytes(1024 ** 9)).toBe('1024 YB');
-    expect(formatBytes(-5)).toBe('0 Bytes');
-    expect(formatBytes(Number.NaN)).toBe('0 Bytes');
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * Pure rules of the functions screens (docs/reference/rules.md): success rate, byte sizes, status colours,
+ * Pure rules of the functions screens (docs/reference/rules.md): success rate, status colours,
  * console deltas, argument defaults from a schema and the JSON-object text rules. Unit-tested in lib.test.ts.
  */
 import { FunctionRunStatus, isPlainObject } from '@llmor/contracts';
@@ -8,18 +8,6 @@ import { FunctionRunStatus, isPlainObject } from '@llmor/contracts';
 export function successRatePercent(runCount: number, successCount: number): number | null {
   if (!runCount || runCount <= 0) return null;
   return Math.round((successCount / runCount) * 100);
-}
-
-/** Byte-size units, base 1024 (docs/reference/console.md). */
-export const BYTE_UNITS = ['Bytes', 'KB', 'MB', 'GB', 'TB', 'PB', 'EB', 'ZB', 'YB'] as const;
-
-/** 0 → '0 Bytes', 1536 → '1.5 KB', 33554432 → '32 MB'; at most `decimals` decimals, trailing zeros dropped. */
-export function formatBytes(bytes: number, decimals = 2): string {
-  if (!Number.isFinite(bytes) || bytes <= 0) return '0 Bytes';
-  const k = 1024;
-  const i = Math.min(BYTE_UNITS.length - 1, Math.max(0, Math.floor(Math.log(bytes) / Math.log(k))));
-  const value = Number.parseFloat((bytes / k ** i).toFixed(Math.max(0, decimals)));
-  return `${value} ${BYTE_UNITS[i]}`;
 }
 
 export type StatusColor = 'blue' | 'green' | 'red';

@@ -4,6 +4,7 @@ import { type Messages, mapMessages } from '../../i18n/types';
 /** Texts of App settings → Usage (docs/reference/console.md "App settings: Usage"): `t('usage.…')`. */
 const en_US = {
   title: 'Usage',
+  loading: 'Loading usage…',
   utcHint: 'Days are counted in UTC.',
   periods: {
     today: 'Today',
@@ -21,6 +22,7 @@ export type UsageMessages = Messages<typeof en_US>;
 
 const de_DE: UsageMessages = {
   title: 'Nutzung',
+  loading: 'Nutzung wird geladen…',
   utcHint: 'Tage werden in UTC gezählt.',
   periods: {
     today: 'Heute',
@@ -38,6 +40,7 @@ const de_CH: UsageMessages = mapMessages(de_DE, (s) => s.replace(/ß/g, 'ss'));
 
 const gsw_CH: UsageMessages = {
   title: 'Nutzig',
+  loading: 'Nutzig wird glade…',
   utcHint: 'D Täg wärded in UTC zellt.',
   periods: {
     today: 'Hüt',
@@ -53,6 +56,7 @@ const gsw_CH: UsageMessages = {
 
 const fr_FR: UsageMessages = {
   title: 'Utilisation',
+  loading: "Chargement de l'utilisation…",
   utcHint: 'Les jours sont comptés en UTC.',
   periods: {
     today: 'Aujourd’hui',
@@ -68,6 +72,7 @@ const fr_FR: UsageMessages = {
 
 const it_IT: UsageMessages = {
   title: 'Utilizzo',
+  loading: 'Caricamento utilizzo…',
   utcHint: 'I giorni sono contati in UTC.',
   periods: {
     today: 'Oggi',

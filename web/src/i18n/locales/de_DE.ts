@@ -54,6 +54,10 @@ export const de_DE: Messages<EnMessages> = {
   },
   errors: {
     unknownTitle: 'Unbekannter Fehler',
+    networkTitle: 'Server nicht erreichbar',
+    networkMessage: 'Keine Verbindung zum Server. Bitte prüfen Sie Ihre Internetverbindung.',
+    loadFailedTitle: 'Konnte nicht geladen werden',
+    tryAgain: 'Erneut versuchen',
     unknownMessage: 'Ein unbekannter Fehler ist aufgetreten',
     dismiss: 'Schließen',
     region: 'Fehler',

@@ -50,6 +50,10 @@ export const en_US = {
   },
   errors: {
     unknownTitle: 'Unknown Error',
+    networkTitle: 'Could not reach the server',
+    networkMessage: 'Could not connect to server. Please check your internet connection.',
+    loadFailedTitle: 'Could not load this',
+    tryAgain: 'Try again',
     unknownMessage: 'An unknown error occurred',
     dismiss: 'Dismiss',
     region: 'Errors',

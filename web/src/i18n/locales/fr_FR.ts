@@ -54,6 +54,10 @@ export const fr_FR: Messages<EnMessages> = {
   },
   errors: {
     unknownTitle: 'Erreur inconnue',
+    networkTitle: 'Serveur injoignable',
+    networkMessage: 'Impossible de se connecter au serveur. Veuillez vérifier votre connexion Internet.',
+    loadFailedTitle: 'Chargement impossible',
+    tryAgain: 'Réessayer',
     unknownMessage: "Une erreur inconnue s'est produite",
     dismiss: 'Fermer',
     region: 'Erreurs',

@@ -54,6 +54,10 @@ export const gsw_CH: Messages<EnMessages> = {
   },
   errors: {
     unknownTitle: 'Unbekannte Fähler',
+    networkTitle: 'Server nöd erreichbar',
+    networkMessage: 'Kei Verbindig zum Server. Bitte prüefed Sie Ihri Internetverbindig.',
+    loadFailedTitle: 'Het nöd chöne glade wärde',
+    tryAgain: 'Nomal probiere',
     unknownMessage: 'Es isch en unbekannte Fähler passiert',
     dismiss: 'Zuemache',
     region: 'Fähler',

@@ -53,6 +53,10 @@ export const it_IT: Messages<EnMessages> = {
   },
   errors: {
     unknownTitle: 'Errore sconosciuto',
+    networkTitle: 'Server non raggiungibile',
+    networkMessage: 'Impossibile connettersi al server. Controlla la connessione Internet.',
+    loadFailedTitle: 'Impossibile caricare',
+    tryAgain: 'Riprova',
     unknownMessage: 'Si è verificato un errore sconosciuto',
     dismiss: 'Chiudi',
     region: 'Errori',

@@ -1,5 +1,4 @@
 import { INVALID_ACCESS_TOKEN } from '@llmor/contracts';
-import { events } from '../events';
 import { clearSession, clearVendorKey, loadSession, loadVendorKey, reloadPage } from '../session';
 import { accessTokenHeader } from '../signing';
 import { ApiError } from './error';
@@ -11,8 +10,6 @@ export interface RequestOptions {
   body?: unknown;
   /** Sign with the stored session (default true). */
   signed?: boolean;
-  /** Do not broadcast client-did-receive-error for this call (docs/reference/console.md). */
-  skipDefaultErrorHandler?: boolean;
   /** Do not clear the session and reload on a 401 "Invalid access token" (the caller handles it). */
   skipInvalidSessionHandler?: boolean;
   /** Add `locale=<current>` to the query (default true). */
@@ -44,6 +41,29 @@ async function parseBody(response: Response): Promise<unknown> {
   }
 }
 
+const networkError = (cause: unknown) =>
+  new ApiError(0, { name: 'NetworkError', message: cause instanceof Error ? cause.message : String(cause) });
+
+/**
+ * The caller's signal, also aborted when the browser goes offline. Offline, a request fails at once
+ * instead of waiting for the network to return and then running, possibly long after the user left
+ * the screen (docs/adr/0028-console-data-layer.md).
+ */
+function whileOnline(callerSignal: AbortSignal | undefined): { signal: AbortSignal; release: () => void } {
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  if (callerSignal?.aborted || !navigator.onLine) abort();
+  callerSignal?.addEventListener('abort', abort);
+  window.addEventListener('offline', abort);
+  return {
+    signal: controller.signal,
+    release: () => {
+      callerSignal?.removeEventListener('abort', abort);
+      window.removeEventListener('offline', abort);
+    },
+  };
+}
+
 /** One call to the API: same origin, JSON, signed, with X-Vendor and locale (docs/reference/api.md). */
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const method = options.method ?? 'GET';
@@ -57,20 +77,20 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   );
 
   let response: Response;
+  const offline = whileOnline(options.signal);
   try {
     response = await fetch(target, {
       method,
       headers,
       body: hasBody ? JSON.stringify(options.body ?? {}) : undefined,
       credentials: 'same-origin',
-      signal: options.signal,
+      signal: offline.signal,
     });
   } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiError(0, {
-      name: 'NetworkError',
-      message: error instanceof Error ? error.message : String(error),
-    });
+    if (options.signal?.aborted) throw error;
+    throw networkError(error);
+  } finally {
+    offline.release();
   }
 
   return answerOf<T>(response.status, response.statusText, await parseBody(response), options);
@@ -98,7 +118,7 @@ function answerOf<T>(
   status: number,
   statusText: string,
   body: unknown,
-  options: Pick<RequestOptions, 'skipInvalidSessionHandler' | 'skipDefaultErrorHandler'>,
+  options: Pick<RequestOptions, 'skipInvalidSessionHandler'>,
 ): T {
   if (status >= 300) {
     const error = new ApiError(status, body, statusText);
@@ -107,7 +127,6 @@ function answerOf<T>(
       clearVendorKey();
       reloadPage();
     }
-    if (!options.skipDefaultErrorHandler) events.emit('client-did-receive-error', error);
     throw error;
   }
   return body as T;
@@ -115,7 +134,7 @@ function answerOf<T>(
 
 /**
  * POSTs a file as it is (`application/octet-stream`), reporting the share sent (0–1) as it goes: fetch
- * cannot report upload progress, XMLHttpRequest can. Errors as `apiRequest`'s (not broadcast).
+ * cannot report upload progress, XMLHttpRequest can. Errors as `apiRequest`'s.
  */
 export async function apiUpload<T>(
   path: string,
@@ -138,7 +157,7 @@ export async function apiUpload<T>(
         // Not JSON: keep the text.
       }
       try {
-        resolve(answerOf<T>(xhr.status, xhr.statusText, body, { skipDefaultErrorHandler: true }));
+        resolve(answerOf<T>(xhr.status, xhr.statusText, body, {}));
       } catch (error) {
         reject(error);
       }

@@ -1,14 +1,18 @@
 import type { DataEnvelope, PendingInvitation } from '@llmor/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 import { useAppState } from '../../../lib/appState';
 import { accountKeys } from './keys';
 
 /** POST /v1/account/invitations/{vendorId}/accept: joins the vendor. */
-export function acceptInvitation(vendorId: number): Promise<DataEnvelope<PendingInvitation>> {
+export function acceptInvitation(
+  vendorId: number,
+  signal?: AbortSignal,
+): Promise<DataEnvelope<PendingInvitation>> {
   return apiRequest(`/v1/account/invitations/${vendorId}/accept`, {
+    signal,
     method: 'POST',
-    skipDefaultErrorHandler: true,
   });
 }
 
@@ -16,7 +20,8 @@ export function acceptInvitation(vendorId: number): Promise<DataEnvelope<Pending
 export function useAcceptInvitation() {
   const client = useQueryClient();
   const { reloadVendors } = useAppState();
-  return useMutation({
+  return useApiMutation({
+    meta: LOCAL_ERROR,
     mutationFn: acceptInvitation,
     onSuccess: () => reloadVendors(),
     onSettled: () => client.invalidateQueries({ queryKey: accountKeys.invitations() }),

@@ -1,18 +1,20 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 import { accountKeys } from './keys';
 
 /** DELETE /v1/account/invitations/{vendorId}: declines (204); the vendor's links stop working. */
-export function declineInvitation(vendorId: number): Promise<void> {
+export function declineInvitation(vendorId: number, signal?: AbortSignal): Promise<void> {
   return apiRequest(`/v1/account/invitations/${vendorId}`, {
+    signal,
     method: 'DELETE',
-    skipDefaultErrorHandler: true,
   });
 }
 
 export function useDeclineInvitation() {
   const client = useQueryClient();
-  return useMutation({
+  return useApiMutation({
+    meta: LOCAL_ERROR,
     mutationFn: declineInvitation,
     onSettled: () => client.invalidateQueries({ queryKey: accountKeys.invitations() }),
   });

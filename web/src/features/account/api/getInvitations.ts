@@ -1,15 +1,16 @@
 import type { DataEnvelope, PendingInvitation } from '@llmor/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 import { accountKeys } from './keys';
 
 /** GET /v1/account/invitations: the person's own pending invitations. */
 export function getInvitations(): Promise<DataEnvelope<PendingInvitation[]>> {
-  return apiRequest('/v1/account/invitations', { skipDefaultErrorHandler: true });
+  return apiRequest('/v1/account/invitations');
 }
 
 export const invitationsQueryOptions = () =>
-  queryOptions({ queryKey: accountKeys.invitations(), queryFn: getInvitations });
+  queryOptions({ queryKey: accountKeys.invitations(), meta: LOCAL_ERROR, queryFn: getInvitations });
 
 export function useInvitations() {
   return useQuery(invitationsQueryOptions());

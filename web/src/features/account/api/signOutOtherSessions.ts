@@ -1,20 +1,22 @@
 import type { SessionsEnded } from '@llmor/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { LOCAL_ERROR, type NoVariables, useApiMutation } from '../../../lib/api/dataLayer';
 import { accountKeys } from './keys';
 
 /** POST /v1/account/sessions/signout-others → {ended}: signs out everywhere but here. */
-export function signOutOtherSessions(): Promise<SessionsEnded> {
+export function signOutOtherSessions(signal?: AbortSignal): Promise<SessionsEnded> {
   return apiRequest('/v1/account/sessions/signout-others', {
+    signal,
     method: 'POST',
-    skipDefaultErrorHandler: true,
   });
 }
 
 export function useSignOutOtherSessions() {
   const client = useQueryClient();
-  return useMutation({
-    mutationFn: signOutOtherSessions,
+  return useApiMutation({
+    meta: LOCAL_ERROR,
+    mutationFn: (_: NoVariables, signal) => signOutOtherSessions(signal),
     onSuccess: () => client.invalidateQueries({ queryKey: accountKeys.sessions() }),
   });
 }

@@ -2,6 +2,7 @@ import type { PendingInvitation } from '@llmor/contracts';
 import { Badge, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
 import { IconMailOpened } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { LoadError } from '../../../components/LoadError';
 import { LoadingState } from '../../../components/LoadingState';
 import { submitErrors } from '../../../lib/form';
 import { formatDate } from '../../../lib/format/date';
@@ -9,7 +10,6 @@ import { notifySuccess } from '../../../lib/notify';
 import { useAcceptInvitation } from '../api/acceptInvitation';
 import { useDeclineInvitation } from '../api/declineInvitation';
 import { useInvitations } from '../api/getInvitations';
-import { SectionFailed } from './SectionFailed';
 
 /** The person's pending invitations: joining a vendor needs their consent (docs/adr/0023-identity-across-tenants.md). */
 export function InvitationsSection() {
@@ -24,7 +24,7 @@ export function InvitationsSection() {
   }
   if (!invitations.data) {
     return (
-      <SectionFailed
+      <LoadError
         error={invitations.error}
         onRetry={() => void invitations.refetch()}
         testId="account-invitations-error"

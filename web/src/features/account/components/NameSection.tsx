@@ -3,13 +3,13 @@ import { Button, Group, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LoadError } from '../../../components/LoadError';
 import { LoadingState } from '../../../components/LoadingState';
 import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 import { submitErrors, toFormErrors, zodFormValidate } from '../../../lib/form';
 import { notifySuccess } from '../../../lib/notify';
 import { useAccount } from '../api/getAccount';
 import { useUpdateAccount } from '../api/updateAccount';
-import { SectionFailed } from './SectionFailed';
 
 type Values = Required<AccountUpdateBody>;
 
@@ -35,11 +35,7 @@ export function NameSection() {
     return <LoadingState text={t('app.loading.loading')} testId="account-name-loading" />;
   if (!user) {
     return (
-      <SectionFailed
-        error={account.error}
-        onRetry={() => void account.refetch()}
-        testId="account-name-error"
-      />
+      <LoadError error={account.error} onRetry={() => void account.refetch()} testId="account-name-error" />
     );
   }
 

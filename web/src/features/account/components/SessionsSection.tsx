@@ -1,13 +1,13 @@
 import { Badge, Button, Group, Modal, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LoadError } from '../../../components/LoadError';
 import { LoadingState } from '../../../components/LoadingState';
 import { RelativeTime } from '../../../components/RelativeTime';
 import { submitErrors } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/format/date';
 import { useSessions } from '../api/getSessions';
 import { useSignOutOtherSessions } from '../api/signOutOtherSessions';
-import { SectionFailed } from './SectionFailed';
 import { SessionsEndedAlert } from './SessionsEndedAlert';
 
 /** The person's signed-in sessions, and signing out every other one. */
@@ -22,7 +22,7 @@ export function SessionsSection() {
     return <LoadingState text={t('account.sessions.loading')} testId="account-sessions-loading" />;
   if (!sessions.data) {
     return (
-      <SectionFailed
+      <LoadError
         error={sessions.error}
         onRetry={() => void sessions.refetch()}
         testId="account-sessions-error"

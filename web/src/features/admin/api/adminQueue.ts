@@ -1,6 +1,7 @@
 import type { ListEnvelope, QueueJob } from '@llmor/contracts';
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { LOCAL_ERROR, type NoVariables, useApiMutation } from '../../../lib/api/dataLayer';
 
 // The queue monitor's calls (superusers only): job history and the ping job.
 
@@ -14,10 +15,10 @@ export interface QueueHistoryQuery {
 export function useQueueJobs(query: QueueHistoryQuery | null) {
   return useQuery({
     queryKey: ['admin', 'queue', query] as const,
+    meta: LOCAL_ERROR,
     queryFn: () =>
       apiRequest<ListEnvelope<QueueJob>>('/v1/admin/queue/jobs', {
         query: { ...query, page_size: 20 },
-        skipDefaultErrorHandler: true,
       }),
     enabled: query !== null,
     placeholderData: keepPreviousData,
@@ -26,11 +27,12 @@ export function useQueueJobs(query: QueueHistoryQuery | null) {
 
 /** POST /v1/admin/queue/ping → 202 {data: {id}}. */
 export function useTriggerPing() {
-  return useMutation({
-    mutationFn: () =>
+  return useApiMutation({
+    meta: LOCAL_ERROR,
+    mutationFn: (_: NoVariables, signal) =>
       apiRequest<{ data: { id: string } }>('/v1/admin/queue/ping', {
+        signal,
         method: 'POST',
-        skipDefaultErrorHandler: true,
       }),
   });
 }

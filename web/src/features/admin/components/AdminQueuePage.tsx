@@ -1,21 +1,11 @@
 import { QUEUE_HISTORY_TYPES, type QueueJob } from '@llmor/contracts';
-import {
-  Alert,
-  Badge,
-  Button,
-  Code,
-  Group,
-  SegmentedControl,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-} from '@mantine/core';
-import { IconAlertTriangle, IconBolt, IconHistory, IconRefresh } from '@tabler/icons-react';
+import { Badge, Button, Code, Group, SegmentedControl, Stack, Table, Text, TextInput } from '@mantine/core';
+import { IconBolt, IconHistory, IconRefresh } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListFooter } from '../../../components/ListFooter';
 import { ListTable } from '../../../components/ListTable';
+import { LoadError } from '../../../components/LoadError';
 import { PageHeader } from '../../../components/PageHeader';
 import { RelativeTime } from '../../../components/RelativeTime';
 import { describeError } from '../../../lib/api/error';
@@ -114,18 +104,16 @@ export function AdminQueuePage() {
           </Button>
         </Group>
         {jobs.isError ? (
-          <Alert
-            color="red"
-            variant="light"
-            icon={<IconAlertTriangle size={18} />}
+          <LoadError
+            error={jobs.error}
+            onRetry={jobs.refetch}
+            testId="queue-load-error"
             title={t('admin.queue.loadFailed')}
-            data-testid="queue-load-error"
-          >
-            {describeError(jobs.error).message}
-          </Alert>
+          />
         ) : (
           loaded && (
             <ListTable
+              load={jobs}
               testIdPrefix="queue"
               minWidth={900}
               columns={7}

@@ -42,6 +42,7 @@ export function AdminVendorPage({
         <LoadProblem
           notFound={isApiError(vendor.error) && vendor.error.status === 404}
           error={vendor.error}
+          onRetry={vendor.refetch}
           listPath="/admin/vendors"
           testIdPrefix="admin-vendor"
           textKeyPrefix="admin.page"

@@ -65,13 +65,14 @@ export function AdminVendorsPage() {
           maw={360}
         />
         <ListTable
+          load={query}
           testIdPrefix="admin-vendors"
           minWidth={760}
           columns={7}
           loading={query.isPending}
           loadingText={t('admin.loading')}
           empty={!query.isPending && rows.length === 0}
-          emptyText={query.isError ? t('admin.loadFailed') : t('admin.empty')}
+          emptyText={t('admin.empty')}
           head={
             <>
               <Table.Th>{t('admin.columns.name')}</Table.Th>

@@ -21,7 +21,6 @@ export function getOpenApi(): Promise<OpenApiDocument> {
   return apiRequest<OpenApiDocument>('/v1/openapi.json', {
     signed: false,
     withLocale: false,
-    skipDefaultErrorHandler: true,
   });
 }
 

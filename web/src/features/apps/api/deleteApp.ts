@@ -1,18 +1,21 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 
 /** DELETE /v1/vendors/{vendorId}/apps/{appId} → 204. Errors become a toast, not a banner. */
-export function deleteApp(vendorId: number, appId: number): Promise<void> {
+export function deleteApp(vendorId: number, appId: number, signal?: AbortSignal): Promise<void> {
   return apiRequest<void>(`/v1/vendors/${vendorId}/apps/${appId}`, {
+    signal,
     method: 'DELETE',
-    skipDefaultErrorHandler: true,
   });
 }
 
 export function useDeleteApp() {
   const client = useQueryClient();
-  return useMutation({
-    mutationFn: ({ vendorId, appId }: { vendorId: number; appId: number }) => deleteApp(vendorId, appId),
+  return useApiMutation({
+    meta: LOCAL_ERROR,
+    mutationFn: ({ vendorId, appId }: { vendorId: number; appId: number }, signal) =>
+      deleteApp(vendorId, appId, signal),
     onSuccess: (_r, { vendorId }) => client.invalidateQueries({ queryKey: ['apps', vendorId, 'list'] }),
   });
 }

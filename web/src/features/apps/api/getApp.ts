@@ -1,14 +1,13 @@
 import type { AppResponse } from '@llmor/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 import { isApiError } from '../../../lib/api/error';
 
 /** GET /v1/vendors/{vendorId}/apps/{appId}?resolve=creator → {data: app}. */
 export function getApp(vendorId: number, appId: number | string): Promise<AppResponse> {
   return apiRequest<AppResponse>(`/v1/vendors/${vendorId}/apps/${encodeURIComponent(String(appId))}`, {
     query: { resolve: 'creator' },
-    // The app page reports a failure itself (one alert, or a not-found page), never as a banner.
-    skipDefaultErrorHandler: true,
   });
 }
 
@@ -18,6 +17,8 @@ export const appQueryKey = (vendorId: number, appId: number | string) =>
 export const appQueryOptions = (vendorId: number, appId: number | string) =>
   queryOptions({
     queryKey: appQueryKey(vendorId, appId),
+    // The app page reports a failure itself (one alert, or a not-found page), never as a banner.
+    meta: LOCAL_ERROR,
     queryFn: () => getApp(vendorId, appId),
     select: (r) => r.data,
     staleTime: 0,

@@ -1,6 +1,7 @@
 import type { AppParametersResponse } from '@llmor/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 
 /** GET /v1/vendors/{vendorId}/apps/{appId}/parameters → {data: ParameterDefinition[]}. */
 export function getAppParameters(vendorId: number, appId: number | string): Promise<AppParametersResponse> {
@@ -12,6 +13,7 @@ export function getAppParameters(vendorId: number, appId: number | string): Prom
 export const appParametersQueryOptions = (vendorId: number, appId: number | string) =>
   queryOptions({
     queryKey: ['apps', vendorId, 'parameters', String(appId)] as const,
+    meta: LOCAL_ERROR,
     queryFn: () => getAppParameters(vendorId, appId),
     select: (r) => r.data,
   });

@@ -1,21 +1,27 @@
 import type { AppInstallBody, AppResponse } from '@llmor/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 
 /** POST /v1/vendors/{vendorId}/apps {app_key, parameters} → 201 {data: app}. Errors: shown by the dialog. */
-export function installApp(vendorId: number, body: AppInstallBody): Promise<AppResponse> {
+export function installApp(
+  vendorId: number,
+  body: AppInstallBody,
+  signal?: AbortSignal,
+): Promise<AppResponse> {
   return apiRequest<AppResponse>(`/v1/vendors/${vendorId}/apps`, {
+    signal,
     method: 'POST',
     body,
-    skipDefaultErrorHandler: true,
   });
 }
 
 export function useInstallApp(vendorId: number) {
   const client = useQueryClient();
-  return useMutation({
+  return useApiMutation({
+    meta: LOCAL_ERROR,
     mutationKey: ['apps', vendorId, 'install'] as const,
-    mutationFn: (appKey: string) => installApp(vendorId, { app_key: appKey }),
+    mutationFn: (appKey: string, signal) => installApp(vendorId, { app_key: appKey }, signal),
     onSuccess: () => client.invalidateQueries({ queryKey: ['apps', vendorId, 'list'] }),
   });
 }

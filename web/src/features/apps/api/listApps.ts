@@ -1,6 +1,7 @@
 import type { AppsList, AppType } from '@llmor/contracts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 
 export interface AppsListParams {
   search: string;
@@ -31,6 +32,7 @@ export function listApps(vendorId: number, p: AppsListParams): Promise<AppsList>
 export const appsListQueryOptions = (vendorId: number, p: AppsListParams) =>
   queryOptions({
     queryKey: ['apps', vendorId, 'list', p] as const,
+    meta: LOCAL_ERROR,
     queryFn: () => listApps(vendorId, p),
     placeholderData: keepPreviousData,
     staleTime: 0,

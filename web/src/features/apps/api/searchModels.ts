@@ -1,6 +1,7 @@
-import type { DataEnvelope, InstalledModelDetail, VendorModelPick } from '@llmor/contracts';
+import type { DataEnvelope, VendorModelPick } from '@llmor/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { modelQueryOptions } from '../../../lib/entities/models';
 
 /** GET /v1/vendors/{vendorId}/models/search?type=chat_completion&search= → {data: VendorModelPick[]} (≤ 20). */
 export async function searchCompletionModels(vendorId: number, search: string): Promise<VendorModelPick[]> {
@@ -10,24 +11,16 @@ export async function searchCompletionModels(vendorId: number, search: string): 
   return r.data;
 }
 
-/** GET /v1/vendors/{vendorId}/models/{id}: the chosen model, to label the picker (it may not be in a search page). */
-export function getModel(vendorId: number, id: number): Promise<DataEnvelope<InstalledModelDetail>> {
-  return apiRequest<DataEnvelope<InstalledModelDetail>>(`/v1/vendors/${vendorId}/models/${id}`, {
-    skipDefaultErrorHandler: true,
-  });
-}
-
+/** The chosen model, to label the picker (it may not be in a search page). */
 export const pickedModelQueryOptions = (vendorId: number, id: number) =>
   queryOptions({
-    queryKey: ['apps', vendorId, 'picked-model', id] as const,
-    queryFn: () => getModel(vendorId, id),
+    ...modelQueryOptions(vendorId, id),
     select: (r): VendorModelPick => ({
       id: r.data.id,
       name: r.data.name,
       image: r.data.image,
       cost_per_1k_formatted: r.data.cost_per_1k_formatted,
     }),
-    retry: false,
   });
 
 export function usePickedModel(vendorId: number, id: number | null) {

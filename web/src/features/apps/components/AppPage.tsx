@@ -1,13 +1,14 @@
 import { Alert, Anchor, Skeleton, Tabs } from '@mantine/core';
-import { IconAlertTriangle, IconMessages, IconSettings } from '@tabler/icons-react';
+import { IconMessages, IconSettings } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmDeleteModal, confirmDelete, DeleteMenu } from '../../../components/ConfirmDeleteModal';
+import { LoadError } from '../../../components/LoadError';
 import { LoadingState } from '../../../components/LoadingState';
 import { type Crumb, PageHeader } from '../../../components/PageHeader';
-import { describeError, isApiError } from '../../../lib/api/error';
+import { isApiError } from '../../../lib/api/error';
 import { useCurrentVendor } from '../../../lib/appState';
 import { useDeleteApp } from '../api/deleteApp';
 import { appQueryKey, useApp } from '../api/getApp';
@@ -118,9 +119,7 @@ export function AppPage({ tab, children }: AppPageProps) {
         // unsaved edits stay; only a first load that fails shows the error.
         children
       ) : app.isError ? (
-        <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} data-testid="app-error">
-          {describeError(app.error).message ?? t('errors.unknownMessage')}
-        </Alert>
+        <LoadError error={app.error} onRetry={app.refetch} testId="app-error" />
       ) : (
         <LoadingState text={t('apps.page.loading')} testId="app-loading" />
       )}

@@ -4,6 +4,7 @@ import { IconAlertTriangle, IconDeviceFloppy } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
+import { LoadError } from '../../../components/LoadError';
 import { PageHeader } from '../../../components/PageHeader';
 import { useCurrentVendor } from '../../../lib/appState';
 import { errorsUnder, type FieldMessages, submitErrors } from '../../../lib/form';
@@ -34,7 +35,9 @@ export function AppParametersForm() {
           definitions={definitions.data}
           vendorId={vendor.id}
         />
-      ) : definitions.isError ? null : (
+      ) : definitions.isError ? (
+        <LoadError error={definitions.error} onRetry={definitions.refetch} testId="parameters-load-error" />
+      ) : (
         <Stack gap="md" data-testid="parameters-loading">
           <Skeleton height={36} />
           <Skeleton height={96} />

@@ -16,10 +16,11 @@ import {
   Text,
 } from '@mantine/core';
 import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
-import { IconAlertTriangle, IconApps, IconFilter, IconPlus } from '@tabler/icons-react';
+import { IconApps, IconFilter, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListFooter } from '../../../components/ListFooter';
+import { LoadError } from '../../../components/LoadError';
 import { PageHeader } from '../../../components/PageHeader';
 import { SearchInput } from '../../../components/SearchInput';
 import { useCurrentVendor } from '../../../lib/appState';
@@ -190,15 +191,12 @@ export function AppsListPage() {
         </SimpleGrid>
       ) : list.isError && !data ? (
         // A failed fetch is not an empty list: say so and offer to try again.
-        <Paper withBorder p="xl" radius="md" data-testid="apps-load-error">
-          <Stack align="center" gap="xs">
-            <IconAlertTriangle size={32} stroke={1.5} color="var(--mantine-color-red-6)" />
-            <Text fw={600}>{t('apps.list.loadFailed')}</Text>
-            <Button variant="light" size="xs" onClick={() => void list.refetch()} data-testid="apps-retry">
-              {t('apps.list.retry')}
-            </Button>
-          </Stack>
-        </Paper>
+        <LoadError
+          error={list.error}
+          onRetry={list.refetch}
+          testId="apps-load-error"
+          title={t('apps.list.loadFailed')}
+        />
       ) : apps.length === 0 ? (
         <Paper withBorder p="xl" radius="md" data-testid="apps-empty">
           <Stack align="center" gap="xs">

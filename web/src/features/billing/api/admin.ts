@@ -8,8 +8,9 @@ import type {
   Subscription,
   SubscriptionAssignBody,
 } from '@llmor/contracts';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 import { listQuery } from '../../../lib/api/query';
 
 // The superuser's billing calls: plans, and a vendor's subscriptions.
@@ -22,10 +23,10 @@ const keys = {
 export function useAdminPlans(query: PlansQuery) {
   return useQuery({
     queryKey: [...keys.plans, query],
+    meta: LOCAL_ERROR,
     queryFn: () =>
       apiRequest<ListEnvelope<AdminPlan>>('/v1/admin/plans', {
         query: listQuery(query),
-        skipDefaultErrorHandler: true,
       }),
     placeholderData: keepPreviousData,
   });
@@ -34,12 +35,13 @@ export function useAdminPlans(query: PlansQuery) {
 /** Creates a plan (`id` null) or updates one. */
 export function useSavePlan() {
   const client = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, body }: { id: number | null; body: PlanBody | PlanUpdateBody }) =>
+  return useApiMutation({
+    meta: LOCAL_ERROR,
+    mutationFn: ({ id, body }: { id: number | null; body: PlanBody | PlanUpdateBody }, signal) =>
       apiRequest<DataEnvelope<AdminPlan>>(id === null ? '/v1/admin/plans' : `/v1/admin/plans/${id}`, {
+        signal,
         method: id === null ? 'POST' : 'PUT',
         body,
-        skipDefaultErrorHandler: true,
       }),
     onSuccess: () => client.invalidateQueries({ queryKey: keys.plans }),
   });
@@ -48,21 +50,20 @@ export function useSavePlan() {
 export function useVendorSubscriptions(vendorId: number) {
   return useQuery({
     queryKey: keys.subscriptions(vendorId),
-    queryFn: () =>
-      apiRequest<ListEnvelope<Subscription>>(`/v1/admin/vendors/${vendorId}/subscriptions`, {
-        skipDefaultErrorHandler: true,
-      }),
+    meta: LOCAL_ERROR,
+    queryFn: () => apiRequest<ListEnvelope<Subscription>>(`/v1/admin/vendors/${vendorId}/subscriptions`),
   });
 }
 
 export function useAssignSubscription(vendorId: number) {
   const client = useQueryClient();
-  return useMutation({
-    mutationFn: (body: SubscriptionAssignBody) =>
+  return useApiMutation({
+    meta: LOCAL_ERROR,
+    mutationFn: (body: SubscriptionAssignBody, signal) =>
       apiRequest<DataEnvelope<Subscription>>(`/v1/admin/vendors/${vendorId}/subscriptions`, {
+        signal,
         method: 'POST',
         body,
-        skipDefaultErrorHandler: true,
       }),
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: keys.subscriptions(vendorId) });

@@ -12,8 +12,9 @@ import type {
   Subscription,
   SubscriptionLimits,
 } from '@llmor/contracts';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 import { listQuery } from '../../../lib/api/query';
 
 // A vendor's billing calls (owners): the plan in force and its limits, plans, invoices, the address,
@@ -31,28 +32,26 @@ const base = (vendorId: number) => `/v1/vendors/${vendorId}/billing`;
 export function useSubscriptionLimits(vendorId: number) {
   return useQuery({
     queryKey: keys.limits(vendorId),
-    queryFn: () =>
-      apiRequest<DataEnvelope<SubscriptionLimits>>(`${base(vendorId)}/subscription_limits`, {
-        skipDefaultErrorHandler: true,
-      }),
+    meta: LOCAL_ERROR,
+    queryFn: () => apiRequest<DataEnvelope<SubscriptionLimits>>(`${base(vendorId)}/subscription_limits`),
   });
 }
 
 export function useAvailablePlans(vendorId: number) {
   return useQuery({
     queryKey: keys.plans(vendorId),
-    queryFn: () =>
-      apiRequest<DataEnvelope<Plan[]>>(`${base(vendorId)}/available_subs`, { skipDefaultErrorHandler: true }),
+    meta: LOCAL_ERROR,
+    queryFn: () => apiRequest<DataEnvelope<Plan[]>>(`${base(vendorId)}/available_subs`),
   });
 }
 
 export function useInvoices(vendorId: number, query: InvoicesQuery) {
   return useQuery({
     queryKey: keys.invoices(vendorId, query),
+    meta: LOCAL_ERROR,
     queryFn: () =>
       apiRequest<ListEnvelope<Invoice>>(`${base(vendorId)}/invoices`, {
         query: listQuery(query),
-        skipDefaultErrorHandler: true,
       }),
     placeholderData: keepPreviousData,
   });
@@ -61,21 +60,20 @@ export function useInvoices(vendorId: number, query: InvoicesQuery) {
 export function useBillingAddress(vendorId: number) {
   return useQuery({
     queryKey: keys.address(vendorId),
-    queryFn: () =>
-      apiRequest<DataEnvelope<BillingAddress>>(`${base(vendorId)}/address`, {
-        skipDefaultErrorHandler: true,
-      }),
+    meta: LOCAL_ERROR,
+    queryFn: () => apiRequest<DataEnvelope<BillingAddress>>(`${base(vendorId)}/address`),
   });
 }
 
 export function useSaveBillingAddress(vendorId: number) {
   const client = useQueryClient();
-  return useMutation({
-    mutationFn: (body: BillingAddressBody) =>
+  return useApiMutation({
+    meta: LOCAL_ERROR,
+    mutationFn: (body: BillingAddressBody, signal) =>
       apiRequest<DataEnvelope<BillingAddress>>(`${base(vendorId)}/address`, {
+        signal,
         method: 'PUT',
         body,
-        skipDefaultErrorHandler: true,
       }),
     onSuccess: (answer) => client.setQueryData(keys.address(vendorId), answer),
   });
@@ -83,24 +81,26 @@ export function useSaveBillingAddress(vendorId: number) {
 
 /** Stripe Checkout for a plan: the answer's URL is where the browser goes next. */
 export function useCheckout(vendorId: number) {
-  return useMutation({
-    mutationFn: (body: CheckoutBody) =>
+  return useApiMutation({
+    meta: LOCAL_ERROR,
+    mutationFn: (body: CheckoutBody, signal) =>
       apiRequest<DataEnvelope<RedirectUrl>>(`${base(vendorId)}/to/checkout`, {
+        signal,
         method: 'POST',
         body,
-        skipDefaultErrorHandler: true,
       }),
   });
 }
 
 export function useCancelSubscription(vendorId: number) {
   const client = useQueryClient();
-  return useMutation({
-    mutationFn: (body: CancelBody) =>
+  return useApiMutation({
+    meta: LOCAL_ERROR,
+    mutationFn: (body: CancelBody, signal) =>
       apiRequest<DataEnvelope<Subscription>>(`${base(vendorId)}/to/cancel`, {
+        signal,
         method: 'POST',
         body,
-        skipDefaultErrorHandler: true,
       }),
     onSuccess: () => client.invalidateQueries({ queryKey: keys.all(vendorId) }),
   });
@@ -108,10 +108,8 @@ export function useCancelSubscription(vendorId: number) {
 
 /** Stripe's billing portal: the answer's URL is where the browser goes next. */
 export function usePaymentMethodPortal(vendorId: number) {
-  return useMutation({
-    mutationFn: () =>
-      apiRequest<DataEnvelope<RedirectUrl>>(`${base(vendorId)}/to/payment-method`, {
-        skipDefaultErrorHandler: true,
-      }),
+  return useApiMutation({
+    meta: LOCAL_ERROR,
+    mutationFn: () => apiRequest<DataEnvelope<RedirectUrl>>(`${base(vendorId)}/to/payment-method`),
   });
 }

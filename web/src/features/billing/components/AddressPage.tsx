@@ -2,16 +2,17 @@ import { type BillingAddress, type BillingAddressBody, billingAddressBody } from
 import { Button, Group, SimpleGrid, Skeleton, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
+import { LoadError } from '../../../components/LoadError';
 import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 import { submitErrors, toFormErrors, zodFormValidate } from '../../../lib/form';
 import { notifySuccess, SETTINGS_AREA_TOAST } from '../../../lib/notify';
 import { useBillingAddress, useSaveBillingAddress } from '../api/billing';
-import { BillingLoadFailed } from './BillingSettings';
 
 /** /settings/billing/address: the address invoices carry (synced to the Stripe customer when Stripe is on). */
 export default function AddressPage({ vendorId }: { vendorId: number }) {
   const address = useBillingAddress(vendorId);
-  if (address.isError) return <BillingLoadFailed error={address.error} />;
+  if (address.isError)
+    return <LoadError error={address.error} onRetry={address.refetch} testId="billing-load-error" />;
   if (!address.data) return <Skeleton height={260} data-testid="billing-loading" />;
   return <AddressForm key={address.dataUpdatedAt} vendorId={vendorId} address={address.data.data} />;
 }

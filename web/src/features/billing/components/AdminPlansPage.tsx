@@ -27,12 +27,12 @@ import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListFooter } from '../../../components/ListFooter';
 import { ListTable } from '../../../components/ListTable';
+import { LoadError } from '../../../components/LoadError';
 import { PageHeader } from '../../../components/PageHeader';
 import { submitErrors, toFormErrors, zodFormValidate } from '../../../lib/form';
 import { notifySuccess } from '../../../lib/notify';
 import { useAdminPlans, useSavePlan } from '../api/admin';
 import { amountInput, formatMinor, parseAmount } from '../money';
-import { BillingLoadFailed } from './BillingSettings';
 import { formatCount, LIMIT_ORDER } from './format';
 import '../i18n';
 import { useUnsavedChanges } from '../../../components/UnsavedChanges';
@@ -71,10 +71,11 @@ export function AdminPlansPage({ nav }: { nav: ReactNode }) {
       />
       {nav}
       {plans.isError ? (
-        <BillingLoadFailed error={plans.error} />
+        <LoadError error={plans.error} onRetry={plans.refetch} testId="billing-load-error" />
       ) : (
         <>
           <ListTable
+            load={plans}
             testIdPrefix="admin-plans"
             minWidth={760}
             columns={5}

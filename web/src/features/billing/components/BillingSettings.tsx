@@ -1,10 +1,8 @@
-import { Alert, Tabs } from '@mantine/core';
-import { IconAlertTriangle } from '@tabler/icons-react';
+import { Tabs } from '@mantine/core';
 import { lazy, type ReactNode, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { LoadingState } from '../../../components/LoadingState';
-import { describeError } from '../../../lib/api/error';
 import '../i18n';
 
 export const BILLING_SECTIONS = [
@@ -57,20 +55,5 @@ export function BillingSettings({ vendorId, section }: { vendorId: number; secti
         <Page vendorId={vendorId} />
       </Suspense>
     </>
-  );
-}
-
-export function BillingLoadFailed({ error }: { error: unknown }) {
-  const { t } = useTranslation();
-  return (
-    <Alert
-      color="red"
-      variant="light"
-      icon={<IconAlertTriangle size={18} />}
-      title={t('billing.loadFailed')}
-      data-testid="billing-load-error"
-    >
-      {describeError(error).message}
-    </Alert>
   );
 }

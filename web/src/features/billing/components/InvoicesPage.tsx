@@ -3,9 +3,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListFooter } from '../../../components/ListFooter';
 import { ListTable } from '../../../components/ListTable';
+import { LoadError } from '../../../components/LoadError';
 import { useInvoices } from '../api/billing';
 import { formatMinor } from '../money';
-import { BillingLoadFailed } from './BillingSettings';
 import { formatPeriod } from './format';
 
 const PAGE_SIZE = 20;
@@ -21,11 +21,13 @@ export default function InvoicesPage({ vendorId }: { vendorId: number }) {
   const { t, i18n } = useTranslation();
   const [page, setPage] = useState(0);
   const invoices = useInvoices(vendorId, { page, page_size: PAGE_SIZE });
-  if (invoices.isError) return <BillingLoadFailed error={invoices.error} />;
+  if (invoices.isError)
+    return <LoadError error={invoices.error} onRetry={invoices.refetch} testId="billing-load-error" />;
   const rows = invoices.data?.data ?? [];
   return (
     <>
       <ListTable
+        load={invoices}
         testIdPrefix="billing-invoices"
         minWidth={640}
         columns={5}

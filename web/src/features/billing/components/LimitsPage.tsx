@@ -1,14 +1,15 @@
 import { Card, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { LoadError } from '../../../components/LoadError';
 import { useSubscriptionLimits } from '../api/billing';
-import { BillingLoadFailed } from './BillingSettings';
 import { formatCount, LIMIT_ORDER } from './format';
 
 /** /settings/billing/limits: what the plan in force allows. */
 export default function LimitsPage({ vendorId }: { vendorId: number }) {
   const { t, i18n } = useTranslation();
   const limits = useSubscriptionLimits(vendorId);
-  if (limits.isError) return <BillingLoadFailed error={limits.error} />;
+  if (limits.isError)
+    return <LoadError error={limits.error} onRetry={limits.refetch} testId="billing-load-error" />;
   if (!limits.data) return <Skeleton height={200} data-testid="billing-loading" />;
   const state = limits.data.data;
   return (

@@ -1,16 +1,17 @@
 import { Alert, Button, Skeleton, Stack, Text } from '@mantine/core';
 import { IconCreditCard } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { LoadError } from '../../../components/LoadError';
 import { submitErrors } from '../../../lib/form';
 import { usePaymentMethodPortal, useSubscriptionLimits } from '../api/billing';
-import { BillingLoadFailed } from './BillingSettings';
 
 /** /settings/billing/payment-methods: opens Stripe's billing portal (without Stripe: who assigns plans). */
 export default function PaymentMethodsPage({ vendorId }: { vendorId: number }) {
   const { t } = useTranslation();
   const limits = useSubscriptionLimits(vendorId);
   const portal = usePaymentMethodPortal(vendorId);
-  if (limits.isError) return <BillingLoadFailed error={limits.error} />;
+  if (limits.isError)
+    return <LoadError error={limits.error} onRetry={limits.refetch} testId="billing-load-error" />;
   if (!limits.data) return <Skeleton height={80} data-testid="billing-loading" />;
   if (!limits.data.data.stripe) {
     return (

@@ -4,11 +4,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ConfirmDeleteModal } from '../../../components/ConfirmDeleteModal';
+import { LoadError } from '../../../components/LoadError';
 import { submitErrors } from '../../../lib/form';
 import { formatDate } from '../../../lib/format/date';
 import { notifySuccess } from '../../../lib/notify';
 import { useAvailablePlans, useCancelSubscription, useCheckout, useSubscriptionLimits } from '../api/billing';
-import { BillingLoadFailed } from './BillingSettings';
 import { formatCount, formatPeriod, LIMIT_ORDER, planPrice } from './format';
 
 /** /settings/subscription: the plan in force, its period, cancel at period end, and the plans to change to. */
@@ -18,7 +18,8 @@ export default function SubscriptionPage({ vendorId }: { vendorId: number }) {
   const limits = useSubscriptionLimits(vendorId);
   const plans = useAvailablePlans(vendorId);
   const checkout = params.get('checkout');
-  if (limits.isError) return <BillingLoadFailed error={limits.error} />;
+  if (limits.isError)
+    return <LoadError error={limits.error} onRetry={limits.refetch} testId="billing-load-error" />;
   if (!limits.data) return <Skeleton height={200} data-testid="billing-loading" />;
   const state = limits.data.data;
   return (
@@ -40,7 +41,7 @@ export default function SubscriptionPage({ vendorId }: { vendorId: number }) {
         </Alert>
       ) : null}
       {plans.isError ? (
-        <BillingLoadFailed error={plans.error} />
+        <LoadError error={plans.error} onRetry={plans.refetch} testId="billing-load-error" />
       ) : !plans.data ? (
         <Skeleton height={120} />
       ) : plans.data.data.length === 0 ? (

@@ -1,16 +1,17 @@
 import type { LimitUsage } from '@llmor/contracts';
 import { Card, Group, Progress, Skeleton, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { LoadError } from '../../../components/LoadError';
 import { formatDate } from '../../../lib/format/date';
 import { useSubscriptionLimits } from '../api/billing';
-import { BillingLoadFailed } from './BillingSettings';
 import { formatCount, LIMIT_ORDER } from './format';
 
 /** /settings/billing/usage: this period's use against each limit of the plan, as progress bars. */
 export default function UsagePage({ vendorId }: { vendorId: number }) {
   const { t, i18n } = useTranslation();
   const limits = useSubscriptionLimits(vendorId);
-  if (limits.isError) return <BillingLoadFailed error={limits.error} />;
+  if (limits.isError)
+    return <LoadError error={limits.error} onRetry={limits.refetch} testId="billing-load-error" />;
   if (!limits.data) return <Skeleton height={240} data-testid="billing-loading" />;
   const state = limits.data.data;
   return (

@@ -2,10 +2,10 @@ import { Badge, Button, Card, Group, NumberInput, Select, Stack, Table, Text, Ti
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { ListTable } from '../../../components/ListTable';
+import { LoadError } from '../../../components/LoadError';
 import { submitErrors, toFormErrors } from '../../../lib/form';
 import { notifySuccess } from '../../../lib/notify';
 import { useAdminPlans, useAssignSubscription, useVendorSubscriptions } from '../api/admin';
-import { BillingLoadFailed } from './BillingSettings';
 import { formatPeriod } from './format';
 import '../i18n';
 import { useUnsavedChanges } from '../../../components/UnsavedChanges';
@@ -14,11 +14,15 @@ import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 export function VendorSubscriptions({ vendorId }: { vendorId: number }) {
   const { t, i18n } = useTranslation();
   const subscriptions = useVendorSubscriptions(vendorId);
-  if (subscriptions.isError) return <BillingLoadFailed error={subscriptions.error} />;
+  if (subscriptions.isError)
+    return (
+      <LoadError error={subscriptions.error} onRetry={subscriptions.refetch} testId="billing-load-error" />
+    );
   const rows = subscriptions.data?.data ?? [];
   return (
     <Stack gap="lg">
       <ListTable
+        load={subscriptions}
         testIdPrefix="admin-subscriptions"
         minWidth={640}
         columns={5}

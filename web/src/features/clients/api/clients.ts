@@ -6,8 +6,9 @@ import type {
   DataEnvelope,
   ListEnvelope,
 } from '@llmor/contracts';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 import { listQuery } from '../../../lib/api/query';
 
 /** Query keys of the clients feature. */
@@ -25,10 +26,10 @@ const appPath = (vendorId: number, appId: string) => `/v1/vendors/${vendorId}/ap
 export function useClients(vendorId: number, appId: string, query: ClientsQuery) {
   return useQuery({
     queryKey: clientKeys.list(vendorId, appId, query),
+    meta: LOCAL_ERROR,
     queryFn: () =>
       apiRequest<ListEnvelope<ApiClient>>(appPath(vendorId, appId), {
         query: listQuery(query),
-        skipDefaultErrorHandler: true,
       }),
     placeholderData: keepPreviousData,
   });
@@ -38,10 +39,8 @@ export function useClients(vendorId: number, appId: string, query: ClientsQuery)
 export function useClient(vendorId: number, appId: string, clientId: number | null) {
   return useQuery({
     queryKey: clientKeys.one(vendorId, appId, clientId ?? 0),
-    queryFn: () =>
-      apiRequest<DataEnvelope<ApiClient>>(`${appPath(vendorId, appId)}/${clientId}`, {
-        skipDefaultErrorHandler: true,
-      }),
+    meta: LOCAL_ERROR,
+    queryFn: () => apiRequest<DataEnvelope<ApiClient>>(`${appPath(vendorId, appId)}/${clientId}`),
     select: (r) => r.data,
     enabled: clientId !== null,
     retry: false,
@@ -51,18 +50,18 @@ export function useClient(vendorId: number, appId: string, clientId: number | nu
 /** POST …/clients → the client with its full token (shown once), or PUT …/clients/{clientId}. */
 export function useSaveClient(vendorId: number, appId: string, clientId: number | null) {
   const client = useQueryClient();
-  return useMutation({
-    mutationFn: (body: ClientBody) =>
+  return useApiMutation({
+    meta: LOCAL_ERROR,
+    mutationFn: (body: ClientBody, signal) =>
       clientId === null
         ? apiRequest<DataEnvelope<ApiClientCreated>>(appPath(vendorId, appId), {
+            signal,
             method: 'POST',
             body,
-            skipDefaultErrorHandler: true,
           })
         : apiRequest<DataEnvelope<ApiClient>>(`${appPath(vendorId, appId)}/${clientId}`, {
             method: 'PUT',
             body,
-            skipDefaultErrorHandler: true,
           }),
     onSuccess: (answer) => {
       // The stored copy never holds the full token.

@@ -22,10 +22,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { testIdProps } from '../../../components/FieldError';
+import { LoadError } from '../../../components/LoadError';
 import { NoVendorSelected } from '../../../components/NoVendorSelected';
 import { PageHeader } from '../../../components/PageHeader';
 import { RelativeTime } from '../../../components/RelativeTime';
-import { describeError } from '../../../lib/api/error';
+import { isApiError } from '../../../lib/api/error';
 import { useCurrentVendor } from '../../../lib/appState';
 import { submitErrors, toFormErrors, zodFormValidate } from '../../../lib/form';
 import { notifySuccess, SETTINGS_AREA_TOAST } from '../../../lib/notify';
@@ -76,14 +77,18 @@ function ClientDetail({
     return (
       <>
         <PageHeader sub title={t('clients.detail.title')} titleTestId="settings-title" actions={back} />
-        <Alert
-          color="red"
-          variant="light"
-          icon={<IconAlertTriangle size={18} />}
-          data-testid="client-not-found"
-        >
-          {(query.error && describeError(query.error).message) || t('clients.detail.notFound')}
-        </Alert>
+        {id !== null && !(isApiError(query.error) && query.error.status === 404) ? (
+          <LoadError error={query.error} onRetry={query.refetch} testId="client-load-error" />
+        ) : (
+          <Alert
+            color="red"
+            variant="light"
+            icon={<IconAlertTriangle size={18} />}
+            data-testid="client-not-found"
+          >
+            {t('clients.detail.notFound')}
+          </Alert>
+        )}
       </>
     );
   }

@@ -1,26 +1,16 @@
 import { type ApiClient, type ClientOrderColumn, PAGE_SIZE_DEFAULT } from '@llmor/contracts';
-import {
-  Alert,
-  Anchor,
-  Button,
-  ColorSwatch,
-  Group,
-  Table,
-  Text,
-  Tooltip,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Anchor, Button, ColorSwatch, Group, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ListFooter } from '../../../components/ListFooter';
 import { ListTable } from '../../../components/ListTable';
+import { LoadError } from '../../../components/LoadError';
 import { NoVendorSelected } from '../../../components/NoVendorSelected';
 import { PageHeader } from '../../../components/PageHeader';
 import { RelativeTime } from '../../../components/RelativeTime';
 import { type Sort, SortHeader, useSort } from '../../../components/SortHeader';
-import { describeError } from '../../../lib/api/error';
 import { useCurrentVendor } from '../../../lib/appState';
 import { useClampPage } from '../../../lib/listState';
 import { useClients } from '../api/clients';
@@ -88,11 +78,15 @@ function ClientsTable({ vendorId, appId }: { vendorId: number; appId: string }) 
         }
       />
       {query.isError ? (
-        <Alert color="red" variant="light" title={t('clients.loadFailed')} data-testid="clients-load-error">
-          {describeError(query.error).message}
-        </Alert>
+        <LoadError
+          error={query.error}
+          onRetry={query.refetch}
+          testId="clients-load-error"
+          title={t('clients.loadFailed')}
+        />
       ) : (
         <ListTable
+          load={query}
           testIdPrefix="clients"
           minWidth={680}
           columns={COLUMNS}

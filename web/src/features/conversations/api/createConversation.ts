@@ -1,16 +1,17 @@
 import type { ConversationCreated, CreateConversationBody, DataEnvelope } from '@llmor/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 import { conversationsKey } from './listConversations';
 
 /** POST /v1/conversations {vendor_app_id, vendor_channel: 'management', parameters: {}} → 201 {data}. */
-export async function createConversation(appId: number): Promise<ConversationCreated> {
+export async function createConversation(appId: number, signal?: AbortSignal): Promise<ConversationCreated> {
   const body: CreateConversationBody = { vendor_app_id: appId, vendor_channel: 'management', parameters: {} };
   // The view reports a failure as an error message; no banner as well.
   const answer = await apiRequest<DataEnvelope<ConversationCreated>>('/v1/conversations', {
+    signal,
     method: 'POST',
     body,
-    skipDefaultErrorHandler: true,
   });
   return answer.data;
 }
@@ -18,7 +19,8 @@ export async function createConversation(appId: number): Promise<ConversationCre
 /** Opens a conversation; the app's history list refreshes. */
 export function useCreateConversation() {
   const queryClient = useQueryClient();
-  return useMutation({
+  return useApiMutation({
+    meta: LOCAL_ERROR,
     mutationFn: createConversation,
     onSuccess: (_created, appId) => queryClient.invalidateQueries({ queryKey: conversationsKey(appId) }),
   });

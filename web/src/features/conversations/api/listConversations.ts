@@ -1,6 +1,7 @@
 import { type ConversationListItem, HISTORY_PAGE_SIZE, type ListEnvelope } from '@llmor/contracts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 
 /** GET /v1/conversations?vendor_app_id=&page=&page_size=20&order=id&order_dir=desc (newest first). */
 export function listConversations(appId: number, page: number): Promise<ListEnvelope<ConversationListItem>> {
@@ -17,6 +18,7 @@ export const conversationsQueryOptions = (appId: number, page: number) =>
     queryFn: () => listConversations(appId, page),
     placeholderData: keepPreviousData,
     staleTime: 0,
+    meta: LOCAL_ERROR,
   });
 
 export function useConversations(appId: number, page: number) {

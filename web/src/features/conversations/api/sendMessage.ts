@@ -1,21 +1,26 @@
 import type { MessageSent, SendMessageBody } from '@llmor/contracts';
-import { useMutation } from '@tanstack/react-query';
 import { apiRequest, type RequestOptions } from '../../../lib/api/client';
+import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 
 /** Header naming this browser's relay socket, so it gets `input_async: false` (contracts/src/relay.ts). */
 export const RELAY_SOCKET_HEADER_NAME = 'X-Relay-Socket';
 
 /**
- * POST /v1/conversations/{token} {content} → {conversation, data: the messages it added}; the default error handler
- * is skipped (docs/reference/api.md): the view shows failures as an error-role message. A 504 means the reply goes
+ * POST /v1/conversations/{token} {content} → {conversation, data: the messages it added}; the data layer's
+ * default report is skipped (docs/reference/api.md): the view shows failures as an error-role message. A 504 means the reply goes
  * on over the relay. `X-Relay-Socket` names this browser's socket, so it gets `input_async: false`.
  */
-export function sendMessage(token: string, content: string, socketId?: string): Promise<MessageSent> {
+export function sendMessage(
+  token: string,
+  content: string,
+  socketId?: string,
+  signal?: AbortSignal,
+): Promise<MessageSent> {
   const body: SendMessageBody = { content };
   const options: RequestOptions = {
+    signal,
     method: 'POST',
     body,
-    skipDefaultErrorHandler: true,
     headers: socketId ? { [RELAY_SOCKET_HEADER_NAME]: socketId } : undefined,
   };
   return apiRequest<MessageSent>(`/v1/conversations/${encodeURIComponent(token)}`, options);
@@ -23,8 +28,11 @@ export function sendMessage(token: string, content: string, socketId?: string): 
 
 /** Sends a message; the view adds the answer's messages to those it shows. */
 export function useSendMessage() {
-  return useMutation({
-    mutationFn: ({ token, content, socketId }: { token: string; content: string; socketId?: string }) =>
-      sendMessage(token, content, socketId),
+  return useApiMutation({
+    meta: LOCAL_ERROR,
+    mutationFn: (
+      { token, content, socketId }: { token: string; content: string; socketId?: string },
+      signal,
+    ) => sendMessage(token, content, socketId, signal),
   });
 }

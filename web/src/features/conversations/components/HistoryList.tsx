@@ -1,13 +1,13 @@
 import { CONVERSATION_TOKEN_TAIL, type ConversationChannel, HISTORY_PAGE_SIZE } from '@llmor/contracts';
 import { Badge, Button, Center, Group, Loader, NavLink, Stack, Text, Title } from '@mantine/core';
 import { IconMessagePlus } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { LoadError } from '../../../components/LoadError';
 import { RelativeTime } from '../../../components/RelativeTime';
 import { events } from '../../../lib/events';
-import { conversationsKey, useConversations } from '../api/listConversations';
+import { useConversations } from '../api/listConversations';
 
 /** '#' plus the last 6 characters of the token. */
 export const tokenTail = (token: string) => `#${token.slice(-CONVERSATION_TOKEN_TAIL)}`;
@@ -21,7 +21,8 @@ const CHANNEL_COLORS: Record<ConversationChannel, string> = {
 
 /**
  * Conversation History: New button, newest first, 20 per page with Previous / Next, the open one
- * highlighted. Refreshes when a conversation-created event for this app arrives.
+ * highlighted; a failed load says so with Try again. Returns to the first page when a conversation-created
+ * event for this app arrives.
  */
 export function HistoryList({
   appId,
@@ -34,18 +35,16 @@ export function HistoryList({
   heading?: boolean;
 }) {
   const { t } = useTranslation();
-  const client = useQueryClient();
   const [page, setPage] = useState(0);
   const list = useConversations(appId, page);
 
   useEffect(
     () =>
+      // The creating call refreshes the list (useCreateConversation); here only the page returns to the newest.
       events.on('conversation-created', ({ appId: createdFor }) => {
-        if (Number(createdFor) !== appId) return;
-        setPage(0);
-        void client.invalidateQueries({ queryKey: conversationsKey(appId) });
+        if (Number(createdFor) === appId) setPage(0);
       }),
-    [appId, client],
+    [appId],
   );
 
   const total = list.data?.filter_count ?? 0;
@@ -76,6 +75,8 @@ export function HistoryList({
         <Center py="md">
           <Loader size="sm" aria-label={t('conversations.history.loading')} />
         </Center>
+      ) : list.isError ? (
+        <LoadError error={list.error} onRetry={list.refetch} testId="conversation-history-load-error" />
       ) : items.length === 0 ? (
         <Text size="sm" c="dimmed" data-testid="conversation-history-empty">
           {t('conversations.history.empty')}

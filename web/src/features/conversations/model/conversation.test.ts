@@ -141,14 +141,14 @@ describe('function calls while streaming', () => {
   });
 
   it('does not commit an empty in-progress message on iteration', () => {
-    const s = run([relay('completion.started', { input_async: true }), relay('function_call_iteration', {})]);
+    const s = run([relay('completion.started', { input_async: true }), relay('function_call_iteration')]);
     expect(s.messages).toHaveLength(0);
   });
 
   it('completes a call that was already committed', () => {
     let s = run([
       relay('function_call.begin', { id: 'c1', name: 'f', arguments: {} }),
-      relay('function_call_iteration', {}),
+      relay('function_call_iteration'),
     ]);
     s = run([relay('function_call.end', { id: 'c1', name: 'f', result: 'ok', status: 1 })], s);
     expect(s.messages[0]!.function_calls[0]).toMatchObject({ status: 'completed', result: 'ok' });
@@ -240,7 +240,7 @@ describe('relay log', () => {
       relay('function_call_iteration', { iteration: 1 }),
       relay('custom.event', { hello: 'world' }),
       relay('completion.finished', { input_async: true }),
-      relay('completion.ended', {}),
+      relay('completion.ended'),
     ]);
     expect(s.relayLog.map((e) => e.type)).toEqual([
       'custom.event',
@@ -260,7 +260,7 @@ describe('relay log', () => {
   });
 
   it('reset clears messages, debug data and the log', () => {
-    const s = run([relay('custom', {}), relay('debug', { a: 1 }), { type: 'reset' }]);
+    const s = run([relay('custom'), relay('debug', { a: 1 }), { type: 'reset' }]);
     expect(s.relayLog).toEqual([]);
     expect(s.debug).toEqual({});
   });

@@ -9,8 +9,9 @@ import type {
   ListEnvelope,
   VendorModelPicks,
 } from '@llmor/contracts';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, apiUpload } from '../../../lib/api/client';
+import { LOCAL_ERROR, type NoVariables, useApiMutation } from '../../../lib/api/dataLayer';
 
 /** Query keys of the datastores feature. */
 export const datastoreKeys = {
@@ -25,8 +26,8 @@ const appPath = (vendorId: number, appId: string) => `/v1/vendors/${vendorId}/ap
 export function useDatastores(vendorId: number, appId: string) {
   return useQuery({
     queryKey: datastoreKeys.list(vendorId, appId),
-    queryFn: () =>
-      apiRequest<ListEnvelope<Datastore>>(appPath(vendorId, appId), { skipDefaultErrorHandler: true }),
+    meta: LOCAL_ERROR,
+    queryFn: () => apiRequest<ListEnvelope<Datastore>>(appPath(vendorId, appId)),
     select: (r) => r.data,
   });
 }
@@ -34,13 +35,14 @@ export function useDatastores(vendorId: number, appId: string) {
 /** POST …/datastores (resolve=creator). */
 export function useCreateDatastore(vendorId: number, appId: string) {
   const client = useQueryClient();
-  return useMutation({
-    mutationFn: (body: DatastoreCreateBody) =>
+  return useApiMutation({
+    meta: LOCAL_ERROR,
+    mutationFn: (body: DatastoreCreateBody, signal) =>
       apiRequest<DataEnvelope<Datastore>>(appPath(vendorId, appId), {
+        signal,
         method: 'POST',
         body,
         query: { resolve: 'creator' },
-        skipDefaultErrorHandler: true,
       }),
     onSuccess: () => client.invalidateQueries({ queryKey: datastoreKeys.list(vendorId, appId) }),
   });
@@ -49,12 +51,13 @@ export function useCreateDatastore(vendorId: number, appId: string) {
 /** PUT …/datastores/{id}: name, embedding model. */
 export function useUpdateDatastore(vendorId: number, appId: string) {
   const client = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, body }: { id: number; body: DatastoreUpdateBody }) =>
+  return useApiMutation({
+    meta: LOCAL_ERROR,
+    mutationFn: ({ id, body }: { id: number; body: DatastoreUpdateBody }, signal) =>
       apiRequest<DataEnvelope<Datastore>>(`${appPath(vendorId, appId)}/${id}`, {
+        signal,
         method: 'PUT',
         body,
-        skipDefaultErrorHandler: true,
       }),
     onSuccess: () => client.invalidateQueries({ queryKey: datastoreKeys.list(vendorId, appId) }),
   });
@@ -74,10 +77,10 @@ export function useDocuments(
   return useQuery({
     refetchInterval: poll ? 1500 : false,
     queryKey: [...datastoreKeys.documents(datastoreId), page, pageSize, version] as const,
+    meta: LOCAL_ERROR,
     queryFn: () =>
       apiRequest<ListEnvelope<DatastoreDocument>>(`/v1/datastores/${datastoreId}/docs`, {
         query: { page, page_size: pageSize, v: version },
-        skipDefaultErrorHandler: true,
       }),
     placeholderData: keepPreviousData,
   });
@@ -87,10 +90,7 @@ export function useDocuments(
 export function useDatastoreStatus(datastoreId: number) {
   return useQuery({
     queryKey: datastoreKeys.status(datastoreId),
-    queryFn: () =>
-      apiRequest<DataEnvelope<DatastoreStatus>>(`/v1/datastores/${datastoreId}/status`, {
-        skipDefaultErrorHandler: true,
-      }),
+    queryFn: () => apiRequest<DataEnvelope<DatastoreStatus>>(`/v1/datastores/${datastoreId}/status`),
     select: (r) => r.data,
     refetchInterval: (q) => ((q.state.data?.data.pending ?? 0) > 0 ? 1500 : false),
   });
@@ -112,20 +112,25 @@ function useInvalidateDatastore() {
  */
 export function useUploadDocuments(datastoreId: number) {
   const invalidate = useInvalidateDatastore();
-  return useMutation({
-    mutationFn: ({
-      mode,
-      file,
-      onProgress,
-    }: {
-      mode: FileImportMode;
-      file: File;
-      onProgress(sent: number): void;
-    }) =>
+  return useApiMutation({
+    meta: LOCAL_ERROR,
+    mutationFn: (
+      {
+        mode,
+        file,
+        onProgress,
+      }: {
+        mode: FileImportMode;
+        file: File;
+        onProgress(sent: number): void;
+      },
+      signal,
+    ) =>
       apiUpload<DataEnvelope<DatastoreDocument[]>>(`/v1/datastores/${datastoreId}/docs/upload`, {
         query: { mode, name: file.name },
         file,
         onProgress,
+        signal,
       }),
     onSettled: () => invalidate(datastoreId),
   });
@@ -134,12 +139,13 @@ export function useUploadDocuments(datastoreId: number) {
 /** PUT /v1/datastores/{id}/docs/{docId} {document}. */
 export function useUpdateDocument(datastoreId: number) {
   const invalidate = useInvalidateDatastore();
-  return useMutation({
-    mutationFn: ({ id, document }: { id: number; document: unknown }) =>
+  return useApiMutation({
+    meta: LOCAL_ERROR,
+    mutationFn: ({ id, document }: { id: number; document: unknown }, signal) =>
       apiRequest<DataEnvelope<DatastoreDocument>>(`/v1/datastores/${datastoreId}/docs/${id}`, {
+        signal,
         method: 'PUT',
         body: { document },
-        skipDefaultErrorHandler: true,
       }),
     onSuccess: () => invalidate(datastoreId),
   });
@@ -148,11 +154,12 @@ export function useUpdateDocument(datastoreId: number) {
 /** DELETE /v1/datastores/{id}/docs/{docId}. */
 export function useDeleteDocument(datastoreId: number) {
   const invalidate = useInvalidateDatastore();
-  return useMutation({
-    mutationFn: (id: number) =>
+  return useApiMutation({
+    meta: LOCAL_ERROR,
+    mutationFn: (id: number, signal) =>
       apiRequest<void>(`/v1/datastores/${datastoreId}/docs/${id}`, {
+        signal,
         method: 'DELETE',
-        skipDefaultErrorHandler: true,
       }),
     onSuccess: () => invalidate(datastoreId),
   });
@@ -161,11 +168,12 @@ export function useDeleteDocument(datastoreId: number) {
 /** POST /v1/datastores/{id}/truncate → {message} (the success toast). */
 export function useTruncateDatastore(datastoreId: number) {
   const invalidate = useInvalidateDatastore();
-  return useMutation({
-    mutationFn: () =>
+  return useApiMutation({
+    meta: LOCAL_ERROR,
+    mutationFn: (_: NoVariables, signal) =>
       apiRequest<{ message: string }>(`/v1/datastores/${datastoreId}/truncate`, {
+        signal,
         method: 'POST',
-        skipDefaultErrorHandler: true,
       }),
     onSuccess: () => invalidate(datastoreId),
   });
@@ -178,7 +186,6 @@ export function useEmbeddingModels(vendorId: number) {
     queryFn: () =>
       apiRequest<VendorModelPicks>(`/v1/vendors/${vendorId}/models/search`, {
         query: { type: 'embedding' },
-        skipDefaultErrorHandler: true,
       }),
     select: (r) => r.data,
   });

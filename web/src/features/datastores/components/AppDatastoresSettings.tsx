@@ -4,19 +4,13 @@ import {
   type DatastoreCreateBody,
   datastoreCreateBody,
 } from '@llmor/contracts';
-import { Alert, Box, Button, Group, Menu, Stack, Tabs, TextInput } from '@mantine/core';
+import { Box, Button, Group, Menu, Stack, Tabs, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import {
-  IconAlertTriangle,
-  IconDots,
-  IconEraser,
-  IconFileImport,
-  IconPencil,
-  IconPlus,
-} from '@tabler/icons-react';
+import { IconDots, IconEraser, IconFileImport, IconPencil, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDeleteModal } from '../../../components/ConfirmDeleteModal';
+import { LoadError } from '../../../components/LoadError';
 import { LoadingState } from '../../../components/LoadingState';
 import { NoVendorSelected } from '../../../components/NoVendorSelected';
 import { PageHeader } from '../../../components/PageHeader';
@@ -57,20 +51,12 @@ function DatastoreTabs({ vendorId, appId }: { vendorId: number; appId: string })
   if (list.isPending) return <LoadingState text={t('datastores.loading')} testId="datastores-loading" />;
   if (list.isError) {
     return (
-      <Alert
-        color="red"
-        variant="light"
-        icon={<IconAlertTriangle size={18} />}
+      <LoadError
+        error={list.error}
+        onRetry={list.refetch}
+        testId="datastores-load-error"
         title={t('datastores.loadFailed')}
-        data-testid="datastores-load-error"
-      >
-        <Stack gap="xs" align="flex-start">
-          {describeError(list.error).message}
-          <Button size="xs" variant="light" onClick={() => void list.refetch()}>
-            {t('datastores.retry')}
-          </Button>
-        </Stack>
-      </Alert>
+      />
     );
   }
   const stores = list.data;

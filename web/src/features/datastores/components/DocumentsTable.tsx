@@ -4,13 +4,14 @@ import {
   HASH_PREVIEW_LENGTH,
   PAGE_SIZE_DEFAULT,
 } from '@llmor/contracts';
-import { ActionIcon, Alert, Box, Group, Table, Text, Tooltip } from '@mantine/core';
-import { IconAlertTriangle, IconEye, IconTrash } from '@tabler/icons-react';
+import { ActionIcon, Box, Group, Table, Text, Tooltip } from '@mantine/core';
+import { IconEye, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DocumentSourceLabel } from '../../../components/DocumentSourceLabel';
 import { ListFooter } from '../../../components/ListFooter';
 import { ListTable } from '../../../components/ListTable';
+import { LoadError } from '../../../components/LoadError';
 import { RelativeTime } from '../../../components/RelativeTime';
 import { describeError } from '../../../lib/api/error';
 import { useClampPage } from '../../../lib/listState';
@@ -51,20 +52,18 @@ export function DocumentsTable({ datastoreId }: { datastoreId: number }) {
   };
   if (docs.isError) {
     return (
-      <Alert
-        color="red"
-        variant="light"
-        icon={<IconAlertTriangle size={18} />}
+      <LoadError
+        error={docs.error}
+        onRetry={docs.refetch}
+        testId="documents-load-error"
         title={t('datastores.table.loadFailed')}
-        data-testid="documents-load-error"
-      >
-        {describeError(docs.error).message}
-      </Alert>
+      />
     );
   }
   return (
     <>
       <ListTable
+        load={docs}
         testIdPrefix="documents"
         minWidth={720}
         columns={5}

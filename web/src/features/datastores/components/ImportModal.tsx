@@ -19,6 +19,7 @@ import { IconFileUpload, IconX } from '@tabler/icons-react';
 import { type DragEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { describeError } from '../../../lib/api/error';
+import { formatBytes } from '../../../lib/format/bytes';
 import { useUploadDocuments } from '../api/datastores';
 
 type FileStatus = 'pending' | 'importing' | 'done' | 'error';
@@ -44,18 +45,6 @@ const STATUS_COLOR: Record<FileStatus, string> = {
   done: 'green',
   error: 'red',
 };
-
-/** Byte sizes in units Bytes to YB, base 1024 (docs/reference/console.md). */
-export function formatBytes(bytes: number): string {
-  const units = ['Bytes', 'KB', 'MB', 'GB', 'TB', 'PB', 'EB', 'ZB', 'YB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
-}
 
 /**
  * The import dialog: a tab per mode (default qa), a dropzone for several files, and per file its mode

@@ -7,8 +7,9 @@ import type {
   EmbedUpdateBody,
   ListEnvelope,
 } from '@llmor/contracts';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { LOCAL_ERROR, type NoVariables, useApiMutation } from '../../../lib/api/dataLayer';
 import { listQuery } from '../../../lib/api/query';
 
 // An app's web embeds: list, one, create (answers the token in full, once), update, delete, and the
@@ -27,10 +28,10 @@ const embedsPath = (vendorId: number, appId: string) => `/v1/vendors/${vendorId}
 export function useEmbeds(vendorId: number, appId: string, query: EmbedsQuery) {
   return useQuery({
     queryKey: embedKeys.list(vendorId, appId, query),
+    meta: LOCAL_ERROR,
     queryFn: () =>
       apiRequest<ListEnvelope<Embed>>(embedsPath(vendorId, appId), {
         query: listQuery(query),
-        skipDefaultErrorHandler: true,
       }),
     placeholderData: keepPreviousData,
   });
@@ -39,10 +40,8 @@ export function useEmbeds(vendorId: number, appId: string, query: EmbedsQuery) {
 export function useEmbed(vendorId: number, appId: string, embedId: number | null) {
   return useQuery({
     queryKey: embedKeys.one(vendorId, appId, embedId ?? 0),
-    queryFn: () =>
-      apiRequest<DataEnvelope<Embed>>(`${embedsPath(vendorId, appId)}/${embedId}`, {
-        skipDefaultErrorHandler: true,
-      }),
+    meta: LOCAL_ERROR,
+    queryFn: () => apiRequest<DataEnvelope<Embed>>(`${embedsPath(vendorId, appId)}/${embedId}`),
     select: (answer) => answer.data,
     enabled: embedId !== null,
     retry: false,
@@ -51,19 +50,32 @@ export function useEmbed(vendorId: number, appId: string, embedId: number | null
 
 /** The token in full and the script's URL; fetched when asked for, never kept in the cache. */
 export function fetchEmbedCode(vendorId: number, appId: string, embedId: number): Promise<EmbedCode> {
-  return apiRequest<DataEnvelope<EmbedCode>>(`${embedsPath(vendorId, appId)}/${embedId}/code`, {
-    skipDefaultErrorHandler: true,
-  }).then((answer) => answer.data);
+  return apiRequest<DataEnvelope<EmbedCode>>(`${embedsPath(vendorId, appId)}/${embedId}/code`).then(
+    (answer) => answer.data,
+  );
+}
+
+/** The embed's code for the open modal only (embedId null: closed); the full token is not kept once it closes. */
+export function useEmbedCode(vendorId: number, appId: string, embedId: number | null) {
+  return useQuery({
+    queryKey: ['embeds', vendorId, appId, embedId, 'code'],
+    meta: LOCAL_ERROR,
+    queryFn: () => fetchEmbedCode(vendorId, appId, embedId!),
+    enabled: embedId !== null,
+    gcTime: 0,
+    retry: false,
+  });
 }
 
 /** POST (embedId null) → the embed with its full token, or PUT …/embed/{embedId}. */
 export function useSaveEmbed(vendorId: number, appId: string, embedId: number | null) {
   const client = useQueryClient();
-  return useMutation({
-    mutationFn: (body: EmbedBody | EmbedUpdateBody) =>
+  return useApiMutation({
+    meta: LOCAL_ERROR,
+    mutationFn: (body: EmbedBody | EmbedUpdateBody, signal) =>
       apiRequest<DataEnvelope<Embed>>(
         embedId === null ? embedsPath(vendorId, appId) : `${embedsPath(vendorId, appId)}/${embedId}`,
-        { method: embedId === null ? 'POST' : 'PUT', body, skipDefaultErrorHandler: true },
+        { signal, method: embedId === null ? 'POST' : 'PUT', body },
       ),
     onSuccess: (answer) => {
       void client.invalidateQueries({ queryKey: [...embedKeys.all(vendorId, appId), 'list'] });
@@ -76,11 +88,12 @@ export function useSaveEmbed(vendorId: number, appId: string, embedId: number | 
 
 export function useDeleteEmbed(vendorId: number, appId: string, embedId: number) {
   const client = useQueryClient();
-  return useMutation({
-    mutationFn: () =>
+  return useApiMutation({
+    meta: LOCAL_ERROR,
+    mutationFn: (_: NoVariables, signal) =>
       apiRequest<void>(`${embedsPath(vendorId, appId)}/${embedId}`, {
+        signal,
         method: 'DELETE',
-        skipDefaultErrorHandler: true,
       }),
     onSuccess: () => {
       client.removeQueries({ queryKey: embedKeys.one(vendorId, appId, embedId) });

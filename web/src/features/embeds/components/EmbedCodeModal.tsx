@@ -1,10 +1,9 @@
-import { Alert, Button, Code, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Code, Group, Modal, Stack, Text } from '@mantine/core';
 import { IconCopy } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { LoadError } from '../../../components/LoadError';
 import { LoadingState } from '../../../components/LoadingState';
-import { describeError } from '../../../lib/api/error';
-import { fetchEmbedCode } from '../api/embeds';
+import { useEmbedCode } from '../api/embeds';
 import { snippetOf } from '../lib';
 import { useEmbedCopy } from './useEmbedCopy';
 
@@ -23,14 +22,7 @@ export function EmbedCodeModal({
 }) {
   const { t } = useTranslation();
   const { copyCode } = useEmbedCopy(vendorId, appId);
-  // The full token is fetched for the open modal only and not kept once it closes.
-  const code = useQuery({
-    queryKey: ['embeds', vendorId, appId, embedId, 'code'],
-    queryFn: () => fetchEmbedCode(vendorId, appId, embedId!),
-    enabled: embedId !== null,
-    gcTime: 0,
-    retry: false,
-  });
+  const code = useEmbedCode(vendorId, appId, embedId);
   return (
     <Modal opened={embedId !== null} onClose={onClose} title={t('embeds.code.title')} size="lg">
       <Stack gap="sm" data-testid="embed-code-modal">
@@ -38,9 +30,7 @@ export function EmbedCodeModal({
         {code.isPending ? (
           <LoadingState text={t('embeds.code.loading')} testId="embed-code-loading" />
         ) : code.isError ? (
-          <Alert color="red" variant="light">
-            {describeError(code.error).message}
-          </Alert>
+          <LoadError error={code.error} onRetry={code.refetch} />
         ) : (
           <Code block data-testid="embed-code-snippet">
             {snippetOf(code.data)}

@@ -106,6 +106,7 @@ function EmbedPage({
         <LoadProblem
           notFound={!valid || (isApiError(query.error) && query.error.status === 404)}
           error={query.error}
+          onRetry={query.refetch}
           listPath={listPath}
           testIdPrefix="embed"
           textKeyPrefix="embeds.detail"

@@ -96,13 +96,14 @@ function EmbedsTable({ vendorId, appId }: { vendorId: number; appId: string }) {
         {t('embeds.intro')}
       </Text>
       <ListTable
+        load={query}
         testIdPrefix="embeds"
         minWidth={640}
         columns={4}
         loading={query.isPending}
         loadingText={t('embeds.loading')}
         empty={!query.isPending && rows.length === 0}
-        emptyText={query.isError ? t('embeds.loadFailed') : t('embeds.empty')}
+        emptyText={t('embeds.empty')}
         head={
           <>
             {header('name', t('embeds.columns.name'))}

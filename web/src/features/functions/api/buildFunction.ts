@@ -1,6 +1,7 @@
 import type { FunctionBuildBody, FunctionBuildResponse } from '@llmor/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 import { functionKeys, functionPath } from './keys';
 
 /**
@@ -11,20 +12,22 @@ export function buildFunction(
   vendorId: number,
   id: number,
   body: FunctionBuildBody,
+  signal?: AbortSignal,
 ): Promise<FunctionBuildResponse> {
   return apiRequest<FunctionBuildResponse>(`${functionPath(vendorId, id)}/build`, {
+    signal,
     method: 'POST',
     body,
-    skipDefaultErrorHandler: true,
   });
 }
 
 /** Every build is stored as a run: the runs, stats and list counters are refreshed afterwards. */
 export function useBuildFunction(vendorId: number, id: number) {
   const client = useQueryClient();
-  return useMutation({
+  return useApiMutation({
+    meta: LOCAL_ERROR,
     mutationKey: ['functions', vendorId, 'build', id],
-    mutationFn: (body: FunctionBuildBody) => buildFunction(vendorId, id, body),
+    mutationFn: (body: FunctionBuildBody, signal) => buildFunction(vendorId, id, body, signal),
     onSettled: () => {
       void client.invalidateQueries({ queryKey: functionKeys.runs(vendorId, id) });
       void client.invalidateQueries({ queryKey: functionKeys.lists(vendorId) });

@@ -5,9 +5,7 @@ import { functionKeys, functionPath } from './keys';
 
 /** GET /v1/vendors/{vendorId}/functions/{id}/runs/stats → {data: tiles of the Runs tab}. */
 export function getFunctionRunStats(vendorId: number, id: number): Promise<DataEnvelope<FunctionRunStats>> {
-  return apiRequest<DataEnvelope<FunctionRunStats>>(`${functionPath(vendorId, id)}/runs/stats`, {
-    skipDefaultErrorHandler: true,
-  });
+  return apiRequest<DataEnvelope<FunctionRunStats>>(`${functionPath(vendorId, id)}/runs/stats`);
 }
 
 export const functionRunStatsQueryOptions = (vendorId: number, id: number) =>

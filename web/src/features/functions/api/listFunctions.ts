@@ -1,6 +1,7 @@
 import type { FunctionsList } from '@llmor/contracts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 import { type FunctionsListParams, functionKeys, functionPath } from './keys';
 
 /**
@@ -18,13 +19,13 @@ export function listFunctions(vendorId: number, params: FunctionsListParams): Pr
       runtime: params.runtime || undefined,
       app_id: params.app_id,
     },
-    skipDefaultErrorHandler: true,
   });
 }
 
 export const functionsQueryOptions = (vendorId: number, params: FunctionsListParams) =>
   queryOptions({
     queryKey: functionKeys.list(vendorId, params),
+    meta: LOCAL_ERROR,
     queryFn: () => listFunctions(vendorId, params),
     placeholderData: keepPreviousData,
     staleTime: 0,

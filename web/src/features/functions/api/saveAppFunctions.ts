@@ -1,6 +1,7 @@
 import { type App, type AppResponse, LOADING_BUTTON_MIN_MS } from '@llmor/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 import { withMinDuration } from '../../../lib/minDuration';
 import { functionKeys } from './keys';
 
@@ -18,8 +19,10 @@ export function saveAppFunctions(
   vendorId: number,
   app: App,
   functions: InstalledFunctionInput[],
+  signal?: AbortSignal,
 ): Promise<AppResponse> {
   return apiRequest<AppResponse>(`/v1/vendors/${vendorId}/apps/${app.id}`, {
+    signal,
     method: 'PUT',
     query: { resolve: 'functions' },
     body: {
@@ -29,16 +32,16 @@ export function saveAppFunctions(
       parameters: app.parameters,
       functions,
     },
-    skipDefaultErrorHandler: true,
   });
 }
 
 export function useSaveAppFunctions(vendorId: number, appId: string) {
   const client = useQueryClient();
-  return useMutation({
+  return useApiMutation({
+    meta: LOCAL_ERROR,
     mutationKey: ['functions', vendorId, 'app-save', appId],
-    mutationFn: ({ app, functions }: { app: App; functions: InstalledFunctionInput[] }) =>
-      withMinDuration(saveAppFunctions(vendorId, app, functions), LOADING_BUTTON_MIN_MS),
+    mutationFn: ({ app, functions }: { app: App; functions: InstalledFunctionInput[] }, signal) =>
+      withMinDuration(saveAppFunctions(vendorId, app, functions, signal), LOADING_BUTTON_MIN_MS),
     onSuccess: (response) => {
       client.setQueryData(functionKeys.app(vendorId, appId), response);
       // The app page's own cache (apps feature: ['apps', vendorId, 'app', id]) shows modified_at.

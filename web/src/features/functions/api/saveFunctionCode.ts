@@ -1,22 +1,29 @@
 import type { FunctionSaved } from '@llmor/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 import { functionKeys, functionPath } from './keys';
 
 /** PUT /v1/vendors/{vendorId}/functions/{id}/code {code} → {data, code_error?} (the editor's save icon). */
-export function saveFunctionCode(vendorId: number, id: number, code: string): Promise<FunctionSaved> {
+export function saveFunctionCode(
+  vendorId: number,
+  id: number,
+  code: string,
+  signal?: AbortSignal,
+): Promise<FunctionSaved> {
   return apiRequest<FunctionSaved>(`${functionPath(vendorId, id)}/code`, {
+    signal,
     method: 'PUT',
     body: { code },
-    skipDefaultErrorHandler: true,
   });
 }
 
 export function useSaveFunctionCode(vendorId: number, id: number) {
   const client = useQueryClient();
-  return useMutation({
+  return useApiMutation({
+    meta: LOCAL_ERROR,
     mutationKey: ['functions', vendorId, 'code', id],
-    mutationFn: (code: string) => saveFunctionCode(vendorId, id, code),
+    mutationFn: (code: string, signal) => saveFunctionCode(vendorId, id, code, signal),
     onSuccess: (saved) => {
       client.setQueryData(functionKeys.detail(vendorId, id), { data: saved.data });
       void client.invalidateQueries({ queryKey: functionKeys.lists(vendorId) });

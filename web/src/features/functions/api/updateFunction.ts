@@ -1,6 +1,7 @@
 import { type FunctionSaved, type FunctionUpdateBody, LOADING_BUTTON_MIN_MS } from '@llmor/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 import { withMinDuration } from '../../../lib/minDuration';
 import { functionKeys, functionPath } from './keys';
 
@@ -9,21 +10,23 @@ export function updateFunction(
   vendorId: number,
   id: number,
   body: FunctionUpdateBody,
+  signal?: AbortSignal,
 ): Promise<FunctionSaved> {
   return apiRequest<FunctionSaved>(functionPath(vendorId, id), {
+    signal,
     method: 'PUT',
     body,
-    skipDefaultErrorHandler: true,
   });
 }
 
 /** The button stays loading for at least LOADING_BUTTON_MIN_MS; the cached function is replaced. */
 export function useUpdateFunction(vendorId: number, id: number) {
   const client = useQueryClient();
-  return useMutation({
+  return useApiMutation({
+    meta: LOCAL_ERROR,
     mutationKey: ['functions', vendorId, 'update', id],
-    mutationFn: (body: FunctionUpdateBody) =>
-      withMinDuration(updateFunction(vendorId, id, body), LOADING_BUTTON_MIN_MS),
+    mutationFn: (body: FunctionUpdateBody, signal) =>
+      withMinDuration(updateFunction(vendorId, id, body, signal), LOADING_BUTTON_MIN_MS),
     onSuccess: (saved) => {
       client.setQueryData(functionKeys.detail(vendorId, id), { data: saved.data });
       void client.invalidateQueries({ queryKey: functionKeys.lists(vendorId) });

@@ -22,7 +22,6 @@ import {
   Tooltip,
 } from '@mantine/core';
 import {
-  IconAlertTriangle,
   IconCheck,
   IconDeviceFloppy,
   IconDownload,
@@ -35,12 +34,12 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ListFooter } from '../../../components/ListFooter';
+import { LoadError } from '../../../components/LoadError';
 import { LoadingState } from '../../../components/LoadingState';
 import { NoVendorSelected } from '../../../components/NoVendorSelected';
 import { PageHeader } from '../../../components/PageHeader';
 import { SearchInput } from '../../../components/SearchInput';
 import { useUnsavedChanges } from '../../../components/UnsavedChanges';
-import { describeError } from '../../../lib/api/error';
 import { useCurrentVendor } from '../../../lib/appState';
 import { errorsUnder, type FieldMessages, submitErrors } from '../../../lib/form';
 import { useDebouncedSearch, useLogError } from '../../../lib/listState';
@@ -134,16 +133,7 @@ function AppFunctionsLoader({ vendorId, appId }: { vendorId: number; appId: stri
     );
   }
   if (app.error || !app.data) {
-    return (
-      <Alert
-        color="red"
-        variant="light"
-        icon={<IconAlertTriangle size={18} />}
-        data-testid="app-functions-error"
-      >
-        {describeError(app.error).message ?? t('functions.app.loadFailed')}
-      </Alert>
-    );
+    return <LoadError error={app.error} onRetry={app.refetch} testId="app-functions-error" />;
   }
   return (
     <AppFunctionsEditor

@@ -108,7 +108,7 @@ export function FunctionDetail({ vendorId, id, section, appId = null }: Function
       ) : query.isPending ? (
         <LoadingState py="xl" text={t('functions.detail.loading')} testId="function-loading" />
       ) : query.error || !fn ? (
-        <FunctionLoadProblem notFound={notFound} error={query.error} />
+        <FunctionLoadProblem notFound={notFound} error={query.error} onRetry={query.refetch} />
       ) : (
         <SectionContent vendorId={vendorId} fn={fn} section={section} />
       )}
@@ -147,13 +147,22 @@ function SectionContent({
   return <FunctionDetailsForm key={`${fn.id}:${fn.modified_at ?? ''}`} vendorId={vendorId} fn={fn} />;
 }
 
-function FunctionLoadProblem({ notFound, error }: { notFound: boolean; error: unknown }) {
+function FunctionLoadProblem({
+  notFound,
+  error,
+  onRetry,
+}: {
+  notFound: boolean;
+  error: unknown;
+  onRetry: () => unknown;
+}) {
   // docs/reference/console.md: a failed function fetch is logged; the page still says what happened.
   if (error && !notFound) console.error('Loading the function failed', error);
   return (
     <LoadProblem
       notFound={notFound}
       error={error}
+      onRetry={onRetry}
       listPath="/functions"
       testIdPrefix="function"
       textKeyPrefix="functions.detail"

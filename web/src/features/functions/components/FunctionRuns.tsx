@@ -14,11 +14,11 @@ import { useTranslation } from 'react-i18next';
 import { ListFooter } from '../../../components/ListFooter';
 import { ListTable } from '../../../components/ListTable';
 import { RelativeTime } from '../../../components/RelativeTime';
+import { formatBytes } from '../../../lib/format/bytes';
 import { formatDateTime } from '../../../lib/format/date';
 import { useLogError } from '../../../lib/listState';
 import { useFunctionRunStats } from '../api/getFunctionRunStats';
 import { useFunctionRuns } from '../api/listFunctionRuns';
-import { formatBytes } from '../lib';
 import { useFunctionLabels } from './labels';
 import { RunDetailModal } from './RunDetailModal';
 import { StatusIcon } from './StatusIcon';
@@ -96,6 +96,7 @@ export function FunctionRuns({ vendorId, fn }: { vendorId: number; fn: FunctionD
       </Group>
 
       <ListTable
+        load={runs}
         testIdPrefix="runs"
         minWidth={640}
         columns={COLUMNS}

@@ -78,6 +78,7 @@ export function FunctionsList({ vendorId }: { vendorId: number }) {
         />
       </Group>
       <ListTable
+        load={query}
         testIdPrefix="functions"
         minWidth={860}
         columns={COLUMNS}

@@ -1,12 +1,12 @@
-import { Alert, Button, Code, Group, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { IconAlertTriangle } from '@tabler/icons-react';
+import { Button, Code, Group, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LoadError } from '../../../components/LoadError';
 import { LoadingState } from '../../../components/LoadingState';
-import { describeError } from '../../../lib/api/error';
+import { formatBytes } from '../../../lib/format/bytes';
 import { formatDateTime } from '../../../lib/format/date';
 import { useFunctionRun } from '../api/getFunctionRun';
-import { formatBytes, prettyJson } from '../lib';
+import { prettyJson } from '../lib';
 import { ConsoleList } from './ConsoleList';
 import { useFunctionLabels } from './labels';
 import { StatusIcon } from './StatusIcon';
@@ -52,17 +52,12 @@ export function RunDetailModal({
       {query.isPending ? (
         <LoadingState text={t('functions.runs.modal.loading')} testId="run-modal-loading" />
       ) : query.error || !run ? (
-        <Alert
-          color="red"
-          variant="light"
-          icon={<IconAlertTriangle size={18} />}
-          data-testid="run-modal-error"
-        >
-          <Title order={4} mb="xs">
-            {t('functions.runs.modal.loadErrorTitle')}
-          </Title>
-          <Text size="sm">{describeError(query.error).message || t('functions.runs.modal.loadError')}</Text>
-        </Alert>
+        <LoadError
+          error={query.error}
+          onRetry={query.refetch}
+          testId="run-modal-error"
+          title={t('functions.runs.modal.loadErrorTitle')}
+        />
       ) : (
         <Stack gap="md" data-testid="run-modal-content">
           <SimpleGrid cols={{ base: 2, sm: 4 }}>

@@ -1,13 +1,13 @@
 import { AVAILABLE_MODELS_LIMIT, type AvailableModel, type ListEnvelope } from '@llmor/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 import { modelKeys } from './keys';
 
 /** GET /v1/vendors/{vendorId}/avamodels/available?limit=100 → the catalogue (the install modal shows errors itself). */
 export function getAvailableModels(vendorId: number): Promise<ListEnvelope<AvailableModel>> {
   return apiRequest<ListEnvelope<AvailableModel>>(`/v1/vendors/${vendorId}/avamodels/available`, {
     query: { limit: AVAILABLE_MODELS_LIMIT },
-    skipDefaultErrorHandler: true,
   });
 }
 
@@ -15,6 +15,7 @@ export function getAvailableModels(vendorId: number): Promise<ListEnvelope<Avail
 export const availableModelsQueryOptions = (vendorId: number) =>
   queryOptions({
     queryKey: modelKeys.available(vendorId),
+    meta: LOCAL_ERROR,
     queryFn: () => getAvailableModels(vendorId),
     staleTime: 0,
     gcTime: 0,

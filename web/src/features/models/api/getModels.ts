@@ -1,6 +1,7 @@
 import type { InstalledModel, ListEnvelope } from '@llmor/contracts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 import { type ModelsListParams, modelKeys } from './keys';
 
 /**
@@ -15,13 +16,13 @@ export function getModels(vendorId: number, params: ModelsListParams): Promise<L
       order: params.order,
       order_dir: params.order ? params.order_dir : undefined,
     },
-    skipDefaultErrorHandler: true,
   });
 }
 
 export const modelsQueryOptions = (vendorId: number, params: ModelsListParams) =>
   queryOptions({
     queryKey: modelKeys.list(vendorId, params),
+    meta: LOCAL_ERROR,
     queryFn: () => getModels(vendorId, params),
     placeholderData: keepPreviousData,
     staleTime: 0,

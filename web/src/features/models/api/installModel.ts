@@ -5,8 +5,9 @@ import {
   LOADING_BUTTON_MIN_MS,
   type ParameterSchema,
 } from '@llmor/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 import { ApiError } from '../../../lib/api/error';
 import { withMinDuration } from '../../../lib/minDuration';
 import { modelKeys } from './keys';
@@ -22,10 +23,10 @@ export interface InstallModelInput {
  * POST /v1/vendors/{vendorId}/avamodels/{modelId}/install {parameters} → 201 {data: installed model}.
  * Invalid parameters → 400 code 52 with the schema to re-render (see `parameterValidationSchema`).
  */
-export function installModel({ vendorId, modelId, parameters }: InstallModelInput) {
+export function installModel({ vendorId, modelId, parameters }: InstallModelInput, signal?: AbortSignal) {
   return apiRequest<DataEnvelope<InstalledModelDetail>>(
     `/v1/vendors/${vendorId}/avamodels/${encodeURIComponent(modelId)}/install`,
-    { method: 'POST', body: { parameters }, skipDefaultErrorHandler: true },
+    { method: 'POST', body: { parameters }, signal },
   );
 }
 
@@ -42,9 +43,11 @@ export function parameterValidationSchema(error: unknown): ParameterSchema | nul
 /** Install with the loading state shown at least 400 ms (docs/reference/console.md); on success the models list reloads. */
 export function useInstallModel() {
   const queryClient = useQueryClient();
-  return useMutation({
+  return useApiMutation({
+    meta: LOCAL_ERROR,
     mutationKey: ['models', 'install'],
-    mutationFn: (input: InstallModelInput) => withMinDuration(installModel(input), LOADING_BUTTON_MIN_MS),
+    mutationFn: (input: InstallModelInput, signal) =>
+      withMinDuration(installModel(input, signal), LOADING_BUTTON_MIN_MS),
     onSuccess: (_data, input) => queryClient.invalidateQueries({ queryKey: modelKeys.all(input.vendorId) }),
   });
 }

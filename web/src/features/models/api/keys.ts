@@ -1,11 +1,12 @@
 import type { ModelsListQuery } from '@llmor/contracts';
+import { modelDetailKey, vendorModelsKey } from '../../../lib/entities/models';
 
 /** Query keys of the models feature; `modelKeys.all(vendorId)` invalidates everything of a vendor. */
 export const modelKeys = {
-  all: (vendorId: number) => ['models', vendorId] as const,
+  all: vendorModelsKey,
   lists: (vendorId: number) => ['models', vendorId, 'list'] as const,
   list: (vendorId: number, query: ModelsListParams) => ['models', vendorId, 'list', query] as const,
-  detail: (vendorId: number, id: string) => ['models', vendorId, 'detail', id] as const,
+  detail: modelDetailKey,
   available: (vendorId: number) => ['models', vendorId, 'available'] as const,
 };
 

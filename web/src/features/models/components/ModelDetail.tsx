@@ -59,6 +59,7 @@ export function ModelDetail({
         <LoadProblem
           notFound={notFound}
           error={query.error}
+          onRetry={query.refetch}
           listPath="/models"
           testIdPrefix="model"
           textKeyPrefix="models.detail"

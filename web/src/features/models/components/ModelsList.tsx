@@ -56,6 +56,7 @@ export function ModelsList({ vendorId }: { vendorId: number }) {
         }
       />
       <ListTable
+        load={query}
         testIdPrefix="models"
         minWidth={860}
         columns={8}

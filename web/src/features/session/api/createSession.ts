@@ -33,7 +33,6 @@ export async function createSession(): Promise<SessionCreated> {
     const session = await apiRequest<SessionCreated>('/v1/auth/session', {
       method: 'POST',
       signed: false,
-      skipDefaultErrorHandler: true,
       skipInvalidSessionHandler: true,
     });
     if (!session || typeof session.token !== 'string' || typeof session.secret !== 'string') {

@@ -1,6 +1,7 @@
 import type { ListEnvelope, Member, MembersQuery } from '@llmor/contracts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 import { listQuery } from '../../../lib/api/query';
 import { settingsKeys } from './keys';
 
@@ -8,13 +9,13 @@ import { settingsKeys } from './keys';
 export function getMembers(vendorId: number, query: MembersQuery): Promise<ListEnvelope<Member>> {
   return apiRequest(`/v1/vendors/${vendorId}/users`, {
     query: listQuery(query),
-    skipDefaultErrorHandler: true,
   });
 }
 
 export const membersQueryOptions = (vendorId: number, query: MembersQuery) =>
   queryOptions({
     queryKey: [...settingsKeys.members(vendorId), query] as const,
+    meta: LOCAL_ERROR,
     queryFn: () => getMembers(vendorId, query),
     placeholderData: keepPreviousData,
   });

@@ -1,16 +1,23 @@
 import type { MessageResponse, SmtpTestBody } from '@llmor/contracts';
-import { useMutation } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 
 /** POST /v1/vendors/{vendorId}/settings/smtp/test {to}: a real mail through the vendor's server. */
-export function testSmtp(vendorId: number, body: SmtpTestBody): Promise<MessageResponse> {
+export function testSmtp(
+  vendorId: number,
+  body: SmtpTestBody,
+  signal?: AbortSignal,
+): Promise<MessageResponse> {
   return apiRequest(`/v1/vendors/${vendorId}/settings/smtp/test`, {
+    signal,
     method: 'POST',
     body,
-    skipDefaultErrorHandler: true,
   });
 }
 
 export function useTestSmtp(vendorId: number) {
-  return useMutation({ mutationFn: (body: SmtpTestBody) => testSmtp(vendorId, body) });
+  return useApiMutation({
+    meta: LOCAL_ERROR,
+    mutationFn: (body: SmtpTestBody, signal) => testSmtp(vendorId, body, signal),
+  });
 }

@@ -1,6 +1,7 @@
 import type { DataEnvelope, Member, MemberUpdateBody } from '@llmor/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 import { settingsKeys } from './keys';
 
 /** PUT /v1/vendors/{vendorId}/users/{userId}: names, role, active (409 when no owner would be left). */
@@ -8,18 +9,20 @@ export function updateMember(
   vendorId: number,
   userId: number,
   body: MemberUpdateBody,
+  signal?: AbortSignal,
 ): Promise<DataEnvelope<Member>> {
   return apiRequest(`/v1/vendors/${vendorId}/users/${userId}`, {
+    signal,
     method: 'PUT',
     body,
-    skipDefaultErrorHandler: true,
   });
 }
 
 export function useUpdateMember(vendorId: number, userId: number) {
   const client = useQueryClient();
-  return useMutation({
-    mutationFn: (body: MemberUpdateBody) => updateMember(vendorId, userId, body),
+  return useApiMutation({
+    meta: LOCAL_ERROR,
+    mutationFn: (body: MemberUpdateBody, signal) => updateMember(vendorId, userId, body, signal),
     onSuccess: (answer) => {
       client.setQueryData(settingsKeys.member(vendorId, userId), answer);
       void client.invalidateQueries({ queryKey: settingsKeys.members(vendorId) });

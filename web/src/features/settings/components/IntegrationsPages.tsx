@@ -17,6 +17,7 @@ import { useForm } from '@mantine/form';
 import { IconCheck, IconInfoCircle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LoadError } from '../../../components/LoadError';
 import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 import { isApiError } from '../../../lib/api/error';
 import { submitErrors, toFormErrors, zodFormValidate } from '../../../lib/form';
@@ -24,7 +25,6 @@ import { notifySuccess } from '../../../lib/notify';
 import { useSettings } from '../api/getSettings';
 import { useTestSmtp } from '../api/testSmtp';
 import { useUpdateSettings } from '../api/updateSettings';
-import { LoadFailed } from './LoadFailed';
 import { SettingsLayout } from './SettingsLayout';
 
 function useIntegrationsCrumbs() {
@@ -52,7 +52,12 @@ export function SlackSettingsPage({ vendorId }: { vendorId: number }) {
   return (
     <SettingsLayout title={t('settings.slack.title')} crumbs={useIntegrationsCrumbs()}>
       {settings.isError ? (
-        <LoadFailed error={settings.error} testId="settings-load-error" />
+        <LoadError
+          error={settings.error}
+          onRetry={settings.refetch}
+          testId="settings-load-error"
+          title={t('settings.loadFailed')}
+        />
       ) : !settings.data ? (
         <Skeleton height={120} />
       ) : (
@@ -109,7 +114,12 @@ export function SmtpSettingsPage({ vendorId }: { vendorId: number }) {
   return (
     <SettingsLayout title={t('settings.smtp.title')} crumbs={useIntegrationsCrumbs()}>
       {settings.isError ? (
-        <LoadFailed error={settings.error} testId="settings-load-error" />
+        <LoadError
+          error={settings.error}
+          onRetry={settings.refetch}
+          testId="settings-load-error"
+          title={t('settings.loadFailed')}
+        />
       ) : settings.data ? (
         <Stack gap="lg" maw={560}>
           <SmtpForm key={settings.dataUpdatedAt} vendorId={vendorId} smtp={settings.data.data.smtp} />

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ConfirmDeleteModal } from '../../../components/ConfirmDeleteModal';
 import { InviteLinkModal } from '../../../components/InviteLinkModal';
+import { LoadError } from '../../../components/LoadError';
 import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 import { isApiError } from '../../../lib/api/error';
 import { submitErrors, toFormErrors, zodFormValidate } from '../../../lib/form';
@@ -14,7 +15,6 @@ import { useMember } from '../api/getMember';
 import { useRemoveMember } from '../api/removeMember';
 import { useResendInvitation } from '../api/resendInvitation';
 import { useUpdateMember } from '../api/updateMember';
-import { LoadFailed } from './LoadFailed';
 import { MemberStatus } from './MembersPage';
 import { SettingsLayout } from './SettingsLayout';
 
@@ -31,7 +31,12 @@ export function MemberPage({ vendorId, userId }: { vendorId: number; userId: num
           {t('settings.member.notFound')}
         </Alert>
       ) : member.isError ? (
-        <LoadFailed error={member.error} testId="member-load-error" />
+        <LoadError
+          error={member.error}
+          onRetry={member.refetch}
+          testId="member-load-error"
+          title={t('settings.loadFailed')}
+        />
       ) : member.data ? (
         <MemberForm key={member.dataUpdatedAt} vendorId={vendorId} member={member.data.data} />
       ) : (

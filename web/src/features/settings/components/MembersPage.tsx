@@ -14,6 +14,7 @@ import { Link } from 'react-router';
 import { InviteLinkModal } from '../../../components/InviteLinkModal';
 import { ListFooter } from '../../../components/ListFooter';
 import { ListTable } from '../../../components/ListTable';
+import { LoadError } from '../../../components/LoadError';
 import { RelativeTime } from '../../../components/RelativeTime';
 import { SearchInput } from '../../../components/SearchInput';
 import { useUnsavedChanges } from '../../../components/UnsavedChanges';
@@ -22,7 +23,6 @@ import { useClampPage, useDebouncedSearch } from '../../../lib/listState';
 import { notifySuccess } from '../../../lib/notify';
 import { useMembers } from '../api/getMembers';
 import { useInviteMember } from '../api/inviteMember';
-import { LoadFailed } from './LoadFailed';
 import { SettingsLayout } from './SettingsLayout';
 
 export function MemberStatus({ member }: { member: Member }) {
@@ -75,9 +75,15 @@ export function MembersPage({ vendorId }: { vendorId: number }) {
           </Button>
         </Group>
         {query.isError ? (
-          <LoadFailed error={query.error} testId="members-load-error" />
+          <LoadError
+            error={query.error}
+            onRetry={query.refetch}
+            testId="members-load-error"
+            title={t('settings.loadFailed')}
+          />
         ) : (
           <ListTable
+            load={query}
             testIdPrefix="members"
             minWidth={640}
             columns={5}

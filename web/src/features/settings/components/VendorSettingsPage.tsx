@@ -8,12 +8,12 @@ import {
 import { Button, Group, Select, Skeleton, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
+import { LoadError } from '../../../components/LoadError';
 import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 import { submitErrors, toFormErrors, zodFormValidate } from '../../../lib/form';
 import { notifySuccess } from '../../../lib/notify';
 import { useSettings } from '../api/getSettings';
 import { useUpdateSettings } from '../api/updateSettings';
-import { LoadFailed } from './LoadFailed';
 import { SettingsLayout } from './SettingsLayout';
 
 /** /settings/vendor: the vendor's name, currency and default language (owners). */
@@ -23,7 +23,12 @@ export function VendorSettingsPage({ vendorId }: { vendorId: number }) {
   return (
     <SettingsLayout title={t('settings.nav.general')}>
       {settings.isError ? (
-        <LoadFailed error={settings.error} testId="settings-load-error" />
+        <LoadError
+          error={settings.error}
+          onRetry={settings.refetch}
+          testId="settings-load-error"
+          title={t('settings.loadFailed')}
+        />
       ) : settings.data ? (
         <GeneralForm key={settings.dataUpdatedAt} vendorId={vendorId} settings={settings.data.data} />
       ) : (

@@ -4,8 +4,9 @@ import {
   type SlackIntegration,
   type SlackIntegrationBody,
 } from '@llmor/contracts';
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 import { withMinDuration } from '../../../lib/minDuration';
 
 const path = (vendorId: number, appId: string) => `/v1/vendors/${vendorId}/apps/${appId}/integrations/slack`;
@@ -19,12 +20,13 @@ export function getSlackIntegration(
   vendorId: number,
   appId: string,
 ): Promise<DataEnvelope<SlackIntegration>> {
-  return apiRequest(path(vendorId, appId), { skipDefaultErrorHandler: true });
+  return apiRequest(path(vendorId, appId));
 }
 
 export const slackIntegrationQueryOptions = (vendorId: number, appId: string) =>
   queryOptions({
     queryKey: slackKeys.integration(vendorId, appId),
+    meta: LOCAL_ERROR,
     queryFn: () => getSlackIntegration(vendorId, appId),
     select: (r) => r.data,
     // Coming back from Slack's install page must show the workspace at once.
@@ -42,13 +44,14 @@ export function useSlackIntegration(vendorId: number, appId: string) {
  */
 export function useSaveSlackIntegration(vendorId: number, appId: string) {
   const client = useQueryClient();
-  return useMutation({
-    mutationFn: ({ create, body }: { create: boolean; body: SlackIntegrationBody }) =>
+  return useApiMutation({
+    meta: LOCAL_ERROR,
+    mutationFn: ({ create, body }: { create: boolean; body: SlackIntegrationBody }, signal) =>
       withMinDuration(
         apiRequest<DataEnvelope<SlackIntegration>>(path(vendorId, appId), {
+          signal,
           method: create ? 'POST' : 'PUT',
           body,
-          skipDefaultErrorHandler: true,
         }),
         LOADING_BUTTON_MIN_MS,
       ),

@@ -18,9 +18,9 @@ import { useForm } from '@mantine/form';
 import { IconAlertTriangle, IconBrandSlack, IconCheck, IconInfoCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { LoadError } from '../../../components/LoadError';
 import { NoVendorSelected } from '../../../components/NoVendorSelected';
 import { PageHeader } from '../../../components/PageHeader';
-import { describeError } from '../../../lib/api/error';
 import { useCurrentVendor } from '../../../lib/appState';
 import { submitErrors, toFormErrors, zodFormValidate } from '../../../lib/form';
 import { notifySuccess } from '../../../lib/notify';
@@ -48,15 +48,12 @@ function SlackLoader({ vendorId, appId }: { vendorId: number; appId: string }) {
   const integration = useSlackIntegration(vendorId, appId);
   if (integration.isError) {
     return (
-      <Alert
-        color="red"
-        variant="light"
-        icon={<IconAlertTriangle size={18} />}
+      <LoadError
+        error={integration.error}
+        onRetry={integration.refetch}
+        testId="slack-load-error"
         title={t('slack.loadFailed')}
-        data-testid="slack-load-error"
-      >
-        {describeError(integration.error).message}
-      </Alert>
+      />
     );
   }
   if (!integration.data) return <Skeleton height={160} data-testid="slack-loading" />;

@@ -1,6 +1,7 @@
 import type { UsageResponse } from '@llmor/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 
 /** Query keys of the usage feature. */
 export const usageKeys = {
@@ -12,7 +13,6 @@ export const usageKeys = {
 export function getUsage(vendorId: number, appId: string): Promise<UsageResponse> {
   return apiRequest<UsageResponse>(`/v1/vendors/${vendorId}/usage`, {
     query: { app_id: appId },
-    skipDefaultErrorHandler: true,
   });
 }
 
@@ -23,6 +23,7 @@ export const appUsageQueryOptions = (vendorId: number, appId: string) =>
     select: (r) => r.data,
     staleTime: 0,
     retry: false,
+    meta: LOCAL_ERROR,
   });
 
 export function useAppUsage(vendorId: number, appId: string) {

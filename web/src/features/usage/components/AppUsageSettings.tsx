@@ -1,5 +1,7 @@
 import { Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { LoadError } from '../../../components/LoadError';
+import { LoadingState } from '../../../components/LoadingState';
 import { NoVendorSelected } from '../../../components/NoVendorSelected';
 import { PageHeader } from '../../../components/PageHeader';
 import { useCurrentVendor } from '../../../lib/appState';
@@ -26,8 +28,12 @@ export function AppUsageSettings({ vendorId, appId }: { vendorId?: number; appId
 }
 
 function AppUsageLoader({ vendorId, appId }: { vendorId: number; appId: string }) {
+  const { t } = useTranslation();
   const usage = useAppUsage(vendorId, appId);
-  // Errors are only logged: the blocks keep their defaults.
   useLogError(usage.error, 'Loading the app usage failed');
+  // Zeros are figures: while loading or after a failure none are shown.
+  if (usage.isError)
+    return <LoadError error={usage.error} onRetry={usage.refetch} testId="usage-load-error" />;
+  if (!usage.data) return <LoadingState text={t('usage.loading')} testId="usage-loading" />;
   return <UsageBlocks stats={usage.data} />;
 }
