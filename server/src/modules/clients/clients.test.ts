@@ -251,8 +251,8 @@ describe('API client on the conversation calls (X-VendorToken + X-Vendor)', () =
       content: 'Hi?',
     });
     expect(sent.statusCode, sent.body).toBe(200);
+    // The send answers the messages it added (docs/adr/0026-messages-contract.md); the read, all of them.
     expect(sent.json().data.map((m: { role: string; message: string }) => [m.role, m.message])).toEqual([
-      ['assistant', 'Hello from the app'],
       ['user', 'Hi?'],
       ['assistant', 'Hi there'],
     ]);
