@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MESSAGES } from '../messages';
 import { newPassword, personName } from './organisations';
 
 /** `POST /v1/auth/session` → 201. */
@@ -67,7 +68,7 @@ export type SessionUser = z.infer<typeof sessionUserSchema>;
 // POST /v1/account/password, GET /v1/account/sessions, POST /v1/account/sessions/signout-others).
 // ---------------------------------------------------------------------------------------------------
 
-export const CURRENT_PASSWORD_WRONG = 'The current password is not right.';
+export const CURRENT_PASSWORD_WRONG = MESSAGES.currentPasswordWrong.en_US;
 
 export const accountUpdateBody = z.strictObject({
   firstname: personName.optional(),

@@ -5,6 +5,7 @@ import {
   CURRENT_PASSWORD_WRONG,
   DEFAULT_LOCALE,
   INVALID_CREDENTIALS,
+  message,
   type PasswordChangeBody,
   type PasswordResetBody,
   type SessionCreated,
@@ -60,7 +61,9 @@ export const SIGNIN_LIMITS = {
 };
 
 const waitText = (seconds: number) =>
-  `Too many failed sign-ins. Try again in ${seconds < 90 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`}.`;
+  seconds < 90
+    ? message('signinWaitSeconds', { count: seconds })
+    : message('signinWaitMinutes', { count: Math.ceil(seconds / 60) });
 
 /** The rate limiter's keys of one sign-in attempt. */
 function signinKeys(identifier: string, address: string) {
@@ -134,7 +137,7 @@ export async function signin(
     throw unauthorized(INVALID_CREDENTIALS);
   }
   await recordSignin(ctx, keys);
-  if (!user.active) throw forbidden('This user is not active.');
+  if (!user.active) throw forbidden(message('userInactive'));
   await attachUser(ctx.db, auth.session.id, user.id);
   await sessions.evict(auth.token);
   return user;

@@ -7,6 +7,7 @@ import {
   type MemberInvited,
   type MembersQuery,
   type MemberUpdateBody,
+  message,
 } from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
 import { conflict, notFound } from '../../platform/errors';
@@ -179,7 +180,7 @@ export async function resendInvitation(
   userId: number,
 ): Promise<MemberInvited> {
   const member = await requireMember(ctx, vendor.id, userId);
-  if (member.acceptedAt !== null) throw conflict('This person has already accepted the invitation.');
+  if (member.acceptedAt !== null) throw conflict(message('alreadyAccepted'));
   const inviteUrl = await deliverInvitation(ctx, vendor, inviterId, member);
   return { data: presentMember(member), ...(inviteUrl ? { invite_url: inviteUrl } : {}) };
 }

@@ -8,6 +8,7 @@ import {
 } from '@llmor/contracts';
 import { z } from 'zod';
 import type { AppContext } from '../../platform/context';
+import { inRequestLocale } from '../../platform/http/locale';
 import { route } from '../../platform/http/route';
 import { getSettings, sendTestMail, updateSettings } from './service';
 
@@ -49,6 +50,8 @@ export const settingsRoutes = (ctx: AppContext) => [
     body: smtpTestBody,
     response: messageResponseSchema,
     errors: ['BadRequest'],
-    handler: async ({ vendor, body }) => ({ message: await sendTestMail(ctx, vendor, body.to) }),
+    handler: async ({ vendor, body, request }) => ({
+      message: inRequestLocale(request, await sendTestMail(ctx, vendor, body.to)),
+    }),
   }),
 ];

@@ -2,6 +2,7 @@ import {
   DEFAULT_LOCALE,
   LOCALES,
   type Locale,
+  message,
   type SmtpSettings,
   type VendorSettings,
   type VendorSettingsBody,
@@ -135,7 +136,7 @@ const SMTP_REFUSALS = new Set(['EAUTH', 'EENVELOPE', 'EMESSAGE']);
  */
 export async function sendTestMail(ctx: AppContext, vendor: VendorRow, to: string): Promise<string> {
   const server = await vendorMailServer(ctx, vendor.id);
-  if (!server) throw badRequest('Set the SMTP host and the sender address first.');
+  if (!server) throw badRequest(message('smtpNotSet'));
   try {
     await new Mailer(server, ctx.outbound).send({
       to,
@@ -144,11 +145,11 @@ export async function sendTestMail(ctx: AppContext, vendor: VendorRow, to: strin
     });
   } catch (err) {
     if (err instanceof OutboundRefused) throw badRequest(err.message);
-    const { code, message } = err as { code?: unknown; message?: unknown };
+    const { code, message: refusal } = err as { code?: unknown; message?: unknown };
     if (typeof code === 'string' && SMTP_REFUSALS.has(code)) {
-      throw badRequest(`The mail server refused the test mail: ${String(message)}`);
+      throw badRequest(message('smtpRefused', { reason: String(refusal) }));
     }
-    throw badRequest(`No SMTP conversation with ${server.host}:${server.port} was possible.`);
+    throw badRequest(message('smtpUnreachable', { host: `${server.host}:${server.port}` }));
   }
-  return `A test mail was sent to ${to}.`;
+  return message('smtpTestSent', { to });
 }

@@ -1,4 +1,9 @@
-import { SLACK_BOT_SCOPES, type SlackIntegration, type SlackIntegrationBody } from '@llmor/contracts';
+import {
+  message,
+  SLACK_BOT_SCOPES,
+  type SlackIntegration,
+  type SlackIntegrationBody,
+} from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
 import { randomToken, safeEqualHex } from '../../platform/crypto';
 import { badRequest, conflict, notFound } from '../../platform/errors';
@@ -95,9 +100,7 @@ export async function getIntegration(
 async function requireConfigToken(ctx: AppContext, vendorId: number): Promise<string> {
   const token = await slackConfigToken(ctx, vendorId);
   if (!token) {
-    throw badRequest(
-      'Vendor Configuration Required: set up the Slack integration token in the vendor settings (Settings → Integrations → Slack) first.',
-    );
+    throw badRequest(message('slackConfigRequired'));
   }
   return token;
 }
@@ -121,7 +124,7 @@ export async function createIntegration(
 ): Promise<SlackIntegration> {
   await requireApp(ctx, vendorId, appId);
   const existing = await repo.findIntegration(ctx.db, vendorId, appId);
-  if (existing?.isConfigured) throw conflict('This app already has a Slack app; update it instead.');
+  if (existing?.isConfigured) throw conflict(message('slackExists'));
   const configToken = await requireConfigToken(ctx, vendorId);
   const base = ctx.publicUrl;
   const manifest = botManifest({
