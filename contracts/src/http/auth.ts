@@ -51,6 +51,8 @@ export const appConfigSchema = z.object({
   currency_default: z.string(),
   default_locale: z.string(),
   version: z.string(),
+  /** The instance has a mail server (SMTP_URL): password-reset links can be mailed. */
+  instance_mail: z.boolean(),
 });
 export type AppConfig = z.infer<typeof appConfigSchema>;
 

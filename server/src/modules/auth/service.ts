@@ -158,6 +158,7 @@ export async function sessionUser(
     currency_default: CURRENCY_APP_DEFAULT,
     default_locale: DEFAULT_LOCALE,
     version: ctx.version,
+    instance_mail: ctx.config.SMTP_URL !== undefined,
   };
   const user = auth.user?.active ? auth.user : null;
   if (!user) return { app, user: null, vendor: null, vendor_client: null, authenticated: false };
