@@ -44,6 +44,8 @@ export const vendorSchema = z.object({
   created_at: z.string(),
   /** The signed-in user's role in this vendor (a superuser acts as owner everywhere). */
   role: z.enum(['owner', 'member']),
+  /** Whether the signed-in person belongs to the vendor (a superuser acts in vendors they do not). */
+  member: z.boolean(),
 });
 export type Vendor = z.infer<typeof vendorSchema>;
 

@@ -113,7 +113,8 @@ export function AppStateProvider({ children }: { children: ReactNode }) {
       const vendor = vendors.find((v) => v.key === storedKey) ?? null;
       if (!vendor) {
         if (storedKey) clearVendorKey();
-        const first = vendors[0];
+        // No choice stored in this browser: land in a vendor of one's own (a superuser sees them all).
+        const first = vendors.find((v) => v.member) ?? vendors[0];
         if (first) {
           // Selecting a vendor reloads the page; stay on the loading screen meanwhile.
           saveVendorKey(first.key);

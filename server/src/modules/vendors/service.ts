@@ -3,7 +3,7 @@ import type { AppContext } from '../../platform/context';
 import { type MemberRole, roleIn, type SignedIn, type VendorRow } from '../../platform/http/identity';
 import { findVendorByKey, listAllVendors, listVendorsByIds } from './repo';
 
-export function presentVendor(row: VendorRow, role: MemberRole): Vendor {
+function presentVendor(row: VendorRow, role: MemberRole, member: boolean): Vendor {
   return {
     id: row.id,
     key: row.key,
@@ -11,12 +11,13 @@ export function presentVendor(row: VendorRow, role: MemberRole): Vendor {
     currency: row.currency,
     created_at: row.createdAt.toISOString(),
     role,
+    member,
   };
 }
 
 /** The vendor as the signed-in user sees it (with their role). */
 export const presentVendorFor = (row: VendorRow, identity: SignedIn): Vendor =>
-  presentVendor(row, roleIn(identity, row.id) ?? 'member');
+  presentVendor(row, roleIn(identity, row.id) ?? 'member', identity.memberships.has(row.id));
 
 /** Vendors a user may act in: their own active ones, or every active vendor for a superuser. */
 export async function listVendorsOf(ctx: AppContext, identity: SignedIn): Promise<VendorRow[]> {
