@@ -260,6 +260,26 @@ export const MESSAGES = {
     fr_FR: 'Trop de requêtes. Veuillez réessayer plus tard.',
     it_IT: 'Troppe richieste. Riprova più tardi.',
   },
+  // Mails
+  invitationSubject: {
+    en_US: 'You are invited to {vendor} on llmor',
+    de_DE: 'Sie sind zu {vendor} auf llmor eingeladen',
+    gsw_CH: 'Sie sind zu {vendor} uf llmor iiglade',
+    fr_FR: 'Vous êtes invité·e à rejoindre {vendor} sur llmor',
+    it_IT: 'Sei invitato/a in {vendor} su llmor',
+  },
+  invitationText: {
+    en_US:
+      'You have been invited to join {vendor} on llmor.\n\nOpen this link within 7 days to accept:\n{url}\n\nIf you did not expect this invitation, ignore this mail.',
+    de_DE:
+      'Sie wurden eingeladen, {vendor} auf llmor beizutreten.\n\nÖffnen Sie diesen Link innerhalb von 7 Tagen, um anzunehmen:\n{url}\n\nFalls Sie diese Einladung nicht erwartet haben, ignorieren Sie diese Mail.',
+    gsw_CH:
+      'Sie sind iiglade worde, bi {vendor} uf llmor mitzmache.\n\nÖffned Sie dä Link innert 7 Täg, zum aaznäh:\n{url}\n\nFalls Sie die Iiladig nöd erwartet händ, ignoriered Sie das Mail.',
+    fr_FR:
+      'Vous avez été invité·e à rejoindre {vendor} sur llmor.\n\nOuvrez ce lien dans les 7 jours pour accepter :\n{url}\n\nSi vous n’attendiez pas cette invitation, ignorez cet e-mail.',
+    it_IT:
+      'Sei stato/a invitato/a a unirti a {vendor} su llmor.\n\nApri questo link entro 7 giorni per accettare:\n{url}\n\nSe non ti aspettavi questo invito, ignora questa e-mail.',
+  },
   // Field messages of the schemas
   required: {
     en_US: 'Required',

@@ -23,7 +23,7 @@ import {
 import { forbidden, tooManyRequests, unauthorized, validationError } from '../../platform/errors';
 import type { Identity, SignedIn } from '../../platform/http/identity';
 import { job } from '../../platform/queue';
-import { instanceMailer } from '../settings/service';
+import { instanceMailer, vendorLocale } from '../settings/service';
 import { presentVendorFor, vendorFromHeader } from '../vendors/service';
 import { issueLink, spendLink } from './links';
 import { presentUser } from './present';
@@ -156,13 +156,15 @@ export async function sessionUser(
 ): Promise<SessionUser> {
   const app = {
     currency_default: CURRENCY_APP_DEFAULT,
-    default_locale: DEFAULT_LOCALE,
+    default_locale: DEFAULT_LOCALE as string,
     version: ctx.version,
     instance_mail: ctx.config.SMTP_URL !== undefined,
   };
   const user = auth.user?.active ? auth.user : null;
   if (!user) return { app, user: null, vendor: null, vendor_client: null, authenticated: false };
   const vendor = await vendorFromHeader(ctx, { ...auth, user }, vendorKey);
+  // Members who never chose a language get the selected vendor's default (Settings → Vendor).
+  if (vendor) app.default_locale = await vendorLocale(ctx, vendor.id);
   return {
     app,
     user: presentUser(user),

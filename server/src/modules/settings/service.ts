@@ -1,4 +1,5 @@
 import {
+  asLocale,
   DEFAULT_LOCALE,
   LOCALES,
   type Locale,
@@ -43,6 +44,12 @@ function presentSmtp(stored: Partial<SmtpSetting>): SmtpSettings {
     password_set: Boolean(stored.passwordSealed),
     configured: Boolean(smtp.host && smtp.from),
   };
+}
+
+/** The vendor's default language: its mails, and the console's for members who never chose one. */
+export async function vendorLocale(ctx: AppContext, vendorId: number): Promise<Locale> {
+  const general = await readSetting<GeneralSetting>(ctx.db, vendorId, 'general');
+  return asLocale(general.locale) ?? DEFAULT_LOCALE;
 }
 
 export async function getSettings(ctx: AppContext, vendor: VendorRow): Promise<VendorSettings> {
