@@ -25,6 +25,7 @@
  * past `apps`/`members` answers 402 code 61.
  */
 import { z } from 'zod';
+import { COUNTRY_CODES } from '../constants';
 import { MESSAGES } from '../messages';
 import { idParam, listQuery } from './common';
 
@@ -223,7 +224,7 @@ export const billingAddressBody = z.object({
   country: z
     .string({ error: 'Required' })
     .trim()
-    .regex(/^[A-Z]{2}$/, 'Use a two-letter ISO country code, e.g. CH'),
+    .refine((code) => COUNTRY_CODES.includes(code), MESSAGES.countryCode.en_US),
 });
 export type BillingAddressBody = z.input<typeof billingAddressBody>;
 
