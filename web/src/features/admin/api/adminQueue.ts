@@ -7,6 +7,8 @@ import { apiRequest } from '../../../lib/api/client';
 export interface QueueHistoryQuery {
   type: 'all' | 'ping' | 'custom';
   action?: string;
+  /** Also housekeeping jobs (hidden by default). */
+  internal: boolean;
   page: number;
 }
 
