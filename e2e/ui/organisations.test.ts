@@ -111,8 +111,10 @@ describe('organisations: a superuser onboards Acme and its people from the conso
     await owner.page.getByTestId('member-active').click({ force: true });
     await owner.page.getByTestId('member-save').click();
     await toast(owner.page, SAVED);
-    await member.page.reload();
+    // Coming back to the open tab is enough: no reload, no "not found" over an empty app list.
+    await member.page.evaluate(() => window.dispatchEvent(new Event('focus')));
     await member.page.getByTestId('no-vendor-selected').waitFor();
+    expect(await member.page.getByText('Vendor not found').count()).toBe(0);
 
     // Mail (SMTP): an invalid sender is a field error on the form, and nothing is sent to the server.
     await owner.page.goto('/settings/integrations/smtp');
