@@ -280,6 +280,13 @@ export const MESSAGES = {
     it_IT:
       'Sei stato/a invitato/a a unirti a {vendor} su llmor.\n\nApri questo link entro 7 giorni per accettare:\n{url}\n\nSe non ti aspettavi questo invito, ignora questa e-mail.',
   },
+  messageTooLong: {
+    en_US: 'A message may have at most {limit} characters.',
+    de_DE: 'Eine Nachricht darf höchstens {limit} Zeichen haben.',
+    gsw_CH: 'E Nachricht dörf höchschtens {limit} Zeiche ha.',
+    fr_FR: 'Un message peut contenir au plus {limit} caractères.',
+    it_IT: 'Un messaggio può avere al massimo {limit} caratteri.',
+  },
   // Field messages of the schemas
   required: {
     en_US: 'Required',

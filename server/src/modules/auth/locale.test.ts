@@ -107,6 +107,15 @@ describe('answers in the request locale', () => {
     expect(refused.json().message).toContain(formatDay(periodEnd.slice(0, 10), 'de_CH'));
     expect(refused.json().message).not.toMatch(/\d{4}-\d\d-\d\d/);
 
+    // A message past the limit: the field says the limit, in the locale, with its digits grouped.
+    const tooLong = await owner.post(`/v1/conversations/${conversation.token}?locale=de_CH`, {
+      content: 'x'.repeat(100_001),
+    });
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json().errors).toEqual({
+      content: "Eine Nachricht darf höchstens 100'000 Zeichen haben.",
+    });
+
     const invited = await owner.post(`/v1/vendors/${vendor.id}/users?locale=fr_FR`, {
       email: `${uniq('p')}@x.test`,
       role: 'member',
