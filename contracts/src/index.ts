@@ -2,5 +2,6 @@ export * from './constants';
 export * from './errors';
 export * from './http';
 export * from './json';
+export * from './messages';
 export * from './relay';
 export * from './signing';

@@ -1,3 +1,4 @@
+import { formatDay } from '@llmor/contracts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -113,6 +114,44 @@ describe('billing', () => {
     expect(await page.getByTestId('usage-limit-banner').count()).toBe(0);
     await page.goto('/settings/billing/usage');
     await expect.poll(() => page.getByTestId('billing-usage-requests-text').innerText()).toBe('1 of 100');
+
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("picks the billing country by name; admin sees an owner's cancellation", async () => {
+    const { context, page, errors } = await newPage(browser, app.url);
+    await signIn(page);
+    await page.goto('/settings/billing/address');
+    await page.getByTestId('billing-address-form').waitFor();
+    await page.getByTestId('billing-address-name').fill('Acme AG');
+    await page.getByTestId('billing-address-line1').fill('Bahnhofstrasse 1');
+    await page.getByTestId('billing-address-postal_code').fill('3011');
+    await page.getByTestId('billing-address-city').fill('Bern');
+    await page.getByTestId('billing-address-country').fill('Switz');
+    await page.getByRole('option', { name: 'Switzerland' }).click();
+    await page.getByTestId('billing-address-save').click();
+    await toast(page, SAVED);
+    const api = await signedClient(app.url, 'demo');
+    await expect
+      .poll(
+        async () =>
+          (await api<{ data: { country: string } }>('GET', `/v1/vendors/${vendorId}/billing/address`)).data
+            .country,
+      )
+      .toBe('CH');
+
+    // The owner cancels; the superuser's view of the vendor's subscriptions says when the plan ends.
+    const subscriptions = await api<{ data: { id: number; current_period_end: string }[] }>(
+      'GET',
+      `/v1/admin/vendors/${vendorId}/subscriptions`,
+    );
+    const current = subscriptions.data[0]!;
+    await api('POST', `/v1/vendors/${vendorId}/billing/to/cancel`, { subscription_id: current.id });
+    await page.goto(`/admin/vendors/${vendorId}/subscriptions`);
+    const ends = page.getByTestId('admin-subscription-row').first().getByTestId('admin-subscription-ends');
+    await ends.waitFor();
+    expect(await ends.innerText()).toContain(formatDay(current.current_period_end.slice(0, 10), 'en_US'));
 
     expect(errors).toEqual([]);
     await context.close();

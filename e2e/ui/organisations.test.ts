@@ -14,11 +14,22 @@ afterAll(async () => {
   await app?.close();
 });
 
-/** Opens an invitation link in its own browser profile, chooses a password and lands on the dashboard. */
-async function acceptInvitation(url: string, password: string, name?: { first: string; last: string }) {
+/**
+ * Opens an invitation link in its own browser profile, chooses a password and lands on the dashboard;
+ * `prefilled` is the first name the inviter typed, which the form must start with.
+ */
+async function acceptInvitation(
+  url: string,
+  password: string,
+  name?: { first: string; last: string },
+  prefilled?: string,
+) {
   const visitor = await newPage(browser, app.url);
   await visitor.page.goto(url);
   await visitor.page.getByTestId('link-password').waitFor();
+  if (prefilled !== undefined) {
+    await expect.poll(() => visitor.page.getByTestId('link-firstname').inputValue()).toBe(prefilled);
+  }
   if (name) {
     await visitor.page.getByTestId('link-firstname').fill(name.first);
     await visitor.page.getByTestId('link-lastname').fill(name.last);
@@ -83,7 +94,7 @@ describe('organisations: a superuser onboards Acme and its people from the conso
       .toBe('invited');
 
     // The colleague accepts, sees Acme, and Settings says it is for owners.
-    const member = await acceptInvitation(memberLink, 'member password 1');
+    const member = await acceptInvitation(memberLink, 'member password 1', undefined, 'Dana');
     await expect.poll(() => member.page.getByTestId('org-current').textContent()).toBe('Acme');
     await member.page.goto('/settings/users');
     await member.page.getByTestId('settings-owners-only').waitFor();
@@ -104,8 +115,10 @@ describe('organisations: a superuser onboards Acme and its people from the conso
     await owner.page.getByTestId('member-active').click({ force: true });
     await owner.page.getByTestId('member-save').click();
     await toast(owner.page, SAVED);
-    await member.page.reload();
+    // Coming back to the open tab is enough: no reload, no "not found" over an empty app list.
+    await member.page.evaluate(() => window.dispatchEvent(new Event('focus')));
     await member.page.getByTestId('no-vendor-selected').waitFor();
+    expect(await member.page.getByText('Vendor not found').count()).toBe(0);
 
     // Mail (SMTP): an invalid sender is a field error on the form, and nothing is sent to the server.
     await owner.page.goto('/settings/integrations/smtp');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MESSAGES } from '../messages';
 import { newPassword, personName } from './organisations';
 
 /** `POST /v1/auth/session` → 201. */
@@ -43,6 +44,8 @@ export const vendorSchema = z.object({
   created_at: z.string(),
   /** The signed-in user's role in this vendor (a superuser acts as owner everywhere). */
   role: z.enum(['owner', 'member']),
+  /** Whether the signed-in person belongs to the vendor (a superuser acts in vendors they do not). */
+  member: z.boolean(),
 });
 export type Vendor = z.infer<typeof vendorSchema>;
 
@@ -50,6 +53,8 @@ export const appConfigSchema = z.object({
   currency_default: z.string(),
   default_locale: z.string(),
   version: z.string(),
+  /** The instance has a mail server (SMTP_URL): password-reset links can be mailed. */
+  instance_mail: z.boolean(),
 });
 export type AppConfig = z.infer<typeof appConfigSchema>;
 
@@ -67,7 +72,7 @@ export type SessionUser = z.infer<typeof sessionUserSchema>;
 // POST /v1/account/password, GET /v1/account/sessions, POST /v1/account/sessions/signout-others).
 // ---------------------------------------------------------------------------------------------------
 
-export const CURRENT_PASSWORD_WRONG = 'The current password is not right.';
+export const CURRENT_PASSWORD_WRONG = MESSAGES.currentPasswordWrong.en_US;
 
 export const accountUpdateBody = z.strictObject({
   firstname: personName.optional(),

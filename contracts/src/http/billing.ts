@@ -25,6 +25,8 @@
  * past `apps`/`members` answers 402 code 61.
  */
 import { z } from 'zod';
+import { COUNTRY_CODES } from '../constants';
+import { MESSAGES } from '../messages';
 import { idParam, listQuery } from './common';
 
 export const PLAN_INTERVALS = ['month', 'year'] as const;
@@ -33,8 +35,7 @@ export const LIMIT_KEYS = ['requests', 'tokens', 'apps', 'members'] as const;
 export type LimitKey = (typeof LIMIT_KEYS)[number];
 
 /** The 400 a checkout or portal call answers when the instance runs without Stripe. */
-export const BILLING_NOT_CONFIGURED =
-  'Online payment is not set up on this instance: plans are assigned by the operator.';
+export const BILLING_NOT_CONFIGURED = MESSAGES.billingNotConfigured.en_US;
 
 const currency = z
   .string()
@@ -223,7 +224,7 @@ export const billingAddressBody = z.object({
   country: z
     .string({ error: 'Required' })
     .trim()
-    .regex(/^[A-Z]{2}$/, 'Use a two-letter ISO country code, e.g. CH'),
+    .refine((code) => COUNTRY_CODES.includes(code), MESSAGES.countryCode.en_US),
 });
 export type BillingAddressBody = z.input<typeof billingAddressBody>;
 

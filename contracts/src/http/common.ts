@@ -69,3 +69,13 @@ export const dataEnvelopeSchema = <T extends z.ZodType>(item: T) => z.object({ d
 
 /** Any query may carry `locale` (the web client adds it to every call). */
 export const localeQuery = z.object({ locale: z.string().optional() });
+
+export const emptyIsAbsent = (v: unknown) => (v === '' ? undefined : v);
+/** A yes/no query parameter: 1, 0, true or false; empty or absent is absent. */
+export const queryBoolean = z.preprocess(
+  emptyIsAbsent,
+  z
+    .enum(['1', '0', 'true', 'false'], { error: 'Must be 1, 0, true or false' })
+    .transform((v) => v === '1' || v === 'true')
+    .optional(),
+);

@@ -18,7 +18,7 @@
  * `/v1/datastores/…` take the vendor from `X-Vendor`; another vendor's datastore answers 404.
  */
 import { z } from 'zod';
-import { idField, idParam, pagingQuery } from './common';
+import { idField, idParam, pagingQuery, queryBoolean } from './common';
 
 export const DATASTORE_NAME_PATTERN = /^[a-z0-9_]+$/;
 export const DATASTORE_NAME_MAX_LENGTH = 64;
@@ -221,6 +221,8 @@ export const PING_JOB = 'ping';
 export const queueJobsQuery = pagingQuery.extend({
   type: z.enum(QUEUE_HISTORY_TYPES).default('all'),
   action: z.string().trim().max(100).optional(),
+  /** Also the server's own housekeeping (scheduled sweeps, the queue library's jobs); hidden by default. */
+  internal: queryBoolean,
 });
 export type QueueJobsQuery = z.input<typeof queueJobsQuery>;
 

@@ -37,7 +37,15 @@
  * function's `last_run`, `run_count` and `run_count_success` in the same transaction.
  */
 import { z } from 'zod';
-import { idField, idParam, listEnvelopeSchema, listQuery, pagingQuery } from './common';
+import {
+  emptyIsAbsent,
+  idField,
+  idParam,
+  listEnvelopeSchema,
+  listQuery,
+  pagingQuery,
+  queryBoolean,
+} from './common';
 
 /** The only runtime: Lua 5.4 in the silicon sandbox (labelled 'Silicon (lua)'). */
 export const FUNCTION_RUNTIMES = ['silicon'] as const;
@@ -72,15 +80,6 @@ export type FunctionRunStatusCode = (typeof FunctionRunStatus)[keyof typeof Func
 
 export const FUNCTION_ORDER_COLUMNS = ['name', 'runtime', 'last_run', 'run_count'] as const;
 export type FunctionOrderColumn = (typeof FUNCTION_ORDER_COLUMNS)[number];
-
-const emptyIsAbsent = (v: unknown) => (v === '' ? undefined : v);
-const queryBoolean = z.preprocess(
-  emptyIsAbsent,
-  z
-    .enum(['1', '0', 'true', 'false'], { error: 'Must be 1, 0, true or false' })
-    .transform((v) => v === '1' || v === 'true')
-    .optional(),
-);
 
 /**
  * GET /v1/vendors/{vendorId}/functions. Default order `name asc` (case-insensitive); `order` without

@@ -33,6 +33,7 @@
  */
 import { z } from 'zod';
 import { LOCALES } from '../constants';
+import { MESSAGES, message } from '../messages';
 import { listQuery } from './common';
 
 export const MEMBER_ROLES = ['owner', 'member'] as const;
@@ -42,26 +43,32 @@ export type MemberRole = (typeof MEMBER_ROLES)[number];
 export const INVITATION_TTL_HOURS = 7 * 24;
 export const PASSWORD_RESET_TTL_MINUTES = 60;
 export const PASSWORD_MIN_LENGTH = 8;
-export const LINK_INVALID = 'This link is invalid or has expired.';
-export const LAST_OWNER = 'A vendor needs at least one active owner.';
-export const ALREADY_MEMBER = 'This person is already a member or invited.';
+export const LINK_INVALID = MESSAGES.linkInvalid.en_US;
+export const LAST_OWNER = MESSAGES.lastOwner.en_US;
+export const ALREADY_MEMBER = MESSAGES.alreadyMember.en_US;
 /** A link that may not set a password, used by someone not signed in as the person it invites. */
-export const INVITATION_SIGN_IN = 'Sign in as the invited person to accept this invitation.';
+export const INVITATION_SIGN_IN = MESSAGES.invitationSignIn.en_US;
 /** Answered to every forgot-password request, so it does not tell which addresses exist. */
-export const PASSWORD_FORGOT_ANSWER =
-  'If this address belongs to an account, a link to reset the password is on its way.';
+export const PASSWORD_FORGOT_ANSWER = MESSAGES.resetRequested.en_US;
 
-const email = z.email('Enter a valid email address').max(320);
-export const personName = z.string().trim().max(100, 'At most 100 characters');
+const email = z.email(MESSAGES.validEmail.en_US).max(320);
+export const personName = z
+  .string()
+  .trim()
+  .max(100, message('atMostCharacters', { limit: 100 }));
 const currency = z
   .string()
   .trim()
-  .regex(/^[A-Z]{3}$/, 'Use a three-letter ISO currency code, e.g. CHF');
-const vendorName = z.string().trim().min(1, 'Required').max(200, 'At most 200 characters');
+  .regex(/^[A-Z]{3}$/, MESSAGES.currencyCode.en_US);
+const vendorName = z
+  .string()
+  .trim()
+  .min(1, MESSAGES.required.en_US)
+  .max(200, message('atMostCharacters', { limit: 200 }));
 export const newPassword = z
   .string()
   .min(PASSWORD_MIN_LENGTH, `At least ${PASSWORD_MIN_LENGTH} characters`)
-  .max(1024, 'At most 1024 characters');
+  .max(1024, message('atMostCharacters', { limit: 1024 }));
 const linkToken = z.string().regex(/^[A-Za-z0-9_-]{20,128}$/, LINK_INVALID);
 
 // ---------------------------------------------------------------------------------------------------
@@ -76,9 +83,9 @@ export type AdminVendorsQuery = z.input<typeof adminVendorsQuery>;
 
 export const adminVendorCreateBody = z.object({
   key: z
-    .string({ error: 'Required' })
+    .string({ error: MESSAGES.required.en_US })
     .trim()
-    .regex(/^[a-z0-9][a-z0-9_-]{1,49}$/, 'Use 2-50 lower-case letters, digits, - and _'),
+    .regex(/^[a-z0-9][a-z0-9_-]{1,49}$/, MESSAGES.vendorKeyShape.en_US),
   name: vendorName,
   currency,
   owner_email: email,
@@ -134,13 +141,13 @@ export const memberInviteBody = z.object({
   email,
   firstname: personName.optional(),
   lastname: personName.optional(),
-  role: z.enum(MEMBER_ROLES, { error: 'Choose owner or member' }),
+  role: z.enum(MEMBER_ROLES, { error: MESSAGES.chooseRole.en_US }),
 });
 export type MemberInviteBody = z.input<typeof memberInviteBody>;
 
 /** A vendor changes only the membership; the person's names are theirs (`PUT /v1/account`). */
 export const memberUpdateBody = z.strictObject({
-  role: z.enum(MEMBER_ROLES, { error: 'Choose owner or member' }).optional(),
+  role: z.enum(MEMBER_ROLES, { error: MESSAGES.chooseRole.en_US }).optional(),
   active: z.boolean({ error: 'Must be true or false' }).optional(),
 });
 export type MemberUpdateBody = z.input<typeof memberUpdateBody>;
@@ -210,7 +217,7 @@ export const smtpSettingsBody = z.object({
   secure: z.boolean().optional(),
   user: z.string().max(320).optional(),
   password: z.string().max(1024).nullable().optional(),
-  from: z.union([z.literal(''), email], { error: 'Enter a valid email address' }).optional(),
+  from: z.union([z.literal(''), email], { error: MESSAGES.validEmail.en_US }).optional(),
 });
 
 /**
@@ -220,7 +227,7 @@ export const smtpSettingsBody = z.object({
 export const vendorSettingsBody = z.object({
   name: vendorName.optional(),
   currency: currency.optional(),
-  locale: z.enum(LOCALES, { error: 'Unknown locale' }).optional(),
+  locale: z.enum(LOCALES, { error: MESSAGES.unknownLocale.en_US }).optional(),
   slack: z.object({ config_token: z.string().trim().min(1).max(500).nullable().optional() }).optional(),
   smtp: smtpSettingsBody.optional(),
 });

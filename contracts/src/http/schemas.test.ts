@@ -38,6 +38,7 @@ describe('contract schemas', () => {
       currency: 'EUR',
       created_at: '2026-01-01T00:00:00.000Z',
       role: 'owner',
+      member: true,
     };
     expect(contracts.vendorSchema.parse({ ...vendor, secret: 'x' })).toEqual(vendor);
     expect(() => contracts.vendorSchema.parse({ ...vendor, role: 'admin' })).toThrow();

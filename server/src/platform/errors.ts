@@ -1,4 +1,4 @@
-import { type ErrorBody, ErrorName, type FieldErrors } from '@llmor/contracts';
+import { type ErrorBody, ErrorName, type FieldErrors, MESSAGES } from '@llmor/contracts';
 
 /**
  * A failure a caller can act on, raised by services and the request pipeline alike. It carries the
@@ -24,8 +24,11 @@ export class AppError extends Error {
 
 export const badRequest = (message: string, errors?: FieldErrors) =>
   new AppError(ErrorName.BadRequest, message, { errors });
-export const validationError = (errors: FieldErrors, message = 'The request is invalid.', code?: number) =>
-  new AppError(ErrorName.ValidationError, message, { errors, code });
+export const validationError = (
+  errors: FieldErrors,
+  message: string = MESSAGES.requestInvalid.en_US,
+  code?: number,
+) => new AppError(ErrorName.ValidationError, message, { errors, code });
 export const unauthorized = (message: string) => new AppError(ErrorName.Unauthorized, message);
 /** Past a plan's limit: code 60 (requests, tokens) or 61 (apps, members), see contracts' ErrorCode. */
 export const paymentRequired = (message: string, code: number) =>
@@ -36,7 +39,7 @@ export const conflict = (message: string, errors?: FieldErrors) =>
   new AppError(ErrorName.Conflict, message, { errors });
 export const tooManyRequests = (
   retryAfterSeconds: number,
-  message = 'Too many requests. Please try again later.',
+  message: string = MESSAGES.tooManyRequests.en_US,
 ) => new AppError(ErrorName.TooManyRequests, message, { retryAfterSeconds });
 /** An outside service the call depends on failed; `message` says which and why (never a secret). */
 export const badGateway = (message: string) => new AppError(ErrorName.BadGateway, message);

@@ -47,9 +47,14 @@ export interface JobRecord {
 export interface JobHistoryQuery {
   /** Only jobs of this queue (undefined: all). */
   action?: string;
+  /** Leave out housekeeping: scheduled jobs (sweeps) and the queue library's own. */
+  hideInternal?: boolean;
   page: number;
   pageSize: number;
 }
+
+/** pg-boss names its own queues (maintenance, schedules) with this prefix. */
+const INTERNAL_PREFIX = '\\_\\_pgboss';
 
 const STATUS_OF: Record<string, JobStatus> = {
   created: 'queued',
@@ -154,8 +159,13 @@ export class JobQueue {
   /** Jobs newest first, live and archived (the admin queue monitor). */
   async history(query: JobHistoryQuery): Promise<{ rows: JobRecord[]; filtered: number; total: number }> {
     await this.start();
-    const filter = query.action === undefined ? '' : ' where name = $1';
-    const params: unknown[] = query.action === undefined ? [] : [query.action];
+    const internal = [...this.definitions.values()].filter((d) => d.cron).map((d) => d.name);
+    const [filter, params]: [string, unknown[]] =
+      query.action !== undefined
+        ? [' where name = $1', [query.action]]
+        : query.hideInternal
+          ? [` where not (name = any($1::text[])) and name not like '${INTERNAL_PREFIX}%'`, [internal]]
+          : ['', []];
     const columns = 'id::text, name, state::text, data, output, created_on, started_on, completed_on';
     const all = `select ${columns} from ${SCHEMA}.job ${filter} union all select ${columns} from ${SCHEMA}.archive ${filter}`;
     const n = params.length;

@@ -113,7 +113,8 @@ export function AppStateProvider({ children }: { children: ReactNode }) {
       const vendor = vendors.find((v) => v.key === storedKey) ?? null;
       if (!vendor) {
         if (storedKey) clearVendorKey();
-        const first = vendors[0];
+        // No choice stored in this browser: land in a vendor of one's own (a superuser sees them all).
+        const first = vendors.find((v) => v.member) ?? vendors[0];
         if (first) {
           // Selecting a vendor reloads the page; stay on the loading screen meanwhile.
           saveVendorKey(first.key);
@@ -140,6 +141,28 @@ export function AppStateProvider({ children }: { children: ReactNode }) {
     });
   }, [initialize]);
 
+  const reloadVendors = useCallback(async () => {
+    await queryClient.invalidateQueries({ queryKey: vendorsQueryOptions().queryKey });
+    const vendors = (await queryClient.fetchQuery({ ...vendorsQueryOptions(), staleTime: 0 })).data;
+    setState((s) => ({ ...s, vendors, vendor: vendors.find((v) => v.id === s.vendor?.id) ?? null }));
+  }, [queryClient]);
+
+  // Another tab (or an owner) may have renamed the vendor, changed the person's role or deactivated them:
+  // coming back to the tab fetches the vendors again, so a lost vendor shows "No vendor selected" at once.
+  const signedIn = state.phase === 'complete' && state.authenticated;
+  useEffect(() => {
+    if (!signedIn) return;
+    const refresh = () => {
+      if (document.visibilityState === 'visible') reloadVendors().catch(() => {});
+    };
+    window.addEventListener('focus', refresh);
+    document.addEventListener('visibilitychange', refresh);
+    return () => {
+      window.removeEventListener('focus', refresh);
+      document.removeEventListener('visibilitychange', refresh);
+    };
+  }, [signedIn, reloadVendors]);
+
   const value = useMemo<AppContextValue>(
     () => ({
       ...state,
@@ -163,17 +186,9 @@ export function AppStateProvider({ children }: { children: ReactNode }) {
         reloadPage();
       },
       updateUser: (user) => setState((s) => ({ ...s, user })),
-      reloadVendors: async () => {
-        await queryClient.invalidateQueries({ queryKey: vendorsQueryOptions().queryKey });
-        const vendors = (await queryClient.fetchQuery({ ...vendorsQueryOptions(), staleTime: 0 })).data;
-        setState((s) => ({
-          ...s,
-          vendors,
-          vendor: vendors.find((v) => v.id === s.vendor?.id) ?? null,
-        }));
-      },
+      reloadVendors,
     }),
-    [state, initialize, queryClient],
+    [state, initialize, queryClient, reloadVendors],
   );
 
   return <AppContext.Provider value={value}>{children}</AppContext.Provider>;

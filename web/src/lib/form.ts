@@ -1,8 +1,10 @@
+import { asLocale, type Locale } from '@llmor/contracts';
 import type { FormErrors, UseFormReturnType } from '@mantine/form';
 import type { TFunction } from 'i18next';
 import type { z } from 'zod';
 import { fieldError } from '../components/FieldError';
 import { i18n } from '../i18n';
+import { apiLocale } from './api/client';
 import { isApiError } from './api/error';
 import { type NotifyOptions, notifyError } from './notify';
 
@@ -70,7 +72,23 @@ export function toFormErrors(errors: FieldMessages): FormErrors {
  * Mantine form validation with a contracts zod schema: the form refuses what the server would refuse,
  * with the same messages, except the common ones, which are localised.
  */
+let localizeText: ((text: string, locale: Locale) => string) | null = null;
+
+/**
+ * The server's message catalogue, which also translates the schemas' field messages (docs/adr/0030). It
+ * arrives with the first form that validates rather than with the first screen (ADR 0017).
+ */
+async function loadFieldMessages(): Promise<void> {
+  localizeText ??= (await import('./fieldMessages')).localize;
+}
+
+function fieldMessage(text: string): string {
+  const locale = asLocale(apiLocale());
+  return localizeText && locale ? localizeText(text, locale) : text;
+}
+
 export function zodFormValidate<T>(schema: z.ZodType, t: TFunction) {
+  void loadFieldMessages();
   return (values: T): FormErrors => {
     const result = schema.safeParse(values);
     if (result.success) return {};
@@ -81,7 +99,7 @@ export function zodFormValidate<T>(schema: z.ZodType, t: TFunction) {
       const missing =
         (issue.code === 'too_small' && issue.origin === 'string' && Number(issue.minimum) === 1) ||
         (issue.code === 'invalid_type' && issue.input === undefined);
-      errors[path] = [missing ? t('form.required') : issue.message];
+      errors[path] = [missing ? t('form.required') : fieldMessage(issue.message)];
     }
     return toFormErrors(errors);
   };
@@ -96,7 +114,8 @@ export async function validateWithLazySchema<T extends object>(
   loadSchema: () => Promise<z.ZodType>,
   t: TFunction,
 ): Promise<boolean> {
-  const errors = zodFormValidate<T>(await loadSchema(), t)(form.getValues());
+  const [schema] = await Promise.all([loadSchema(), loadFieldMessages()]);
+  const errors = zodFormValidate<T>(schema, t)(form.getValues());
   form.setErrors(errors);
   return Object.keys(errors).length === 0;
 }

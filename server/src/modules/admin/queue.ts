@@ -48,6 +48,7 @@ export const queueRoutes = (ctx: QueueContext) => [
         query.type === 'ping' ? PING_JOB : query.type === 'custom' ? (query.action ?? '') : undefined;
       const { rows, filtered, total } = await ctx.queue.history({
         action,
+        hideInternal: !query.internal,
         page: query.page,
         pageSize: query.page_size,
       });

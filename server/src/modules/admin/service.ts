@@ -6,6 +6,7 @@ import type {
   AdminVendorUpdateBody,
   ListEnvelope,
 } from '@llmor/contracts';
+import { message } from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
 import { conflict, notFound } from '../../platform/errors';
 import { inviteMember } from '../members/service';
@@ -57,7 +58,7 @@ export async function createVendor(
   body: AdminVendorCreateBody,
 ): Promise<AdminVendorCreated> {
   if (await findVendorByKey(ctx.db, body.key)) {
-    throw conflict('This key is taken.', { key: 'This key is taken.' });
+    throw conflict(message('keyTaken'), { key: message('keyTaken') });
   }
   const vendor = await insertVendor(ctx.db, { key: body.key, name: body.name, currency: body.currency });
   const invited = await inviteMember(ctx, vendor, superuserId, { email: body.owner_email, role: 'owner' });

@@ -15,6 +15,7 @@ import {
 } from '@llmor/contracts';
 import { z } from 'zod';
 import type { AppContext } from '../../platform/context';
+import { inRequestLocale } from '../../platform/http/locale';
 import { route } from '../../platform/http/route';
 import { presentUser } from './present';
 import {
@@ -92,12 +93,12 @@ export const authRoutes = (ctx: AppContext, sessions: SessionVerifier) => [
     body: passwordForgotBody,
     status: 202,
     response: messageResponseSchema,
-    handler: ({ body }) => {
+    handler: ({ body, request }) => {
       // In the background: the answer's timing must not tell whether the address has an account.
       forgotPassword(ctx, body.email).catch((err: unknown) =>
         ctx.log.error({ err }, 'password reset failed'),
       );
-      return { message: PASSWORD_FORGOT_ANSWER };
+      return { message: inRequestLocale(request, PASSWORD_FORGOT_ANSWER) };
     },
   }),
   route({

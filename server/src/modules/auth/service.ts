@@ -5,6 +5,7 @@ import {
   CURRENT_PASSWORD_WRONG,
   DEFAULT_LOCALE,
   INVALID_CREDENTIALS,
+  message,
   type PasswordChangeBody,
   type PasswordResetBody,
   type SessionCreated,
@@ -22,7 +23,7 @@ import {
 import { forbidden, tooManyRequests, unauthorized, validationError } from '../../platform/errors';
 import type { Identity, SignedIn } from '../../platform/http/identity';
 import { job } from '../../platform/queue';
-import { instanceMailer } from '../settings/service';
+import { instanceMailer, vendorLocale } from '../settings/service';
 import { presentVendorFor } from '../vendors/present';
 import { vendorFromHeader } from '../vendors/service';
 import { issueLink, spendLink } from './links';
@@ -61,7 +62,9 @@ export const SIGNIN_LIMITS = {
 };
 
 const waitText = (seconds: number) =>
-  `Too many failed sign-ins. Try again in ${seconds < 90 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`}.`;
+  seconds < 90
+    ? message('signinWaitSeconds', { count: seconds })
+    : message('signinWaitMinutes', { count: Math.ceil(seconds / 60) });
 
 /** The rate limiter's keys of one sign-in attempt. */
 function signinKeys(identifier: string, address: string) {
@@ -135,7 +138,7 @@ export async function signin(
     throw unauthorized(INVALID_CREDENTIALS);
   }
   await recordSignin(ctx, keys);
-  if (!user.active) throw forbidden('This user is not active.');
+  if (!user.active) throw forbidden(message('userInactive'));
   await attachUser(ctx.db, auth.session.id, user.id);
   await sessions.evict(auth.token);
   return user;
@@ -154,12 +157,15 @@ export async function sessionUser(
 ): Promise<SessionUser> {
   const app = {
     currency_default: CURRENCY_APP_DEFAULT,
-    default_locale: DEFAULT_LOCALE,
+    default_locale: DEFAULT_LOCALE as string,
     version: ctx.version,
+    instance_mail: ctx.config.SMTP_URL !== undefined,
   };
   const user = auth.user?.active ? auth.user : null;
   if (!user) return { app, user: null, vendor: null, vendor_client: null, authenticated: false };
   const vendor = await vendorFromHeader(ctx, { ...auth, user }, vendorKey);
+  // Members who never chose a language get the selected vendor's default (Settings → Vendor).
+  if (vendor) app.default_locale = await vendorLocale(ctx, vendor.id);
   return {
     app,
     user: presentUser(user),

@@ -260,6 +260,16 @@ describe("a vendor's billing (owners)", () => {
     });
     expect(invalid.statusCode).toBe(400);
     expect(Object.keys(invalid.json().errors).sort()).toEqual(['country', 'line1', 'postal_code']);
+    // Two letters are not yet a country: "SW" (Switzerland misspelt) is no ISO 3166 code.
+    const misspelt = await owner.put(`${base}/address`, {
+      name: 'Acme',
+      line1: 'Bahnhofstrasse 1',
+      postal_code: '3011',
+      city: 'Bern',
+      country: 'SW',
+    });
+    expect(misspelt.statusCode).toBe(400);
+    expect(misspelt.json().errors).toEqual({ country: 'Choose a country' });
     expect(await snapshot()).toBe(before);
     const address = {
       name: 'Acme AG',

@@ -9,6 +9,7 @@ import {
   type Invoice,
   type InvoicesQuery,
   type ListEnvelope,
+  message,
   type Plan,
   type PlanBody,
   type PlanInterval,
@@ -150,14 +151,11 @@ export async function reserveCall(
 /** The refusal of a request past the plan: which limit is used up and when the period ends. */
 async function usedUp(ctx: AppContext, vendorId: number, period: Period, limits: PlanLimits) {
   const used = await readUsage(ctx.db, vendorId, period.start);
-  const what =
+  const text =
     limits.tokens !== null && used.tokens >= limits.tokens
-      ? `${limits.tokens.toLocaleString('en-US')} tokens`
-      : `${(limits.requests ?? 0).toLocaleString('en-US')} requests`;
-  return paymentRequired(
-    `The plan's ${what} for this period are used up (the period ends ${day(period.end)}). Upgrade the plan to send more.`,
-    ErrorCode.USAGE_LIMIT_REACHED,
-  );
+      ? message('usedUpTokens', { count: limits.tokens, date: day(period.end) })
+      : message('usedUpRequests', { count: limits.requests ?? 0, date: day(period.end) });
+  return paymentRequired(text, ErrorCode.USAGE_LIMIT_REACHED);
 }
 
 /**
@@ -191,10 +189,15 @@ export async function assertPlanAllows(
   if (limit === null) return;
   const used = what === 'apps' ? await countApps(tx, vendorId) : await countMembers(tx, vendorId);
   if (used < limit) return;
-  throw paymentRequired(
-    `The plan allows ${limit} ${what === 'apps' ? (limit === 1 ? 'app' : 'apps') : limit === 1 ? 'member' : 'members'}. Upgrade the plan to ${what === 'apps' ? 'create more apps' : 'invite more people'}.`,
-    ErrorCode.PLAN_LIMIT_REACHED,
-  );
+  const text =
+    what === 'apps'
+      ? limit === 1
+        ? message('planAllowsOneApp')
+        : message('planAllowsApps', { limit })
+      : limit === 1
+        ? message('planAllowsOneMember')
+        : message('planAllowsMembers', { limit });
+  throw paymentRequired(text, ErrorCode.PLAN_LIMIT_REACHED);
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -324,7 +327,7 @@ async function requireStripe(ctx: AppContext): Promise<Stripe> {
   return stripe;
 }
 
-export const STRIPE_UNREACHABLE = 'Could not reach Stripe.';
+export const STRIPE_UNREACHABLE = message('stripeUnreachable');
 
 /**
  * Stripe's refusals (a bad price id, a deleted customer) answer 400 with Stripe's message; Stripe not
@@ -374,7 +377,7 @@ export async function checkout(ctx: AppContext, vendor: VendorRow, body: Checkou
   const plan = await findPlan(ctx.db, body.subscription_id);
   if (!plan?.active) throw notFound('Plan');
   if (!plan.stripePriceId) {
-    throw badRequest('This plan cannot be bought online; the operator assigns it.');
+    throw badRequest(message('planNotOnline'));
   }
   const customer = await ensureCustomer(ctx, stripe, vendor);
   const page = subscriptionPage(ctx);
@@ -404,7 +407,7 @@ export async function cancelSubscription(
   const found = await findSubscription(ctx.db, vendor.id, body.subscription_id);
   if (!found) throw notFound('Subscription');
   const s = found.subscription;
-  if (!LIVE_STATUSES.includes(s.status)) throw conflict('This subscription has already ended.');
+  if (!LIVE_STATUSES.includes(s.status)) throw conflict(message('subscriptionEnded'));
   if (s.externalId) {
     const stripe = await requireStripe(ctx);
     await atStripe(stripe.subscriptions.update(s.externalId, { cancel_at_period_end: true }));

@@ -401,6 +401,26 @@ describe('the instance mail server', () => {
       const mail = await smtp.mailTo(email);
       expect(mail.from).toBe('llmor@instance.test');
       expect(linkIn(mail.text)).toMatch(/\/invitation\//);
+      expect((await owner.get('/v1/auth/session/user')).json().app).toMatchObject({
+        instance_mail: true,
+        default_locale: 'en_US',
+      });
+
+      // The vendor's default language: its invitations are in it, and so is the console of members who
+      // never chose a language.
+      expect((await owner.put(`/v1/vendors/${vendor.id}/settings`, { locale: 'fr_FR' })).statusCode).toBe(
+        200,
+      );
+      const guest = `${uniq('guest-fr')}@acme.test`;
+      expect(
+        (await owner.post(`/v1/vendors/${vendor.id}/users`, { email: guest, role: 'member' })).statusCode,
+      ).toBe(201);
+      const french = await smtp.mailTo(guest);
+      expect(french.subject).toBe(`Vous êtes invité·e à rejoindre ${vendor.name} sur llmor`);
+      expect(french.text).toContain('Ouvrez ce lien dans les 7 jours');
+      expect(linkIn(french.text)).toMatch(/\/invitation\//);
+      owner.vendorKey = vendor.key;
+      expect((await owner.get('/v1/auth/session/user')).json().app.default_locale).toBe('fr_FR');
     } finally {
       await instance.close();
     }

@@ -7,6 +7,7 @@ import {
   type MemberInvited,
   type MembersQuery,
   type MemberUpdateBody,
+  message,
 } from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
 import { conflict, notFound } from '../../platform/errors';
@@ -15,7 +16,7 @@ import { hasPassword, issueLink, NO_PASSWORD_HASH } from '../auth/links';
 import { findUserByEmail, insertUser } from '../auth/repo';
 import type { SessionVerifier } from '../auth/sessions';
 import { assertPlanAllows } from '../billing/service';
-import { instanceMailer, vendorMailer } from '../settings/service';
+import { instanceMailer, vendorLocale, vendorMailer } from '../settings/service';
 import { withVendorLock } from '../vendors/repo';
 import { presentMember } from './present';
 import {
@@ -58,13 +59,14 @@ export async function requireMember(ctx: AppContext, vendorId: number, userId: n
   return member;
 }
 
-const invitationMail = (vendor: VendorRow, url: string) => ({
-  subject: `You are invited to ${vendor.name} on llmor`,
-  text:
-    `You have been invited to join ${vendor.name} on llmor.\n\n` +
-    `Open this link within 7 days to accept:\n${url}\n\n` +
-    'If you did not expect this invitation, ignore this mail.',
-});
+/** The invitation in the vendor's default language (Settings → Vendor). */
+const invitationMail = async (ctx: AppContext, vendor: VendorRow, url: string) => {
+  const locale = await vendorLocale(ctx, vendor.id);
+  return {
+    subject: message('invitationSubject', { vendor: vendor.name }, locale),
+    text: message('invitationText', { vendor: vendor.name, url }, locale),
+  };
+};
 
 /**
  * Issues and delivers a vendor's invitation link (docs/adr/0023-identity-across-tenants.md). Through the
@@ -92,7 +94,7 @@ async function deliverInvitation(
   if (instance) {
     const url = await issue(!hasPassword(person));
     try {
-      await instance.send({ to: person.email, ...invitationMail(vendor, url) });
+      await instance.send({ to: person.email, ...(await invitationMail(ctx, vendor, url)) });
       return undefined;
     } catch (err) {
       ctx.log.warn({ err, vendor: vendor.id }, "the instance's mail server did not take the invitation");
@@ -102,7 +104,7 @@ async function deliverInvitation(
   const own = await vendorMailer(ctx, vendor.id);
   if (own) {
     try {
-      await own.send({ to: person.email, ...invitationMail(vendor, url) });
+      await own.send({ to: person.email, ...(await invitationMail(ctx, vendor, url)) });
       return undefined;
     } catch (err) {
       ctx.log.warn(
@@ -161,7 +163,7 @@ export async function resendInvitation(
   userId: number,
 ): Promise<MemberInvited> {
   const member = await requireMember(ctx, vendor.id, userId);
-  if (member.acceptedAt !== null) throw conflict('This person has already accepted the invitation.');
+  if (member.acceptedAt !== null) throw conflict(message('alreadyAccepted'));
   const inviteUrl = await deliverInvitation(ctx, vendor, inviterId, member);
   return { data: presentMember(member), ...(inviteUrl ? { invite_url: inviteUrl } : {}) };
 }

@@ -7,6 +7,7 @@ import {
   vendorSettingsSchema,
 } from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
+import { inRequestLocale } from '../../platform/http/locale';
 import { route } from '../../platform/http/route';
 import { getSettings, sendTestMail, updateSettings } from './service';
 
@@ -47,6 +48,8 @@ export const settingsRoutes = (ctx: AppContext) => [
     body: smtpTestBody,
     response: messageResponseSchema,
     errors: ['BadRequest'],
-    handler: async ({ vendor, body }) => ({ message: await sendTestMail(ctx, vendor, body.to) }),
+    handler: async ({ vendor, body, request }) => ({
+      message: inRequestLocale(request, await sendTestMail(ctx, vendor, body.to)),
+    }),
   }),
 ];

@@ -1,7 +1,9 @@
 import {
+  asLocale,
   DEFAULT_LOCALE,
   LOCALES,
   type Locale,
+  message,
   type SmtpSettings,
   type VendorSettings,
   type VendorSettingsBody,
@@ -42,6 +44,12 @@ function presentSmtp(stored: Partial<SmtpSetting>): SmtpSettings {
     password_set: Boolean(stored.passwordSealed),
     configured: Boolean(smtp.host && smtp.from),
   };
+}
+
+/** The vendor's default language: its mails, and the console's for members who never chose one. */
+export async function vendorLocale(ctx: AppContext, vendorId: number): Promise<Locale> {
+  const general = await readSetting<GeneralSetting>(ctx.db, vendorId, 'general');
+  return asLocale(general.locale) ?? DEFAULT_LOCALE;
 }
 
 export async function getSettings(ctx: AppContext, vendor: VendorRow): Promise<VendorSettings> {
@@ -135,7 +143,7 @@ const SMTP_REFUSALS = new Set(['EAUTH', 'EENVELOPE', 'EMESSAGE']);
  */
 export async function sendTestMail(ctx: AppContext, vendor: VendorRow, to: string): Promise<string> {
   const server = await vendorMailServer(ctx, vendor.id);
-  if (!server) throw badRequest('Set the SMTP host and the sender address first.');
+  if (!server) throw badRequest(message('smtpNotSet'));
   try {
     await new Mailer(server, ctx.outbound).send({
       to,
@@ -144,11 +152,11 @@ export async function sendTestMail(ctx: AppContext, vendor: VendorRow, to: strin
     });
   } catch (err) {
     if (err instanceof OutboundRefused) throw badRequest(err.message);
-    const { code, message } = err as { code?: unknown; message?: unknown };
+    const { code, message: refusal } = err as { code?: unknown; message?: unknown };
     if (typeof code === 'string' && SMTP_REFUSALS.has(code)) {
-      throw badRequest(`The mail server refused the test mail: ${String(message)}`);
+      throw badRequest(message('smtpRefused', { reason: String(refusal) }));
     }
-    throw badRequest(`No SMTP conversation with ${server.host}:${server.port} was possible.`);
+    throw badRequest(message('smtpUnreachable', { host: `${server.host}:${server.port}` }));
   }
-  return `A test mail was sent to ${to}.`;
+  return message('smtpTestSent', { to });
 }

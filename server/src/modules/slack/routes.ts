@@ -52,7 +52,7 @@ export const slackRoutes = (ctx: SlackContext) => [
     body: slackIntegrationBody,
     status: 201,
     response: dataEnvelopeSchema(slackIntegrationSchema),
-    errors: ['BadRequest', 'Conflict'],
+    errors: ['BadRequest', 'Conflict', 'BadGateway'],
     handler: async ({ vendor, app, body }) => ({
       data: await service.createIntegration(ctx, vendor.id, app.id, body),
     }),
@@ -67,7 +67,7 @@ export const slackRoutes = (ctx: SlackContext) => [
     resource: 'App',
     body: slackIntegrationBody,
     response: dataEnvelopeSchema(slackIntegrationSchema),
-    errors: ['BadRequest'],
+    errors: ['BadRequest', 'BadGateway'],
     handler: async ({ vendor, app, body }) => ({
       data: await service.updateIntegration(ctx, vendor.id, app.id, body),
     }),

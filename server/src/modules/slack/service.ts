@@ -1,7 +1,12 @@
-import { SLACK_BOT_SCOPES, type SlackIntegration, type SlackIntegrationBody } from '@llmor/contracts';
+import {
+  SLACK_BOT_SCOPES,
+  type SlackIntegration,
+  type SlackIntegrationBody,
+  message as slackText,
+} from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
 import { randomToken, safeEqualHex } from '../../platform/crypto';
-import { badRequest, conflict, notFound } from '../../platform/errors';
+import { badGateway, badRequest, conflict, notFound } from '../../platform/errors';
 import type { JobQueue } from '../../platform/queue';
 import type { ConversationContext } from '../conversations/ports';
 import { slackConfigToken } from '../settings/service';
@@ -90,16 +95,18 @@ export async function getIntegration(
 async function requireConfigToken(ctx: AppContext, vendorId: number): Promise<string> {
   const token = await slackConfigToken(ctx, vendorId);
   if (!token) {
-    throw badRequest(
-      'Vendor Configuration Required: set up the Slack integration token in the vendor settings (Settings → Integrations → Slack) first.',
-    );
+    throw badRequest(slackText('slackConfigRequired'));
   }
   return token;
 }
 
-/** Slack's refusal as a 400 naming Slack's error code; a refused bot name is the name field's error. */
+/**
+ * Slack's refusal as a 400 naming Slack's error code; a refused bot name is the name field's error.
+ * Slack not answering at all is a 502 saying so.
+ */
 function slackRefused(action: string, err: unknown): never {
   if (!(err instanceof SlackCallError)) throw err;
+  if (err.unreachable) throw badGateway(slackText('slackUnreachable'));
   const message = `Slack refused to ${action} the app: ${err.message}`;
   const nameRefused = err.details.some(
     (d) => d.startsWith('/display_information/name') || d.includes('bot_user'),
@@ -115,7 +122,7 @@ export async function createIntegration(
   body: Required<SlackIntegrationBody>,
 ): Promise<SlackIntegration> {
   const existing = await repo.findIntegration(ctx.db, vendorId, appId);
-  if (existing?.isConfigured) throw conflict('This app already has a Slack app; update it instead.');
+  if (existing?.isConfigured) throw conflict(slackText('slackExists'));
   const configToken = await requireConfigToken(ctx, vendorId);
   const base = ctx.publicUrl;
   const manifest = botManifest({

@@ -22,6 +22,8 @@ export class SlackCallError extends Error {
     readonly code: string,
     /** Slack's detailed problems, e.g. which manifest field it refused. */
     readonly details: string[] = [],
+    /** No answer from Slack at all (network, timeout, an HTTP failure): Slack refused nothing. */
+    readonly unreachable = false,
   ) {
     super(`Slack answered: ${code}${details.length ? ` (${details.join('; ')})` : ''}`);
   }
@@ -74,7 +76,7 @@ async function call<T>(run: () => Promise<T>): Promise<T> {
         problems.map((p) => [p.pointer, p.message].filter(Boolean).join(': ')),
       );
     }
-    throw new SlackCallError(err instanceof Error ? err.message : String(err));
+    throw new SlackCallError(err instanceof Error ? err.message : String(err), [], true);
   }
 }
 

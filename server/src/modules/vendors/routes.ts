@@ -1,7 +1,7 @@
 import { dataEnvelopeSchema, listEnvelopeSchema, vendorSchema } from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
 import { route } from '../../platform/http/route';
-import { presentVendor, presentVendorFor } from './present';
+import { presentVendorFor } from './present';
 import { listVendorsOf } from './service';
 
 export const vendorRoutes = (ctx: AppContext) => [
@@ -28,6 +28,6 @@ export const vendorRoutes = (ctx: AppContext) => [
     tags: ['vendors'],
     access: { auth: 'user', vendor: 'path' },
     response: dataEnvelopeSchema(vendorSchema),
-    handler: ({ vendor, role }) => ({ data: presentVendor(vendor, role) }),
+    handler: ({ vendor, identity }) => ({ data: presentVendorFor(vendor, identity) }),
   }),
 ];

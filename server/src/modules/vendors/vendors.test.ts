@@ -41,12 +41,16 @@ describe('vendors', () => {
     }
   });
 
-  it('lets a superuser see every vendor', async () => {
-    const other = await makeVendor(server.ctx);
-    const su = await makeUser(server.ctx, { isSu: true });
+  it('lets a superuser see every vendor, saying which they belong to (where they land)', async () => {
+    const other = await makeVendor(server.ctx, 'AAA first by name');
+    const own = await makeVendor(server.ctx, 'ZZZ own');
+    const su = await makeUser(server.ctx, { isSu: true, vendors: [own] });
     const c = await Client.signedIn(server.app, su.email, su.password);
-    const ids = (await c.get('/v1/vendors')).json().data.map((v: { id: number }) => v.id);
-    expect(ids).toContain(other.id);
+    const vendors: { id: number; member: boolean; role: string }[] = (await c.get('/v1/vendors')).json().data;
+    expect(vendors.map((v) => v.id)).toContain(other.id);
+    expect(vendors.find((v) => v.id === other.id)).toMatchObject({ member: false, role: 'owner' });
+    expect(vendors.find((v) => v.id === own.id)).toMatchObject({ member: true });
+    expect((await c.get(`/v1/vendors/${own.id}`)).json().data.member).toBe(true);
     expect((await c.get(`/v1/vendors/${other.id}`)).statusCode).toBe(200);
   });
 

@@ -6,6 +6,7 @@ import {
   idParam,
   type JsonInputProblem,
   jsonInputProblem,
+  message,
 } from '@llmor/contracts';
 import type {
   FastifyError,
@@ -32,6 +33,7 @@ import {
   type SignedIn,
   type VendorRow,
 } from './identity';
+import { localizeErrorBody, requestLocale } from './locale';
 import type { Access, RouteSpec } from './route';
 
 declare module 'fastify' {
@@ -254,7 +256,7 @@ export class Pipeline {
         if (!result.ok) return done(unauthorized(FAILURE_TEXT[result.reason]));
         const identity = result.identity;
         if (auth !== 'session' && !identity.user?.active) {
-          return done(unauthorized('Authentication required: please sign in.'));
+          return done(unauthorized(message('signInRequired')));
         }
         if (auth === 'superuser' && !identity.user?.isSu) return done(notFound('Route'));
         request.identity = identity;
@@ -302,8 +304,11 @@ export class Pipeline {
     reply: FastifyReply,
   ): FastifyReply {
     const spec = request.routeOptions.config.route;
-    const send = (status: number, body: ErrorBody) =>
-      reply.code(status).send(spec?.errorShape ? spec.errorShape.present(body, status) : body);
+    const locale = requestLocale(request);
+    const send = (status: number, answer: ErrorBody) => {
+      const body = localizeErrorBody(answer, locale);
+      return reply.code(status).send(spec?.errorShape ? spec.errorShape.present(body, status) : body);
+    };
     if (error instanceof InputError) {
       if (error.part === 'params') return this.answerError(notFound(spec?.resource), request, reply);
       const errors =

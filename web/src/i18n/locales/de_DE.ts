@@ -122,6 +122,8 @@ export const de_DE: Messages<EnMessages> = {
     toLogin: 'Zur Anmeldung',
     forgot: 'Passwort vergessen?',
     sendLink: 'Link senden',
+    noInstanceMail:
+      'Dieser Server versendet keine Mails, ein Link zum Zurücksetzen kann also nicht kommen: Bitten Sie einen Inhaber Ihres Anbieters oder den Betreiber, Ihnen ein neues Passwort zu setzen.',
     signInToAccept: 'Melden Sie sich als {{email}} an, um anzunehmen.',
     signIn: 'Anmelden',
     acceptSignedIn: 'Einladung annehmen',

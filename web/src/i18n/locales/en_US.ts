@@ -118,6 +118,8 @@ export const en_US = {
     toLogin: 'Go to sign in',
     forgot: 'Forgot your password?',
     sendLink: 'Send link',
+    noInstanceMail:
+      'This server sends no mail, so no reset link can come: ask an owner of your vendor or the operator to set a new password for you.',
     signInToAccept: 'Sign in as {{email}} to accept.',
     signIn: 'Sign in',
     acceptSignedIn: 'Accept invitation',

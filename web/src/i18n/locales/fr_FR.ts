@@ -122,6 +122,8 @@ export const fr_FR: Messages<EnMessages> = {
     toLogin: 'Aller à la connexion',
     forgot: 'Mot de passe oublié ?',
     sendLink: 'Envoyer le lien',
+    noInstanceMail:
+      'Ce serveur n’envoie pas d’e-mails, aucun lien de réinitialisation ne peut donc arriver : demandez à un propriétaire de votre fournisseur ou à l’opérateur de vous définir un nouveau mot de passe.',
     signInToAccept: 'Connectez-vous en tant que {{email}} pour accepter.',
     signIn: 'Se connecter',
     acceptSignedIn: 'Accepter l’invitation',

@@ -122,6 +122,8 @@ export const gsw_CH: Messages<EnMessages> = {
     toLogin: 'Zur Aamäldig',
     forgot: 'Passwort vergässe?',
     sendLink: 'Link schicke',
+    noInstanceMail:
+      'Dä Server schickt kei Mails, drum chunnt kein Link zum Zrüggsetze: Fröged Sie en Inhaber vo Ihrem Aabieter oder de Betriiber, dass er Ihne es neus Passwort setzt.',
     signInToAccept: 'Mäld dich als {{email}} aa, zum aanäh.',
     signIn: 'Aamälde',
     acceptSignedIn: 'Iiladig aanäh',

@@ -121,6 +121,8 @@ export const it_IT: Messages<EnMessages> = {
     toLogin: 'Vai all’accesso',
     forgot: 'Password dimenticata?',
     sendLink: 'Invia link',
+    noInstanceMail:
+      'Questo server non invia e-mail, quindi nessun link di reimpostazione può arrivare: chiedi a un proprietario del tuo fornitore o all’operatore di impostarti una nuova password.',
     signInToAccept: 'Accedi come {{email}} per accettare.',
     signIn: 'Accedi',
     acceptSignedIn: 'Accetta invito',

@@ -26,6 +26,9 @@ export function setLocaleSource(source: () => string | null): void {
   currentLocale = source;
 }
 
+/** The locale the calls carry (the console's current one). */
+export const apiLocale = (): string | null => currentLocale();
+
 export function isInvalidSessionError(error: unknown): boolean {
   return error instanceof ApiError && error.status === 401 && error.message.includes(INVALID_ACCESS_TOKEN);
 }

@@ -1,16 +1,6 @@
-/** Date patterns per locale (docs/reference/console.md). Locales not listed use the en_US pattern. */
-export const DATE_FORMATS: Record<string, string> = {
-  en_US: 'MM/dd/yyyy',
-  en_GB: 'dd/MM/yyyy',
-  de_DE: 'dd.MM.yyyy',
-  de_CH: 'dd.MM.yyyy',
-  gsw_CH: 'dd.MM.yyyy',
-  fr_CH: 'dd.MM.yyyy',
-  it_CH: 'dd.MM.yyyy',
-  fr_FR: 'dd/MM/yyyy',
-  it_IT: 'dd/MM/yyyy',
-};
+import { DATE_FORMATS } from '@llmor/contracts';
 
+/** The locale's date pattern (docs/reference/console.md; contracts' DATE_FORMATS, shared with the server's texts). */
 export function datePattern(locale: string): string {
   return DATE_FORMATS[locale] ?? 'MM/dd/yyyy';
 }

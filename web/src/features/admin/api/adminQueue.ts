@@ -8,6 +8,8 @@ import { LOCAL_ERROR, type NoVariables, useApiMutation } from '../../../lib/api/
 export interface QueueHistoryQuery {
   type: 'all' | 'ping' | 'custom';
   action?: string;
+  /** Also housekeeping jobs (hidden by default). */
+  internal: boolean;
   page: number;
 }
 

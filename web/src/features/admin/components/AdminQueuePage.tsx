@@ -1,6 +1,18 @@
 import { QUEUE_HISTORY_TYPES, type QueueJob } from '@llmor/contracts';
-import { Badge, Button, Code, Group, SegmentedControl, Stack, Table, Text, TextInput } from '@mantine/core';
+import {
+  Badge,
+  Button,
+  Code,
+  Group,
+  SegmentedControl,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { IconBolt, IconHistory, IconRefresh } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListFooter } from '../../../components/ListFooter';
@@ -29,12 +41,18 @@ export function AdminQueuePage() {
   const [type, setType] = useState<HistoryType>('all');
   const [action, setAction] = useState('');
   const [page, setPage] = useState(0);
-  const [loaded, setLoaded] = useState<{ type: HistoryType; action?: string } | null>(null);
+  const [internal, setInternal] = useState(false);
+  const [loaded, setLoaded] = useState<{ type: HistoryType; action?: string; internal: boolean } | null>(
+    null,
+  );
   const jobs = useQueueJobs(loaded && { ...loaded, page });
   const ping = useTriggerPing();
+  const queryClient = useQueryClient();
   const load = () => {
     setPage(0);
-    setLoaded({ type, ...(type === 'custom' ? { action: action.trim() } : {}) });
+    // Load history means now: a filter loaded before is fetched again, never shown from the cache.
+    void queryClient.invalidateQueries({ queryKey: ['admin', 'queue'] });
+    setLoaded({ type, internal, ...(type === 'custom' ? { action: action.trim() } : {}) });
   };
   const onPing = async () => {
     try {
@@ -87,6 +105,14 @@ export function AdminQueuePage() {
               onChange={(e) => setAction(e.currentTarget.value)}
               onKeyDown={(e) => e.key === 'Enter' && load()}
               data-testid="queue-action"
+            />
+          )}
+          {type === 'all' && (
+            <Switch
+              label={t('admin.queue.internal')}
+              checked={internal}
+              onChange={(e) => setInternal(e.currentTarget.checked)}
+              data-testid="queue-internal"
             />
           )}
           <Button leftSection={<IconHistory size={16} />} onClick={load} data-testid="queue-load">

@@ -3,12 +3,17 @@ import { Alert, Anchor, Button, Collapse, Group, Stack, TextInput } from '@manti
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAppState } from '../../../lib/appState';
 import { validateWithLazySchema } from '../../../lib/form';
 import { useForgotPassword } from '../api/links';
 
-/** "Forgot your password?" under the sign-in form: asks for the address and says a link is on its way. */
+/**
+ * "Forgot your password?" under the sign-in form: asks for the address and says a link is on its way —
+ * or, on an instance without a mail server, that an owner or the operator sets a new password.
+ */
 export function ForgotPassword() {
   const { t } = useTranslation();
+  const { config } = useAppState();
   const [open, setOpen] = useState(false);
   const forgot = useForgotPassword();
   const form = useForm<PasswordForgotBody>({ initialValues: { email: '' } });
@@ -29,7 +34,11 @@ export function ForgotPassword() {
         {t('link.forgot')}
       </Anchor>
       <Collapse expanded={open}>
-        {forgot.isSuccess ? (
+        {config?.instance_mail === false ? (
+          <Alert color="yellow" data-testid="forgot-no-mail">
+            {t('link.noInstanceMail')}
+          </Alert>
+        ) : forgot.isSuccess ? (
           <Alert color="blue" data-testid="forgot-sent">
             {forgot.data.message}
           </Alert>

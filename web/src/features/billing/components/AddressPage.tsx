@@ -1,6 +1,14 @@
-import { type BillingAddress, type BillingAddressBody, billingAddressBody } from '@llmor/contracts';
-import { Button, Group, SimpleGrid, Skeleton, Stack, TextInput } from '@mantine/core';
+import {
+  asLocale,
+  type BillingAddress,
+  type BillingAddressBody,
+  bcp47,
+  billingAddressBody,
+  COUNTRY_CODES,
+} from '@llmor/contracts';
+import { Button, Group, Select, SimpleGrid, Skeleton, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadError } from '../../../components/LoadError';
 import { useUnsavedChanges } from '../../../components/UnsavedChanges';
@@ -17,8 +25,20 @@ export default function AddressPage({ vendorId }: { vendorId: number }) {
   return <AddressForm key={address.dataUpdatedAt} vendorId={vendorId} address={address.data.data} />;
 }
 
+/** The ISO countries by their names in the console's language, sorted by name. */
+function useCountryOptions(language: string) {
+  return useMemo(() => {
+    const names = new Intl.DisplayNames([bcp47(asLocale(language) ?? 'en_US')], { type: 'region' });
+    const collator = new Intl.Collator(bcp47(asLocale(language) ?? 'en_US'));
+    return COUNTRY_CODES.map((code) => ({ value: code, label: names.of(code) ?? code })).sort((a, b) =>
+      collator.compare(a.label, b.label),
+    );
+  }, [language]);
+}
+
 function AddressForm({ vendorId, address }: { vendorId: number; address: BillingAddress }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const countries = useCountryOptions(i18n.language);
   const save = useSaveBillingAddress(vendorId);
   const form = useForm<BillingAddressBody>({
     initialValues: address,
@@ -52,13 +72,13 @@ function AddressForm({ vendorId, address }: { vendorId: number; address: Billing
           {field('postal_code', t('billing.address.postalCode'), true)}
           {field('city', t('billing.address.city'), true)}
           {field('state', t('billing.address.state'))}
-          <TextInput
+          <Select
             label={t('billing.address.country')}
-            description={t('billing.address.countryHint')}
             required
-            maxLength={2}
+            searchable
+            data={countries}
             {...form.getInputProps('country')}
-            onChange={(e) => form.setFieldValue('country', e.currentTarget.value.toUpperCase())}
+            onChange={(code) => form.setFieldValue('country', code ?? '')}
             data-testid="billing-address-country"
           />
         </SimpleGrid>

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ListTable } from '../../../components/ListTable';
 import { LoadError } from '../../../components/LoadError';
 import { submitErrors, toFormErrors } from '../../../lib/form';
+import { formatDate } from '../../../lib/format/date';
 import { notifySuccess } from '../../../lib/notify';
 import { useAdminPlans, useAssignSubscription, useVendorSubscriptions } from '../api/admin';
 import { formatPeriod } from './format';
@@ -47,6 +48,13 @@ export function VendorSubscriptions({ vendorId }: { vendorId: number }) {
               <Badge color={s.status === 'active' ? 'green' : 'gray'} variant="light">
                 {t(`billing.statuses.${s.status}`)}
               </Badge>
+              {s.cancel_at_period_end && s.current_period_end ? (
+                <Text size="xs" c="orange" mt={4} data-testid="admin-subscription-ends">
+                  {t('billing.subscription.endsAt', {
+                    date: formatDate(s.current_period_end, i18n.language),
+                  })}
+                </Text>
+              ) : null}
             </Table.Td>
             <Table.Td>{s.quantity}</Table.Td>
             <Table.Td>{formatPeriod(s.current_period_start, s.current_period_end, i18n.language)}</Table.Td>

@@ -1,0 +1,137 @@
+/**
+ * Server texts a person reads answer in the request's `locale` (docs/adr/0030): sign-in failure, links,
+ * plan limits with the period's end in the locale's date pattern, field messages; without a locale,
+ * the English texts CONTRACTS quotes.
+ */
+import { formatDay, INVALID_CREDENTIALS, LOCALES, localize, MESSAGES, message } from '@llmor/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, createTestServer, makeUser, makeVendor, type TestServer, uniq } from '../../test/harness';
+import { makeChatApp, makeConversation, makeVendorModel } from '../completion/testing';
+
+let server: TestServer;
+let admin: Client;
+
+beforeAll(async () => {
+  server = await createTestServer();
+  const su = await makeUser(server.ctx, { isSu: true });
+  admin = await Client.signedIn(server.app, su.email, su.password);
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('the message catalogue', () => {
+  it('has every text in every locale, with the same parameters as the English one', () => {
+    for (const [code, entry] of Object.entries(MESSAGES)) {
+      const params = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+      for (const locale of LOCALES) {
+        const text = message(code as keyof typeof MESSAGES, {}, locale);
+        expect(text, `${code} ${locale}`).toBeTruthy();
+        expect(params(text), `${code} ${locale}`).toEqual(params(entry.en_US));
+        if (locale.endsWith('_CH')) expect(text, `${code} ${locale}`).not.toContain('ß');
+      }
+    }
+  });
+
+  it('recognises an English text with its parameters and writes it in the locale', () => {
+    const english = message('usedUpRequests', { count: 1000, date: '2026-12-01' });
+    expect(english).toBe(
+      "The plan's 1000 requests for this period are used up (the period ends 2026-12-01). Upgrade the plan to send more.",
+    );
+    expect(localize(english, 'de_CH')).toContain('01.12.2026');
+    expect(localize(english, 'de_CH')).toContain("1'000");
+    expect(localize(english, 'fr_FR')).toContain('01/12/2026');
+    expect(localize(english, 'en_US')).toContain('1,000 requests');
+    expect(localize(english, 'en_US')).toContain('12/01/2026');
+    expect(localize('Something the catalogue does not know', 'fr_FR')).toBe(
+      'Something the catalogue does not know',
+    );
+    expect(formatDay('2026-12-01', 'en_US')).toBe('12/01/2026');
+  });
+});
+
+describe('answers in the request locale', () => {
+  it('says a failed sign-in in the locale the console sends, English without one', async () => {
+    const user = await makeUser(server.ctx);
+    const c = await Client.create(server.app);
+    const wrong = { identifier: user.email, secret: 'not-the-password' };
+    const english = await c.post('/v1/auth/signin', wrong);
+    expect(english.statusCode).toBe(401);
+    expect(english.json().message).toBe(INVALID_CREDENTIALS);
+    const german = await c.post('/v1/auth/signin?locale=de_CH', wrong);
+    expect(german.statusCode).toBe(401);
+    expect(german.json().message).toBe('E-Mail-Adresse oder Passwort ist falsch');
+    const french = await c.post('/v1/auth/signin?locale=fr_FR', wrong);
+    expect(french.json().message).toBe('Adresse e-mail ou mot de passe incorrect');
+    // An unknown locale is no locale.
+    expect((await c.post('/v1/auth/signin?locale=xx_XX', wrong)).json().message).toBe(INVALID_CREDENTIALS);
+  });
+
+  it('says an invalid link and the forgot-password answer in the locale', async () => {
+    const c = await Client.create(server.app);
+    const link = await c.get(`/v1/auth/links/${'x'.repeat(43)}?locale=it_IT`);
+    expect(link.statusCode).toBe(400);
+    expect(link.json().message).toBe(MESSAGES.linkInvalid.it_IT);
+    const forgot = await c.post('/v1/auth/password/forgot?locale=gsw_CH', { email: 'a@b.test' });
+    expect(forgot.statusCode).toBe(202);
+    expect(forgot.json().message).toBe(MESSAGES.resetRequested.gsw_CH);
+  });
+
+  it('names a used-up plan and the period end in the locale, and field messages too', async () => {
+    const vendor = await makeVendor(server.ctx);
+    const ownerUser = await makeUser(server.ctx, { vendors: [vendor], role: 'owner' });
+    const owner = await Client.signedIn(server.app, ownerUser.email, ownerUser.password);
+    owner.vendorKey = vendor.key;
+    const app = await makeChatApp(server.ctx, vendor, { model: await makeVendorModel(server.ctx, vendor) });
+    const conversation = await makeConversation(server.ctx, app);
+    const plan = await admin.post('/v1/admin/plans', {
+      name: uniq('Plan '),
+      price_minor: 0,
+      currency: 'CHF',
+      interval: 'month',
+      limits: { requests: 0, members: 1 },
+    });
+    expect(plan.statusCode).toBe(201);
+    const assigned = await admin.post(`/v1/admin/vendors/${vendor.id}/subscriptions`, {
+      plan_id: plan.json().data.id,
+    });
+    expect(assigned.statusCode).toBe(201);
+    const periodEnd = assigned.json().data.current_period_end as string;
+
+    const refused = await owner.post(`/v1/conversations/${conversation.token}?locale=de_CH`, {
+      content: 'hi',
+    });
+    expect(refused.statusCode, refused.body).toBe(402);
+    expect(refused.json()).toMatchObject({ name: 'PaymentRequired', code: 60 });
+    expect(refused.json().message).toContain('Anfragen des Plans für diesen Zeitraum sind aufgebraucht');
+    expect(refused.json().message).toContain(formatDay(periodEnd.slice(0, 10), 'de_CH'));
+    expect(refused.json().message).not.toMatch(/\d{4}-\d\d-\d\d/);
+
+    // A message past the limit: the field says the limit, in the locale, with its digits grouped.
+    const tooLong = await owner.post(`/v1/conversations/${conversation.token}?locale=de_CH`, {
+      content: 'x'.repeat(100_001),
+    });
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json().errors).toEqual({
+      content: "Eine Nachricht darf höchstens 100'000 Zeichen haben.",
+    });
+
+    const invited = await owner.post(`/v1/vendors/${vendor.id}/users?locale=fr_FR`, {
+      email: `${uniq('p')}@x.test`,
+      role: 'member',
+    });
+    expect(invited.statusCode).toBe(402);
+    expect(invited.json().message).toBe(MESSAGES.planAllowsOneMember.fr_FR);
+
+    const invalid = await owner.post(`/v1/vendors/${vendor.id}/users?locale=fr_FR`, {
+      email: 'nope',
+      role: 'x',
+    });
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.json().message).toBe(MESSAGES.requestInvalid.fr_FR);
+    expect(invalid.json().errors).toMatchObject({
+      email: MESSAGES.validEmail.fr_FR,
+      role: MESSAGES.chooseRole.fr_FR,
+    });
+  });
+});
