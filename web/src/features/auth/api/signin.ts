@@ -1,6 +1,6 @@
 import type { DataEnvelope, SigninBody, User } from '@llmor/contracts';
 import { apiRequest } from '../../../lib/api/client';
-import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
+import { useApiMutation } from '../../../lib/api/dataLayer';
 
 /** POST /v1/auth/signin {identifier, secret} → {data: user}. Errors are shown by the form, not banners. */
 export function signin(body: SigninBody, signal?: AbortSignal): Promise<DataEnvelope<User>> {
