@@ -354,7 +354,7 @@ const PARAM = /\{(\w+)\}/g;
 /** BCP 47 tag of a console locale (`de_CH` → `de-CH`; `gsw_CH` formats as `de-CH`). */
 export const bcp47 = (locale: Locale): string => (locale === 'gsw_CH' ? 'de-CH' : locale.replace('_', '-'));
 
-/** Date patterns per locale (spec 01 §9); locales not listed use the en_US pattern. */
+/** Date patterns per locale (docs/reference/console.md); locales not listed use the en_US pattern. */
 export const DATE_FORMATS: Record<string, string> = {
   en_US: 'MM/dd/yyyy',
   en_GB: 'dd/MM/yyyy',

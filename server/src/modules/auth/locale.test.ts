@@ -1,7 +1,7 @@
 /**
  * Server texts a person reads answer in the request's `locale` (docs/adr/0030): sign-in failure, links,
  * plan limits with the period's end in the locale's date pattern, field messages; without a locale,
- * the English texts CONTRACTS quotes.
+ * the English texts docs/reference/api.md quotes.
  */
 import { formatDay, INVALID_CREDENTIALS, LOCALES, localize, MESSAGES, message } from '@llmor/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 
 /**
  * The locale a request is answered in (docs/adr/0030): the `locale` query parameter the console adds to
- * every call. Without one (outside callers) the answer keeps the English texts CONTRACTS quotes.
+ * every call. Without one (outside callers) the answer keeps the English texts docs/reference/api.md quotes.
  */
 export function requestLocale(request: FastifyRequest): Locale | undefined {
   const query = request.url.indexOf('?');
