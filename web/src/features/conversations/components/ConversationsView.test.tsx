@@ -13,9 +13,16 @@ import {
 import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import type { ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
-import { MemoryRouter } from 'react-router';
+import {
+  MemoryRouter,
+  type NavigateFunction,
+  Route,
+  Routes,
+  useLocation,
+  useNavigate,
+  useParams,
+} from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../../../i18n';
 import { createQueryClient } from '../../../lib/api/dataLayer';
@@ -150,6 +157,20 @@ const page = (token: string, data: Message[], cursor: string | null = null): Con
 
 const GREETING = [message(1, 'user', 'Hi'), message(2, 'assistant', 'Hello!')];
 
+const chatPath = (token: string | undefined) => (token ? `/apps/7/chat/${token}` : '/apps/7/chat');
+
+/** The page as the console routes it: the token comes from the address. */
+function RoutedPage({ dependencies }: { dependencies: ConversationDependencies }) {
+  const { token } = useParams();
+  return <ConversationsPage appId={7} token={token} dependencies={dependencies} />;
+}
+
+/** Shows where the screen routed to and lets the test route elsewhere, as a click in the history list does. */
+function Address({ onNavigate }: { onNavigate(navigate: NavigateFunction): void }) {
+  onNavigate(useNavigate());
+  return <output data-testid="location">{useLocation().pathname}</output>;
+}
+
 function setup(token: string | undefined) {
   const api = new FakeApi();
   const sockets: FakeSocket[] = [];
@@ -163,19 +184,22 @@ function setup(token: string | undefined) {
     stateFetchDelayMs: 0,
     socketWait: { tries: 1, intervalMs: 0 },
   };
-  const client = createQueryClient();
-  const wrap = (node: ReactNode) => (
+  let navigate: NavigateFunction | undefined;
+  render(
     <I18nextProvider i18n={i18n}>
       <MantineProvider>
-        <QueryClientProvider client={client}>
-          <MemoryRouter>{node}</MemoryRouter>
+        <QueryClientProvider client={createQueryClient()}>
+          <MemoryRouter initialEntries={[chatPath(token)]}>
+            <Routes>
+              <Route path="/apps/7/chat/:token?" element={<RoutedPage dependencies={dependencies} />} />
+            </Routes>
+            <Address onNavigate={(next) => (navigate = next)} />
+          </MemoryRouter>
         </QueryClientProvider>
       </MantineProvider>
-    </I18nextProvider>
+    </I18nextProvider>,
   );
-  const view = render(wrap(<ConversationsPage appId={7} token={token} dependencies={dependencies} />));
-  const route = (next: string | undefined) =>
-    view.rerender(wrap(<ConversationsPage appId={7} token={next} dependencies={dependencies} />));
+  const route = (next: string | undefined) => act(() => navigate!(chatPath(next)));
   const socket = () => {
     const last = sockets[sockets.length - 1];
     if (!last) throw new Error('no relay socket was opened');
@@ -370,5 +394,30 @@ describe('the conversation screen', () => {
     await act(async () => api.loads[1]!.resolve(page('b', [message(20, 'assistant', 'from b')])));
     await act(async () => api.olderLoads[0]!.resolve(page('a', [message(0, 'user', 'old a')])));
     expect(listed()).toEqual(['assistant:20']);
+  });
+
+  it('with no conversation yet, starts one, routes to it and sends the text there', async () => {
+    const { api } = setup(undefined);
+    screen.getByTestId('conversation-empty');
+    await sendText('First words');
+    expect(api.creates.map((c) => c.args)).toEqual([7]);
+    await act(async () =>
+      api.creates[0]!.resolve({ ...conversation('new'), messages: [message(1, 'assistant', 'Welcome')] }),
+    );
+    expect(screen.getByTestId('location').textContent).toBe('/apps/7/chat/new');
+    await waitFor(() => expect(api.sends).toHaveLength(1));
+    expect(api.sends[0]!.args).toMatchObject({ token: 'new', content: 'First words' });
+    expect(listed()).toEqual(['assistant:1', 'user:new', 'assistant:new:streaming']);
+  });
+
+  it('keeps the typed text and says so when a conversation cannot be started', async () => {
+    const { api } = setup(undefined);
+    await sendText('First words');
+    await act(async () =>
+      api.creates[0]!.reject(new ApiError(403, { name: 'Forbidden', message: 'Not allowed here.' })),
+    );
+    await screen.findByText('Not allowed here.');
+    expect(composer().value).toBe('First words');
+    expect(api.sends).toHaveLength(0);
   });
 });
