@@ -1,4 +1,3 @@
-import { type Conversation, ErrorCode, STATE_FETCH_DELAY_MS } from '@llmor/contracts';
 import {
   Alert,
   Anchor,
@@ -27,17 +26,10 @@ import {
   IconSparkles,
   IconStack2,
 } from '@tabler/icons-react';
-import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
-import { ApiError } from '../../../lib/api/error';
-import { events } from '../../../lib/events';
-import { useCreateConversation } from '../api/createConversation';
-import { getConversation, useLoadConversation } from '../api/getConversation';
-import { useSendMessage } from '../api/sendMessage';
-import { useRelaySocket } from '../hooks/useRelaySocket';
-import { conversationReducer, initialConversationState, showInProgress } from '../model/conversation';
-import { localMessage, visibleMessages } from '../model/messages';
+import { Link } from 'react-router';
+import { type ConversationDependencies, useConversation } from '../hooks/useConversation';
 import '../i18n';
 import { Composer } from './Composer';
 import { DebugPanel } from './DebugPanel';
@@ -53,6 +45,11 @@ export interface ConversationsViewProps {
   token?: string;
 }
 
+export interface ConversationsPageProps extends ConversationsViewProps {
+  /** Fakes for the calls, the relay socket and the waits (tests); the console's own ones when absent. */
+  dependencies?: ConversationDependencies;
+}
+
 type Tab = 'messages' | 'debug' | 'relay' | 'state';
 
 /** On a phone the tabs stay on one row (narrower, scrolling sideways if they must). */
@@ -61,33 +58,16 @@ const COMPACT_TABS = {
   tab: { flexShrink: 0, paddingInline: 'var(--mantine-spacing-xs)' },
 } as const;
 
-/** The server's message of a failed call, if it sent one. */
-function serverMessage(error: unknown): string | undefined {
-  return error instanceof ApiError ? error.serverMessage : undefined;
-}
-
 /**
  * The Conversations page (docs/reference/console.md): history on the left; Messages, Debug, Relay and State tabs; the
- * relay socket; the composer. Routes with react-router to /apps/{appId}/chat[/{token}].
+ * relay socket; the composer. Routes with react-router to /apps/{appId}/chat[/{token}]; what happens lives in
+ * `useConversation`, this renders it.
  */
-export function ConversationsPage({ appId, token: routeToken }: ConversationsViewProps) {
+export function ConversationsPage({ appId, token: routeToken, dependencies }: ConversationsPageProps) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const token = routeToken || null;
-
-  const [conversation, setConversation] = useState<Conversation | null>(null);
-  const [state, dispatch] = useReducer(conversationReducer, initialConversationState);
-  const loadConversation = useLoadConversation();
-  const sendMutation = useSendMessage();
-  const createMutation = useCreateConversation();
-  const [relayState, setRelayState] = useState<unknown>(null);
-  const [stateError, setStateError] = useState<string | null>(null);
-  /** The server's message while sends are refused past the plan's requests or tokens (402 code 60). */
-  const [usageLimit, setUsageLimit] = useState<string | null>(null);
-  const [input, setInput] = useState('');
-  const [creating, setCreating] = useState(false);
-  const [loadingToken, setLoadingToken] = useState<string | null>(null);
-  const [showAll, setShowAll] = useState(false);
+  const chat = useConversation(appId, token, dependencies);
+  const { state, shown } = chat;
   const [tab, setTab] = useState<Tab>('messages');
   // Below the md breakpoint the chat comes first and the history opens as a drawer.
   const theme = useMantineTheme();
@@ -98,216 +78,6 @@ export function ConversationsPage({ appId, token: routeToken }: ConversationsVie
   // Opening a conversation (or New) from the drawer closes it.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the route's conversation changes
   useEffect(() => historyDrawer.close(), [token]);
-
-  /** The token whose conversation is shown (set before routing to a conversation created here). */
-  const loadedTokenRef = useRef<string | null>(null);
-  const loadSeq = useRef(0);
-  /** The token being fetched by the route effect. */
-  const loadingTokenRef = useRef<string | null>(null);
-  const stateRef = useRef(state);
-  stateRef.current = state;
-  const stateTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-
-  const socket = useRelaySocket(token, conversation?.relay_url ?? null, {
-    onMessage: (message) => dispatch({ type: 'relay', message, now: new Date().toISOString() }),
-    onState: (next) => {
-      setRelayState(next);
-      setStateError(null);
-    },
-    onStateError: (error) => setStateError(error ?? ''),
-    onRejoined: () => {
-      dispatch({ type: 'rejoined' });
-      if (loadedTokenRef.current) requestState(loadedTokenRef.current);
-    },
-  });
-  const { requestState, waitForSocket } = socket;
-
-  const addError = useCallback(
-    (text: string) => dispatch({ type: 'error', message: localMessage('error', text) }),
-    [],
-  );
-
-  /** About 1 s after a conversation is loaded, its state is fetched (docs/reference/console.md). */
-  const scheduleStateFetch = useCallback(
-    (target: string) => {
-      clearTimeout(stateTimer.current);
-      stateTimer.current = setTimeout(() => {
-        if (loadedTokenRef.current === target) requestState(target);
-      }, STATE_FETCH_DELAY_MS);
-    },
-    [requestState],
-  );
-  useEffect(() => () => clearTimeout(stateTimer.current), []);
-
-  const showConversation = useCallback((c: Conversation) => {
-    setConversation(c);
-    setRelayState(c.state ?? {});
-    setStateError(null);
-  }, []);
-
-  // Route handling: no token → clear; another token than the loaded one → load it.
-  useEffect(() => {
-    if (!token) {
-      loadSeq.current += 1;
-      loadingTokenRef.current = null;
-      setLoadingToken(null);
-      if (loadedTokenRef.current !== null) {
-        loadedTokenRef.current = null;
-        clearTimeout(stateTimer.current);
-        dispatch({ type: 'reset' });
-        setConversation(null);
-        setRelayState(null);
-        setStateError(null);
-      }
-      return;
-    }
-    if (token === loadedTokenRef.current || token === loadingTokenRef.current) return;
-    const seq = ++loadSeq.current;
-    loadingTokenRef.current = token;
-    loadedTokenRef.current = null;
-    clearTimeout(stateTimer.current);
-    dispatch({ type: 'reset' });
-    setConversation(null);
-    setRelayState(null);
-    setStateError(null);
-    setLoadingToken(token);
-    loadConversation(token).then(
-      (answer) => {
-        if (seq !== loadSeq.current) return;
-        loadingTokenRef.current = null;
-        loadedTokenRef.current = token;
-        setLoadingToken(null);
-        showConversation(answer.conversation);
-        dispatch({ type: 'loaded', messages: answer.data, cursor: answer.next_cursor });
-        scheduleStateFetch(token);
-      },
-      (error: unknown) => {
-        if (seq !== loadSeq.current) return;
-        loadingTokenRef.current = null;
-        setLoadingToken(null);
-        addError(serverMessage(error) ?? t('conversations.errors.failedToLoad'));
-        navigate(`/apps/${appId}/chat`, { replace: true });
-      },
-    );
-  }, [token, appId, navigate, addError, showConversation, scheduleStateFetch, t, loadConversation]);
-
-  // completion.finished: fetch the stored messages again.
-  const lastReload = useRef(state.reloadRequests);
-  useEffect(() => {
-    if (state.reloadRequests === lastReload.current) return;
-    lastReload.current = state.reloadRequests;
-    const target = loadedTokenRef.current;
-    if (!target) return;
-    loadConversation(target).then(
-      (answer) => {
-        if (loadedTokenRef.current !== target) return;
-        setConversation(answer.conversation);
-        dispatch({ type: 'loaded', messages: answer.data, cursor: answer.next_cursor });
-      },
-      (error: unknown) => console.warn('[conversations] reloading the conversation failed', error),
-    );
-  }, [state.reloadRequests, loadConversation]);
-
-  /** Scrolled to the top: the page before the oldest message shown (docs/adr/0026-messages-contract.md). */
-  const loadOlder = useCallback(() => {
-    const target = loadedTokenRef.current;
-    const { olderCursor, loadingOlder } = stateRef.current;
-    if (!target || !olderCursor || loadingOlder) return;
-    dispatch({ type: 'olderRequested' });
-    getConversation(target, olderCursor).then(
-      (page) => {
-        if (loadedTokenRef.current !== target) return;
-        dispatch({ type: 'olderLoaded', messages: page.data, cursor: page.next_cursor });
-      },
-      (error: unknown) => {
-        console.warn('[conversations] loading older messages failed', error);
-        if (loadedTokenRef.current === target) dispatch({ type: 'olderFailed' });
-      },
-    );
-  }, []);
-
-  /** Sends to the given (or the loaded) conversation: shown at once, restored on failure. */
-  const send = useCallback(
-    async (text: string, target: string | null = loadedTokenRef.current) => {
-      if (!target) {
-        addError(t('conversations.errors.noConversation'));
-        return;
-      }
-      const restore = stateRef.current.messages;
-      dispatch({ type: 'sendStarted', message: localMessage('user', text) });
-      setInput('');
-      const socketId = await waitForSocket(target);
-      try {
-        const answer = await sendMutation.mutateAsync({ token: target, content: text, socketId });
-        if (loadedTokenRef.current !== target) return;
-        setUsageLimit(null);
-        setConversation(answer.conversation);
-        dispatch({ type: 'sendSucceeded', messages: answer.data });
-      } catch (error) {
-        if (loadedTokenRef.current !== target) return;
-        if (error instanceof ApiError && error.status === 504) {
-          // The reply goes on over the relay and is stored when done.
-          dispatch({ type: 'sendTimedOut' });
-          return;
-        }
-        if (error instanceof ApiError && error.body?.code === ErrorCode.USAGE_LIMIT_REACHED) {
-          setUsageLimit(error.serverMessage ?? '');
-        }
-        dispatch({
-          type: 'sendFailed',
-          restore,
-          error: localMessage('error', serverMessage(error) ?? t('conversations.errors.failedToSend')),
-        });
-        setInput((current) => (current.trim() === '' ? text : current));
-      }
-    },
-    [addError, waitForSocket, t, sendMutation.mutateAsync],
-  );
-
-  /** No conversation yet: create one for the app, route to it, then send the typed text. */
-  const start = useCallback(
-    async (text: string) => {
-      setCreating(true);
-      setInput('');
-      let created: Awaited<ReturnType<typeof createMutation.mutateAsync>>;
-      try {
-        created = await createMutation.mutateAsync(appId);
-      } catch (error) {
-        setCreating(false);
-        setInput((current) => (current.trim() === '' ? text : current));
-        addError(serverMessage(error) ?? t('conversations.errors.failedToCreate'));
-        return;
-      }
-      setCreating(false);
-      const { messages, ...rest } = created;
-      loadSeq.current += 1;
-      loadingTokenRef.current = null;
-      loadedTokenRef.current = created.token;
-      dispatch({ type: 'reset' });
-      showConversation(rest);
-      dispatch({ type: 'loaded', messages, cursor: null });
-      events.emit('conversation-created', { conversation: created, appId });
-      navigate(`/apps/${appId}/chat/${created.token}`);
-      scheduleStateFetch(created.token);
-      await send(text, created.token);
-    },
-    [appId, addError, navigate, send, showConversation, scheduleStateFetch, t, createMutation.mutateAsync],
-  );
-
-  const onSend = (raw: string) => {
-    if (raw.trim() === '') {
-      console.warn('[conversations] not sending a blank message');
-      return;
-    }
-    if (creating) return;
-    if (loadedTokenRef.current) void send(raw);
-    else if (!token) void start(raw);
-    else void send(raw, null);
-  };
-
-  const shown = useMemo(() => visibleMessages(state.messages, showAll), [state.messages, showAll]);
-  const loading = loadingToken !== null && loadingToken === token;
-  const hasConversation = conversation !== null || token !== null;
 
   return (
     <Grid gap="md" data-testid="conversations-view" data-layout={wide ? 'wide' : 'compact'}>
@@ -381,7 +151,7 @@ export function ConversationsPage({ appId, token: routeToken }: ConversationsVie
               </Tabs.Tab>
               {wide && (
                 <Group ml="auto" px="xs">
-                  <SocketStatus status={socket.status} />
+                  <SocketStatus status={chat.socketStatus} />
                 </Group>
               )}
             </Tabs.List>
@@ -389,20 +159,20 @@ export function ConversationsPage({ appId, token: routeToken }: ConversationsVie
             <Tabs.Panel value="messages" pt="sm">
               <Stack gap="sm">
                 <Group justify={wide ? 'flex-end' : 'space-between'}>
-                  {!wide && <SocketStatus status={socket.status} />}
+                  {!wide && <SocketStatus status={chat.socketStatus} />}
                   <Switch
                     size="xs"
                     label={t('conversations.messages.showAll')}
-                    checked={showAll}
-                    onChange={(e) => setShowAll(e.currentTarget.checked)}
+                    checked={chat.showAll}
+                    onChange={(e) => chat.setShowAll(e.currentTarget.checked)}
                     data-testid="conversation-show-all"
                   />
                 </Group>
-                {loading ? (
+                {chat.loading ? (
                   <Center mih={280}>
                     <Loader aria-label={t('conversations.messages.loading')} />
                   </Center>
-                ) : !hasConversation && shown.length === 0 && !creating ? (
+                ) : !chat.hasConversation && shown.length === 0 && !chat.creating ? (
                   <Center mih={280} data-testid="conversation-empty">
                     <Stack align="center" gap="xs" maw={420}>
                       <ThemeIcon size={48} radius="xl" variant="light">
@@ -418,30 +188,30 @@ export function ConversationsPage({ appId, token: routeToken }: ConversationsVie
                   <MessageList
                     messages={shown}
                     inProgress={state.inProgress}
-                    showInProgress={showInProgress(state) || creating}
+                    showInProgress={chat.showInProgress}
                     older={{
                       available: state.olderCursor !== null,
                       loading: state.loadingOlder,
-                      load: loadOlder,
+                      load: chat.loadOlder,
                     }}
                   />
                 )}
-                {usageLimit !== null ? (
+                {chat.usageLimit !== null ? (
                   <Alert
                     color="orange"
                     variant="light"
                     title={t('conversations.errors.usageLimitTitle')}
                     withCloseButton
-                    onClose={() => setUsageLimit(null)}
+                    onClose={chat.dismissUsageLimit}
                     data-testid="usage-limit-banner"
                   >
-                    {usageLimit}{' '}
+                    {chat.usageLimit}{' '}
                     <Anchor component={Link} to="/settings/subscription" data-testid="usage-limit-upgrade">
                       {t('conversations.errors.upgrade')}
                     </Anchor>
                   </Alert>
                 ) : null}
-                {socket.status === 'disconnected' && (
+                {chat.sendDisabled && (
                   <Alert
                     color="orange"
                     variant="light"
@@ -453,10 +223,10 @@ export function ConversationsPage({ appId, token: routeToken }: ConversationsVie
                   </Alert>
                 )}
                 <Composer
-                  value={input}
-                  onChange={setInput}
-                  onSend={onSend}
-                  sendDisabled={socket.status === 'disconnected'}
+                  value={chat.input}
+                  onChange={chat.setInput}
+                  onSend={chat.onSend}
+                  sendDisabled={chat.sendDisabled}
                 />
               </Stack>
             </Tabs.Panel>
@@ -468,12 +238,12 @@ export function ConversationsPage({ appId, token: routeToken }: ConversationsVie
             </Tabs.Panel>
             <Tabs.Panel value="state" pt="sm">
               <StatePanel
-                state={relayState}
-                error={stateError}
-                connected={socket.status === 'connected'}
-                onRefresh={() => token && requestState(token)}
-                onOverride={(next) => socket.overrideState(next)}
-                onDismissError={() => setStateError(null)}
+                state={chat.relayState}
+                error={chat.stateError}
+                connected={chat.socketStatus === 'connected'}
+                onRefresh={chat.refreshState}
+                onOverride={chat.overrideState}
+                onDismissError={chat.dismissStateError}
               />
             </Tabs.Panel>
           </Tabs>

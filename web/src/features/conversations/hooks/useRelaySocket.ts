@@ -8,7 +8,7 @@ import {
   SOCKET_WAIT,
 } from '@llmor/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { io, type Socket } from 'socket.io-client';
+import { io } from 'socket.io-client';
 import { loadSession } from '../../../lib/session';
 import { accessTokenHeader } from '../../../lib/signing';
 import { parseRelayMessage } from '../model/relay';
@@ -26,6 +26,27 @@ export interface RelayHandlers {
   onStateError(error: string | null): void;
   /** Joined again after the connection was lost (server restart, network): refetch what was missed. */
   onRejoined(): void;
+}
+
+/** What this hook uses of a socket.io client socket; tests pass a fake that speaks the same events. */
+export interface RelaySocket {
+  readonly id?: string | undefined;
+  readonly connected: boolean;
+  // biome-ignore lint/suspicious/noExplicitAny: socket.io's listeners take the event's own arguments
+  on(event: string, listener: (...args: any[]) => void): unknown;
+  emit(event: string, ...args: unknown[]): unknown;
+  connect(): unknown;
+  disconnect(): unknown;
+  removeAllListeners(): unknown;
+}
+
+/** Opens a socket to the relay at `origin` (socket.io's `io` in the console). */
+export type ConnectRelay = (origin: string, options: Parameters<typeof io>[1]) => RelaySocket;
+
+export interface RelaySocketOptions {
+  connect?: ConnectRelay;
+  /** How long a send waits for the socket to join (tries × interval). */
+  socketWait?: { tries: number; intervalMs: number };
 }
 
 const STATE_EVENTS = [
@@ -83,10 +104,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * joins again and reports it with `onRejoined`).
  * Events of another conversation than the current one are dropped.
  */
-export function useRelaySocket(token: string | null, relayUrl: string | null, handlers: RelayHandlers) {
+export function useRelaySocket(
+  token: string | null,
+  relayUrl: string | null,
+  handlers: RelayHandlers,
+  { connect = io, socketWait = SOCKET_WAIT }: RelaySocketOptions = {},
+) {
   const [phase, setPhase] = useState<SocketPhase>('idle');
   const [joined, setJoined] = useState<string | null>(null);
-  const socketRef = useRef<Socket | null>(null);
+  const socketRef = useRef<RelaySocket | null>(null);
   const tokenRef = useRef(token);
   /** The token of the last join sent. */
   const requestedRef = useRef<string | null>(null);
@@ -109,7 +135,7 @@ export function useRelaySocket(token: string | null, relayUrl: string | null, ha
   const lostRef = useRef<string | null>(null);
 
   const join = useCallback(
-    (socket: Socket, target: string) => {
+    (socket: RelaySocket, target: string) => {
       requestedRef.current = target;
       setJoinedToken(null);
       socket.emit(RelayClientEvent.join, target, (ack?: { ok: boolean }) => {
@@ -128,7 +154,7 @@ export function useRelaySocket(token: string | null, relayUrl: string | null, ha
 
   useEffect(() => {
     if (!origin) return;
-    const socket = io(origin, {
+    const socket = connect(origin, {
       ...SOCKET_OPTIONS,
       transports: [...SOCKET_OPTIONS.transports],
       auth: signedRelayAuth,
@@ -182,7 +208,7 @@ export function useRelaySocket(token: string | null, relayUrl: string | null, ha
       setJoinedToken(null);
       setPhase('idle');
     };
-  }, [origin, join, setJoinedToken]);
+  }, [origin, join, setJoinedToken, connect]);
 
   // Another conversation: join it on the open socket.
   useEffect(() => {
@@ -201,15 +227,15 @@ export function useRelaySocket(token: string | null, relayUrl: string | null, ha
   }, []);
 
   /**
-   * Waits until the socket has joined `target`: up to 50 tries of 100 ms, then goes on anyway.
+   * Waits until the socket has joined `target`: up to SOCKET_WAIT's 50 tries of 100 ms, then goes on anyway.
    * Resolves with the socket id when joined (for X-Relay-Socket), else undefined.
    */
   const waitForSocket = useCallback(
     async (target: string): Promise<string | undefined> => {
-      for (let i = 0; i < SOCKET_WAIT.tries && !isReady(target); i++) await sleep(SOCKET_WAIT.intervalMs);
+      for (let i = 0; i < socketWait.tries && !isReady(target); i++) await sleep(socketWait.intervalMs);
       return isReady(target) ? socketRef.current?.id : undefined;
     },
-    [isReady],
+    [isReady, socketWait],
   );
 
   /** Asks for the state (`get`); if the socket has not joined yet, as soon as it has. */
