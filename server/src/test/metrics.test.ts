@@ -1,0 +1,176 @@
+/**
+ * `GET /metrics` as an operator's Prometheus meets it (docs/adr/0035-metrics.md): off without
+ * METRICS_TOKEN, refused without its bearer, and in the text format; a reply through the fake provider
+ * moves the reply, provider and HTTP series under their labels, and no vendor, token or raw path shows.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeSiliconPools } from '../modules/functions/sandbox';
+import type { VendorRow } from '../modules/vendors/repo';
+import { type FakeOpenAI, startFakeOpenAI } from './fakes';
+import { Client, createTestServer, makeUser, makeVendor, type TestServer } from './harness';
+
+const METRICS_TOKEN = 'metrics-token-0123456789abcdef';
+const PROVIDER_KEY = 'sk-provider-key-for-metrics';
+
+type Samples = Map<string, number>;
+
+/**
+ * A strict reading of Prometheus' text format (0.0.4): every line a HELP, a TYPE or a sample of a family
+ * whose TYPE came first, with well-formed names, labels and values. Samples keyed `name{a="x",b="y"}`.
+ */
+function parseExposition(text: string): Samples {
+  const NAME = '[a-zA-Z_:][a-zA-Z0-9_:]*';
+  const LABEL = `[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\\\\n]|\\\\[\\\\"n])*"`;
+  const sample = new RegExp(
+    `^(${NAME})(\\{(?:${LABEL})(?:,${LABEL})*\\})? (-?(?:\\d+(?:\\.\\d+)?(?:e[+-]?\\d+)?|NaN|\\+Inf|-Inf))$`,
+  );
+  const typed = new Map<string, string>();
+  const samples: Samples = new Map();
+  expect(text.endsWith('\n')).toBe(true);
+  for (const line of text.slice(0, -1).split('\n')) {
+    if (line.startsWith('# HELP ')) {
+      expect(line).toMatch(new RegExp(`^# HELP ${NAME} .+$`));
+      continue;
+    }
+    const type = line.match(new RegExp(`^# TYPE (${NAME}) (counter|gauge|histogram|summary|untyped)$`));
+    if (type) {
+      expect(typed.has(type[1]!), `${type[1]} typed twice`).toBe(false);
+      typed.set(type[1]!, type[2]!);
+      continue;
+    }
+    if (line === '') continue;
+    const m = line.match(sample);
+    expect(m, `not a sample line: ${line}`).not.toBeNull();
+    const [, name, labels = '', value] = m!;
+    const family = typed.has(name!) ? name! : name!.replace(/_(bucket|sum|count|total|created)$/, '');
+    expect(typed.has(family), `${name} has no TYPE`).toBe(true);
+    samples.set(`${name}${labels}`, Number(value));
+  }
+  return samples;
+}
+
+let server: TestServer;
+let fake: FakeOpenAI;
+let owner: Client;
+let vendor: VendorRow;
+
+const scrape = (authorization?: string) =>
+  server.app.inject({
+    method: 'GET',
+    url: '/metrics',
+    headers: authorization === undefined ? {} : { authorization },
+  });
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI({ apiKey: PROVIDER_KEY });
+  server = await createTestServer({ env: { METRICS_TOKEN } });
+  vendor = await makeVendor(server.ctx);
+  const user = await makeUser(server.ctx, { vendors: [vendor], role: 'owner' });
+  owner = await Client.signedIn(server.app, user.email, user.password);
+  owner.vendorKey = vendor.key;
+});
+afterAll(async () => {
+  await server?.close();
+  await fake?.close();
+  await closeSiliconPools();
+});
+
+describe('GET /metrics', () => {
+  it('is off (404) without METRICS_TOKEN', async () => {
+    const off = await createTestServer();
+    try {
+      const res = await off.app.inject({
+        method: 'GET',
+        url: '/metrics',
+        headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+      });
+      expect(res.statusCode).toBe(404);
+      expect(res.json().name).toBe('NotFound');
+    } finally {
+      await off.close();
+    }
+  });
+
+  it('answers 401 to a missing, wrong or differently written bearer', async () => {
+    for (const authorization of [
+      undefined,
+      '',
+      'Bearer wrong-token',
+      `Bearer ${METRICS_TOKEN}x`,
+      `Bearer ${METRICS_TOKEN.slice(0, -1)}`,
+      `bearer  ${METRICS_TOKEN}`,
+      `Basic ${Buffer.from(`:${METRICS_TOKEN}`).toString('base64')}`,
+      METRICS_TOKEN,
+    ]) {
+      const res = await scrape(authorization);
+      expect(res.statusCode, String(authorization)).toBe(401);
+      expect(res.json().name).toBe('Unauthorized');
+      expect(res.body).not.toContain(METRICS_TOKEN);
+    }
+  });
+
+  it('serves the text format with the process metrics', async () => {
+    const res = await scrape(`Bearer ${METRICS_TOKEN}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+    const samples = parseExposition(res.body);
+    expect(samples.get('process_cpu_user_seconds_total')).toBeGreaterThan(0);
+    expect(samples.has('llmor_replies_running')).toBe(true);
+    expect(samples.has('llmor_relay_sockets')).toBe(true);
+  });
+
+  it('counts a reply through the provider by channel, provider and route, naming no vendor or token', async () => {
+    const base = `/v1/vendors/${vendor.id}`;
+    const model = await owner.post(`${base}/avamodels/openai-compatible-chat/install`, {
+      parameters: { base_url: fake.baseUrl, model: 'provider-model', api_key: PROVIDER_KEY, cost_per_1k: 0 },
+    });
+    expect(model.statusCode, model.body).toBe(201);
+    const created = await owner.post(`${base}/apps`, { app_key: 'chatbot' });
+    const app = created.json().data;
+    const put = await owner.put(`${base}/apps/${app.id}`, {
+      name: app.name,
+      completion_vendor_model_id: model.json().data.id,
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    const client = await owner.post(`${base}/apps/${app.id}/clients`, { name: 'SDK' });
+    const clientToken: string = client.json().data.full_token;
+
+    const before = parseExposition((await scrape(`Bearer ${METRICS_TOKEN}`)).body);
+    fake.chat({ kind: 'reply', text: ['Hello', ' there'], usage: { prompt: 11, completion: 7 } });
+    const answer = await server.app.inject({
+      method: 'POST',
+      url: '/v1/openai/chat/completions',
+      headers: { authorization: `Bearer ${clientToken}` },
+      payload: { model: 'any', messages: [{ role: 'user', content: 'Hi' }] },
+    });
+    expect(answer.statusCode, answer.body).toBe(200);
+    fake.expectNoFailures();
+
+    const res = await scrape(`Bearer ${METRICS_TOKEN}`);
+    const after = parseExposition(res.body);
+    const moved = (key: string) => (after.get(key) ?? 0) - (before.get(key) ?? 0);
+    expect(moved('llmor_replies_total{channel="api",outcome="ok"}')).toBe(1);
+    expect(moved('llmor_reply_duration_seconds_count{channel="api",outcome="ok"}')).toBe(1);
+    expect(moved('llmor_reply_first_token_seconds_count{channel="api"}')).toBe(1);
+    expect(moved('llmor_provider_calls_total{provider="openai-compatible",outcome="ok"}')).toBe(1);
+    expect(moved('llmor_provider_call_duration_seconds_count{provider="openai-compatible"}')).toBe(1);
+    expect(moved('llmor_provider_tokens_total{provider="openai-compatible",kind="prompt"}')).toBe(11);
+    expect(moved('llmor_provider_tokens_total{provider="openai-compatible",kind="completion"}')).toBe(7);
+    expect(
+      moved('llmor_http_requests_total{method="POST",route="/v1/openai/chat/completions",status="200"}'),
+    ).toBe(1);
+    expect(
+      moved('llmor_http_request_duration_seconds_count{method="POST",route="/v1/openai/chat/completions"}'),
+    ).toBe(1);
+    // The console's calls above by their pattern, never the URL with the vendor's id.
+    expect(
+      after.get('llmor_http_requests_total{method="POST",route="/v1/vendors/:vendorId/apps",status="201"}'),
+    ).toBeGreaterThanOrEqual(1);
+
+    for (const secret of [METRICS_TOKEN, PROVIDER_KEY, clientToken, vendor.key, owner.token, fake.baseUrl]) {
+      expect(res.body).not.toContain(secret);
+    }
+    expect(res.body).not.toMatch(new RegExp(`/v1/vendors/${vendor.id}\\b`));
+    expect(res.body).not.toMatch(/[{,](vendor|app|conversation|client|user|token)\w*="/i);
+  });
+});
