@@ -42,7 +42,7 @@ import { type Broadcast, LocalBroadcast, RedisBroadcast } from './platform/broad
 import { type Config, linkBaseUrl } from './platform/config';
 import type { AppContext } from './platform/context';
 import type { SecretBox } from './platform/crypto';
-import type { Database } from './platform/db';
+import { type Database, registerDatabaseMetrics } from './platform/db';
 import { proxyTrust } from './platform/http/client-address';
 import { endConnectionsWhenStopping } from './platform/http/connections';
 import { openApiRoutes, registerOpenApi } from './platform/http/openapi';
@@ -118,6 +118,7 @@ export async function buildApp(
   const metrics = createMetrics();
   const completion = new CompletionEngine(metrics);
   registerSiliconPoolMetrics(metrics);
+  registerDatabaseMetrics(metrics, opts.database);
   const broadcast =
     opts.broadcast ??
     (opts.config.REDIS_URL

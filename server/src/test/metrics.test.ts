@@ -17,12 +17,13 @@ type Samples = Map<string, number>;
 /**
  * A strict reading of Prometheus' text format (0.0.4): every line a HELP, a TYPE or a sample of a family
  * whose TYPE came first, with well-formed names, labels and values. Samples keyed `name{a="x",b="y"}`.
+ * Values as Prometheus reads them (Go's float parsing: `NaN` in any case, which prom-client writes `Nan`).
  */
 function parseExposition(text: string): Samples {
   const NAME = '[a-zA-Z_:][a-zA-Z0-9_:]*';
   const LABEL = `[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\\\\n]|\\\\[\\\\"n])*"`;
   const sample = new RegExp(
-    `^(${NAME})(\\{(?:${LABEL})(?:,${LABEL})*\\})? (-?(?:\\d+(?:\\.\\d+)?(?:e[+-]?\\d+)?|NaN|\\+Inf|-Inf))$`,
+    `^(${NAME})(\\{(?:${LABEL})(?:,${LABEL})*\\})? (-?(?:\\d+(?:\\.\\d+)?(?:e[+-]?\\d+)?|[Nn]a[Nn]|\\+Inf|-Inf))$`,
   );
   const typed = new Map<string, string>();
   const samples: Samples = new Map();
@@ -63,7 +64,8 @@ const scrape = (authorization?: string) =>
 
 beforeAll(async () => {
   fake = await startFakeOpenAI({ apiKey: PROVIDER_KEY });
-  server = await createTestServer({ env: { METRICS_TOKEN } });
+  // The worker role: this process also works the queue's jobs.
+  server = await createTestServer({ env: { METRICS_TOKEN, ROLES: 'api,relay,worker' } });
   vendor = await makeVendor(server.ctx);
   const user = await makeUser(server.ctx, { vendors: [vendor], role: 'owner' });
   owner = await Client.signedIn(server.app, user.email, user.password);
@@ -172,5 +174,22 @@ describe('GET /metrics', () => {
     }
     expect(res.body).not.toMatch(new RegExp(`/v1/vendors/${vendor.id}\\b`));
     expect(res.body).not.toMatch(/[{,](vendor|app|conversation|client|user|token)\w*="/i);
+  });
+
+  it('counts the jobs a worker ran by name and outcome, and shows the queue and the database pool', async () => {
+    const su = await makeUser(server.ctx, { isSu: true });
+    const superuser = await Client.signedIn(server.app, su.email, su.password);
+    const samples = async () => parseExposition((await scrape(`Bearer ${METRICS_TOKEN}`)).body);
+    const pings = 'llmor_jobs_total{job="ping",outcome="success"}';
+    const before = (await samples()).get(pings) ?? 0;
+    expect((await superuser.post('/v1/admin/queue/ping', {})).statusCode).toBe(202);
+    await expect.poll(async () => (await samples()).get(pings), { timeout: 20_000 }).toBe(before + 1);
+    const after = await samples();
+    expect(after.get('llmor_job_duration_seconds_count{job="ping"}')).toBeGreaterThanOrEqual(1);
+    const text = (await scrape(`Bearer ${METRICS_TOKEN}`)).body;
+    expect(text).toContain('# TYPE llmor_queue_jobs gauge');
+    // Server mode only: the embedded database has no pool.
+    const pooled = server.ctx.database.kind === 'postgres';
+    expect(after.has('llmor_db_pool_connections{state="busy"}')).toBe(pooled);
   });
 });
