@@ -4,10 +4,20 @@
  * moves the reply, provider and HTTP series under their labels, and no vendor, token or raw path shows.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeConversation } from '../modules/completion/testing';
 import { closeSiliconPools } from '../modules/functions/sandbox';
 import type { VendorRow } from '../modules/vendors/repo';
 import { type FakeOpenAI, startFakeOpenAI } from './fakes';
-import { Client, createTestServer, makeUser, makeVendor, type TestServer } from './harness';
+import {
+  Client,
+  createListeningTestServer,
+  createTestServer,
+  type ListeningTestServer,
+  makeApp,
+  makeUser,
+  makeVendor,
+} from './harness';
+import { RelayClient } from './relay-client';
 
 const METRICS_TOKEN = 'metrics-token-0123456789abcdef';
 const PROVIDER_KEY = 'sk-provider-key-for-metrics';
@@ -50,7 +60,7 @@ function parseExposition(text: string): Samples {
   return samples;
 }
 
-let server: TestServer;
+let server: ListeningTestServer;
 let fake: FakeOpenAI;
 let owner: Client;
 let vendor: VendorRow;
@@ -65,7 +75,7 @@ const scrape = (authorization?: string) =>
 beforeAll(async () => {
   fake = await startFakeOpenAI({ apiKey: PROVIDER_KEY });
   // The worker role: this process also works the queue's jobs.
-  server = await createTestServer({ env: { METRICS_TOKEN, ROLES: 'api,relay,worker' } });
+  server = await createListeningTestServer({ env: { METRICS_TOKEN, ROLES: 'api,relay,worker' } });
   vendor = await makeVendor(server.ctx);
   const user = await makeUser(server.ctx, { vendors: [vendor], role: 'owner' });
   owner = await Client.signedIn(server.app, user.email, user.password);
@@ -191,5 +201,27 @@ describe('GET /metrics', () => {
     // Server mode only: the embedded database has no pool.
     const pooled = server.ctx.database.kind === 'postgres';
     expect(after.has('llmor_db_pool_connections{state="busy"}')).toBe(pooled);
+  });
+
+  it("shows this instance's relay sockets and the conversation rooms they joined", async () => {
+    const conversation = await makeConversation(server.ctx, await makeApp(server.ctx, vendor));
+    const relay = async () => {
+      const samples = parseExposition((await scrape(`Bearer ${METRICS_TOKEN}`)).body);
+      return [samples.get('llmor_relay_sockets'), samples.get('llmor_relay_rooms')];
+    };
+    expect(await relay()).toEqual([0, 0]);
+    const sockets = [
+      await RelayClient.connect(server.url, owner.relayAuth()),
+      await RelayClient.connect(server.url, owner.relayAuth()),
+    ];
+    try {
+      expect(await relay()).toEqual([2, 0]);
+      for (const socket of sockets)
+        expect(await socket.ask('join', conversation.token)).toEqual({ ok: true });
+      expect(await relay()).toEqual([2, 1]);
+    } finally {
+      for (const socket of sockets) socket.socket.disconnect();
+    }
+    await expect.poll(relay).toEqual([0, 0]);
   });
 });
