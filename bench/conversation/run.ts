@@ -28,7 +28,9 @@
  *    median of the rounds' ratios, and one scrape to check every reply was counted. Goal: < 3 %.
  */
 import { RelayMessageType, RelayServerEvent, relayMessage } from '@llmor/contracts';
+import { CompletionMetrics } from '@llmor/server/modules/completion/metrics';
 import { makeChatApp, makeConversation } from '@llmor/server/modules/completion/testing';
+import type { ChatModel } from '@llmor/server/modules/models/providers/types';
 import { schema } from '@llmor/server/platform/db/index';
 import { directStreamBody, FAKE_REPLY, LONG_REPLY_CHUNKS, startFakeProvider } from '../lib/fake-provider';
 import { consoleSession, countQueries, relayClient, startBenchServer } from '../lib/llmor';
@@ -316,6 +318,34 @@ async function longAnswerPart(): Promise<void> {
   console.log(`\nllmor CPU per streamed chunk: ${perChunk.toFixed(3)} ms (goal ≤ 0.1 ms)`);
 }
 
+/**
+ * The engine's own recording for one reply, alone: its timing (first text, end) and one provider call of
+ * 20 chunks through the instrumented model, minus the same call through the bare model. In ms.
+ */
+async function engineRecordingMs(): Promise<number> {
+  const bare: ChatModel = {
+    async *stream() {
+      for (let i = 0; i < 20; i++) yield { type: 'text', text: 'chunk' };
+      yield { type: 'finish', reason: 'stop', usage: { promptTokens: 10, completionTokens: 20 } };
+    },
+  };
+  const metrics = new CompletionMetrics();
+  const instrumented = metrics.instrument('openai-compatible', bare);
+  const replies = 20_000;
+  const run = async (model: ChatModel, measured: boolean) => {
+    const started = performance.now();
+    for (let i = 0; i < replies; i++) {
+      const reply = measured ? metrics.reply('management') : null;
+      for await (const event of model.stream({ messages: [] })) if (event.type === 'text') reply?.firstText();
+      reply?.end('ok');
+    }
+    return (performance.now() - started) / replies;
+  };
+  const rounds: number[] = [];
+  for (let r = 0; r < 5; r++) rounds.push((await run(instrumented, true)) - (await run(bare, false)));
+  return median(rounds);
+}
+
 /** 5. Metrics on vs off: the same sends against a twin server with METRICS_TOKEN, rounds alternating. */
 async function metricsPart(): Promise<void> {
   const metricsToken = 'bench-metrics-token-0123456789';
@@ -386,6 +416,12 @@ async function metricsPart(): Promise<void> {
     console.log(
       `\nWith metrics on (median of the rounds' ratios): CPU per reply ${pct(ratio((c) => c.cpuMs))}, p50 ${pct(ratio((c) => c.p50))} (goal < 3 %); ` +
         `the scrape counted ${counted} of ${sent} replies, ${scraped.length.toLocaleString('en-US')} bytes`,
+    );
+    const recording = await engineRecordingMs();
+    const cpuOff = median(cells.map((c) => c.off.cpuMs));
+    console.log(
+      `The engine's recording alone: ${(recording * 1000).toFixed(1)} µs per reply (20 chunks), ` +
+        `${((recording / cpuOff) * 100).toFixed(2)} % of a send's CPU with metrics off (${cpuOff.toFixed(2)} ms)`,
     );
   } finally {
     await twin.server.close();
