@@ -14,6 +14,7 @@ import {
   createTestServer,
   type ListeningTestServer,
   makeApp,
+  makeFunction,
   makeUser,
   makeVendor,
 } from './harness';
@@ -201,6 +202,28 @@ describe('GET /metrics', () => {
     // Server mode only: the embedded database has no pool.
     const pooled = server.ctx.database.kind === 'postgres';
     expect(after.has('llmor_db_pool_connections{state="busy"}')).toBe(pooled);
+  });
+
+  it("shows the Lua pool's workers once a run started it, and its queue", async () => {
+    const lua = async () => {
+      const samples = parseExposition((await scrape(`Bearer ${METRICS_TOKEN}`)).body);
+      const [busy, idle, starting] = ['busy', 'idle', 'starting'].map((state) =>
+        samples.get(`llmor_lua_workers{pool="main",state="${state}"}`),
+      );
+      const queued = samples.get('llmor_lua_queued_runs{pool="main"}');
+      return { busy, ready: (idle ?? 0) + (starting ?? 0), queued };
+    };
+    // Not started yet, and reading the figures starts no worker.
+    expect(await lua()).toEqual({ busy: undefined, ready: 0, queued: undefined });
+    const fn = await makeFunction(server.ctx, vendor);
+    const build = await owner.post(`/v1/vendors/${vendor.id}/functions/${fn.id}/build`, {
+      code: 'function run() return 1 end',
+    });
+    expect(build.statusCode, build.body).toBe(200);
+    // The run has finished: the pool's workers (and its spare) wait for the next one, nothing is queued.
+    const after = await lua();
+    expect(after).toMatchObject({ busy: 0, queued: 0 });
+    expect(after.ready).toBeGreaterThanOrEqual(2);
   });
 
   it("shows this instance's relay sockets and the conversation rooms they joined", async () => {
