@@ -132,30 +132,45 @@ describe('GET /metrics', () => {
     expect(samples.has('llmor_relay_sockets')).toBe(true);
   });
 
-  it('counts a reply through the provider by channel, provider and route, naming no vendor or token', async () => {
-    const base = `/v1/vendors/${vendor.id}`;
-    const model = await owner.post(`${base}/avamodels/openai-compatible-chat/install`, {
-      parameters: { base_url: fake.baseUrl, model: 'provider-model', api_key: PROVIDER_KEY, cost_per_1k: 0 },
-    });
-    expect(model.statusCode, model.body).toBe(201);
-    const created = await owner.post(`${base}/apps`, { app_key: 'chatbot' });
-    const app = created.json().data;
-    const put = await owner.put(`${base}/apps/${app.id}`, {
-      name: app.name,
-      completion_vendor_model_id: model.json().data.id,
-    });
-    expect(put.statusCode, put.body).toBe(200);
-    const client = await owner.post(`${base}/apps/${app.id}/clients`, { name: 'SDK' });
-    const clientToken: string = client.json().data.full_token;
-
-    const before = parseExposition((await scrape(`Bearer ${METRICS_TOKEN}`)).body);
-    fake.chat({ kind: 'reply', text: ['Hello', ' there'], usage: { prompt: 11, completion: 7 } });
-    const answer = await server.app.inject({
+  /** An app answering with the fake provider's model, and its API client's token (made once). */
+  let apiToken: Promise<string> | undefined;
+  const providerApp = () => {
+    apiToken ??= (async () => {
+      const base = `/v1/vendors/${vendor.id}`;
+      const model = await owner.post(`${base}/avamodels/openai-compatible-chat/install`, {
+        parameters: {
+          base_url: fake.baseUrl,
+          model: 'provider-model',
+          api_key: PROVIDER_KEY,
+          cost_per_1k: 0,
+        },
+      });
+      expect(model.statusCode, model.body).toBe(201);
+      const app = (await owner.post(`${base}/apps`, { app_key: 'chatbot' })).json().data;
+      const put = await owner.put(`${base}/apps/${app.id}`, {
+        name: app.name,
+        completion_vendor_model_id: model.json().data.id,
+      });
+      expect(put.statusCode, put.body).toBe(200);
+      const client = await owner.post(`${base}/apps/${app.id}/clients`, { name: 'SDK' });
+      return client.json().data.full_token as string;
+    })();
+    return apiToken;
+  };
+  /** One message through the OpenAI-compatible endpoint (a conversation of channel `api`). */
+  const ask = async (clientToken: string) =>
+    server.app.inject({
       method: 'POST',
       url: '/v1/openai/chat/completions',
       headers: { authorization: `Bearer ${clientToken}` },
       payload: { model: 'any', messages: [{ role: 'user', content: 'Hi' }] },
     });
+
+  it('counts a reply through the provider by channel, provider and route, naming no vendor or token', async () => {
+    const clientToken = await providerApp();
+    const before = parseExposition((await scrape(`Bearer ${METRICS_TOKEN}`)).body);
+    fake.chat({ kind: 'reply', text: ['Hello', ' there'], usage: { prompt: 11, completion: 7 } });
+    const answer = await ask(clientToken);
     expect(answer.statusCode, answer.body).toBe(200);
     fake.expectNoFailures();
 
@@ -185,6 +200,21 @@ describe('GET /metrics', () => {
     }
     expect(res.body).not.toMatch(new RegExp(`/v1/vendors/${vendor.id}\\b`));
     expect(res.body).not.toMatch(/[{,](vendor|app|conversation|client|user|token)\w*="/i);
+  });
+
+  it("counts a provider's refusal under the reply's and the call's outcome", async () => {
+    const clientToken = await providerApp();
+    const before = parseExposition((await scrape(`Bearer ${METRICS_TOKEN}`)).body);
+    fake.chat({ kind: 'error', status: 429 });
+    const answer = await ask(clientToken);
+    expect(answer.statusCode).toBeGreaterThanOrEqual(400);
+    fake.expectNoFailures();
+    const after = parseExposition((await scrape(`Bearer ${METRICS_TOKEN}`)).body);
+    const moved = (key: string) => (after.get(key) ?? 0) - (before.get(key) ?? 0);
+    expect(moved('llmor_replies_total{channel="api",outcome="provider_error"}')).toBe(1);
+    expect(moved('llmor_replies_total{channel="api",outcome="ok"}')).toBe(0);
+    expect(moved('llmor_provider_calls_total{provider="openai-compatible",outcome="rate_limit"}')).toBe(1);
+    expect(moved('llmor_reply_first_token_seconds_count{channel="api"}')).toBe(0);
   });
 
   it('counts the jobs a worker ran by name and outcome, and shows the queue and the database pool', async () => {
