@@ -105,7 +105,6 @@ const LEASE_RENEW_MS = 10_000;
  * functions), `responders` (one strategy per app type; silicon plugs in here).
  */
 export class CompletionEngine implements EngineSeams {
-  private readonly running = new Map<number, Running>();
   /** Replies and provider calls as `/metrics` shows them (docs/adr/0035-metrics.md). */
   readonly metrics: CompletionMetrics;
   resolveModel: ModelResolver;
@@ -130,6 +129,7 @@ export class CompletionEngine implements EngineSeams {
   drainMs = 0;
   /** This process's id on the reply leases it holds (ADR 0025). */
   readonly instanceId: string = randomUUID();
+  private readonly running = new Map<number, Running>();
   /** Renews this instance's leases while any reply runs. */
   private heartbeat: NodeJS.Timeout | undefined;
 
