@@ -23,9 +23,14 @@
  * 4. Long answer: CPU per reply of console sends and of the provider called directly, with answers of 5
  *    and of 500 streamed chunks (one caller); llmor's CPU per streamed chunk is the difference of the
  *    differences over the 495 extra chunks. Goal: ≤ 0.1 ms.
+ * 5. Metrics (docs/adr/0035-metrics.md): console sends at 8 concurrent against this server (no METRICS_TOKEN)
+ *    and a second one with METRICS_TOKEN set, in alternating rounds; CPU per reply and p50 of each, the
+ *    median of the rounds' ratios, and one scrape to check every reply was counted. Goal: < 3 %.
  */
 import { RelayMessageType, RelayServerEvent, relayMessage } from '@llmor/contracts';
+import { CompletionMetrics } from '@llmor/server/modules/completion/metrics';
 import { makeChatApp, makeConversation } from '@llmor/server/modules/completion/testing';
+import type { ChatModel } from '@llmor/server/modules/models/providers/types';
 import { schema } from '@llmor/server/platform/db/index';
 import { directStreamBody, FAKE_REPLY, LONG_REPLY_CHUNKS, startFakeProvider } from '../lib/fake-provider';
 import { consoleSession, countQueries, relayClient, startBenchServer } from '../lib/llmor';
@@ -43,8 +48,10 @@ const FIRST_CHUNK_PAUSE_MS = 25;
 const HISTORY_REPLIES = 40;
 const HISTORY = 1_000;
 const LONG_ANSWER_REPLIES = 60;
+const METRICS_ROUNDS = 6;
+const METRICS_CONCURRENCY = 8;
 const PARTS = new Set(
-  (process.env.CONVERSATION_PARTS ?? 'overhead,first-chunk,history,long-answer').split(','),
+  (process.env.CONVERSATION_PARTS ?? 'overhead,first-chunk,history,long-answer,metrics').split(','),
 );
 
 const provider = await startFakeProvider();
@@ -54,11 +61,15 @@ const { server, ctx, vendor, app } = await startBenchServer(provider.url, {
 const queries = countQueries(ctx.db);
 const session = await consoleSession(server.url, vendor.key);
 
-/** A console send: `POST /v1/conversations/{token}`, signed, read to its end. */
-function send(token: string, content: string): Promise<boolean> {
+type Session = Awaited<ReturnType<typeof consoleSession>>;
+
+/** A console send to the server at `baseUrl`: `POST /v1/conversations/{token}`, signed, read to its end. */
+function sendTo(baseUrl: string, signedIn: Session, token: string, content: string): Promise<boolean> {
   const path = `/v1/conversations/${token}`;
-  return postJson(`${server.url}${path}`, session.headers('POST', path), { content });
+  return postJson(`${baseUrl}${path}`, signedIn.headers('POST', path), { content });
 }
+
+const send = (token: string, content: string) => sendTo(server.url, session, token, content);
 
 /** The provider called directly with the streamed request llmor makes. */
 function direct(content: string): Promise<boolean> {
@@ -307,6 +318,116 @@ async function longAnswerPart(): Promise<void> {
   console.log(`\nllmor CPU per streamed chunk: ${perChunk.toFixed(3)} ms (goal ≤ 0.1 ms)`);
 }
 
+/**
+ * The engine's own recording for one reply, alone: its timing (first text, end) and one provider call of
+ * 20 chunks through the instrumented model, minus the same call through the bare model. In ms.
+ */
+async function engineRecordingMs(): Promise<number> {
+  const bare: ChatModel = {
+    async *stream() {
+      for (let i = 0; i < 20; i++) yield { type: 'text', text: 'chunk' };
+      yield { type: 'finish', reason: 'stop', usage: { promptTokens: 10, completionTokens: 20 } };
+    },
+  };
+  const metrics = new CompletionMetrics();
+  const instrumented = metrics.instrument('openai-compatible', bare);
+  const replies = 20_000;
+  const run = async (model: ChatModel, measured: boolean) => {
+    const started = performance.now();
+    for (let i = 0; i < replies; i++) {
+      const reply = measured ? metrics.reply('management') : null;
+      for await (const event of model.stream({ messages: [] })) if (event.type === 'text') reply?.firstText();
+      reply?.end('ok');
+    }
+    return (performance.now() - started) / replies;
+  };
+  const rounds: number[] = [];
+  for (let r = 0; r < 5; r++) rounds.push((await run(instrumented, true)) - (await run(bare, false)));
+  return median(rounds);
+}
+
+/** 5. Metrics on vs off: the same sends against a twin server with METRICS_TOKEN, rounds alternating. */
+async function metricsPart(): Promise<void> {
+  const metricsToken = 'bench-metrics-token-0123456789';
+  const twin = await startBenchServer(provider.url, {
+    SEND_RATE_PER_MINUTE: '1000000',
+    METRICS_TOKEN: metricsToken,
+  });
+  try {
+    const twinSession = await consoleSession(twin.server.url, twin.vendor.key);
+    const sides = {
+      off: { url: server.url, session, open: () => makeConversation(ctx, app) },
+      on: { url: twin.server.url, session: twinSession, open: () => makeConversation(twin.ctx, twin.app) },
+    };
+    const perCaller = Math.ceil(REPLIES / 2 / METRICS_CONCURRENCY);
+    const cell = async (side: (typeof sides)['on'], round: number) => {
+      const pool: string[][] = [];
+      for (let w = 0; w < METRICS_CONCURRENCY; w++) {
+        const owned: string[] = [];
+        for (let c = 0; c < Math.ceil(perCaller / CONVERSATION_LENGTH); c++)
+          owned.push((await side.open()).token);
+        pool.push(owned);
+      }
+      return load(
+        METRICS_CONCURRENCY,
+        (w, i) =>
+          sendTo(
+            side.url,
+            side.session,
+            pool[w]![Math.floor(i / CONVERSATION_LENGTH)]!,
+            `metrics ${round} ${w}-${i}`,
+          ),
+        { perCaller },
+      );
+    };
+    await cell(sides.on, -1); // the twin's warm-up
+    const cells: { off: Cell; on: Cell }[] = [];
+    for (let round = 0; round < METRICS_ROUNDS; round++) {
+      // Alternating which side goes first, so a drift in the machine's load falls on both.
+      const [first, second] = round % 2 ? (['on', 'off'] as const) : (['off', 'on'] as const);
+      const a = await cell(sides[first], round);
+      const b = await cell(sides[second], round);
+      cells.push({ [first]: a, [second]: b } as { off: Cell; on: Cell });
+    }
+    const scraped = await fetch(`${twin.server.url}/metrics`, {
+      headers: { authorization: `Bearer ${metricsToken}` },
+    }).then((r) => r.text());
+    const counted = [...scraped.matchAll(/^llmor_replies_total\{[^}]*\} (\d+)$/gm)].reduce(
+      (sum, m) => sum + Number(m[1]),
+      0,
+    );
+    const sent = cells.reduce((sum, c) => sum + c.on.calls, 0) + perCaller * METRICS_CONCURRENCY;
+    const ratio = (pick: (c: Cell) => number) => median(cells.map((c) => pick(c.on) / pick(c.off)));
+    const pct = (r: number) => `${((r - 1) * 100).toFixed(1)} %`;
+    console.log(
+      `\nMetrics on vs off: console sends at ${METRICS_CONCURRENCY} concurrent, ${METRICS_ROUNDS} alternating rounds of ${perCaller * METRICS_CONCURRENCY} replies each\n`,
+    );
+    printTable([
+      ['', 'off: CPU ms / reply', 'on: CPU ms / reply', 'off: p50 ms', 'on: p50 ms', 'errors'],
+      ...cells.map((c, i) => [
+        `round ${i + 1}`,
+        c.off.cpuMs.toFixed(2),
+        c.on.cpuMs.toFixed(2),
+        fmt(c.off.p50),
+        fmt(c.on.p50),
+        String(c.off.errors + c.on.errors),
+      ]),
+    ]);
+    console.log(
+      `\nWith metrics on (median of the rounds' ratios): CPU per reply ${pct(ratio((c) => c.cpuMs))}, p50 ${pct(ratio((c) => c.p50))} (goal < 3 %); ` +
+        `the scrape counted ${counted} of ${sent} replies, ${scraped.length.toLocaleString('en-US')} bytes`,
+    );
+    const recording = await engineRecordingMs();
+    const cpuOff = median(cells.map((c) => c.off.cpuMs));
+    console.log(
+      `The engine's recording alone: ${(recording * 1000).toFixed(1)} µs per reply (20 chunks), ` +
+        `${((recording / cpuOff) * 100).toFixed(2)} % of a send's CPU with metrics off (${cpuOff.toFixed(2)} ms)`,
+    );
+  } finally {
+    await twin.server.close();
+  }
+}
+
 try {
   const warm = await conversations(2);
   // Warm-up (JIT, the provider's client, prepared statements) for every part.
@@ -330,6 +451,7 @@ try {
   if (PARTS.has('first-chunk')) await firstChunkPart();
   if (PARTS.has('history')) await historyPart();
   if (PARTS.has('long-answer')) await longAnswerPart();
+  if (PARTS.has('metrics')) await metricsPart();
   if (provider.counts.unexpected) {
     throw new Error(`the fake provider refused ${provider.counts.unexpected} requests`);
   }

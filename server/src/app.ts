@@ -24,6 +24,7 @@ import { registerEmbedCors } from './modules/embeds/cors';
 import { embedRoutes } from './modules/embeds/routes';
 import { registerEmbedScript } from './modules/embeds/widget';
 import { functionRoutes } from './modules/functions/routes';
+import { registerSiliconPoolMetrics } from './modules/functions/sandbox';
 import { registerHealthRoutes } from './modules/health/routes';
 import { registerIconRoutes } from './modules/icons/routes';
 import { memberRoutes } from './modules/members/routes';
@@ -41,13 +42,14 @@ import { type Broadcast, LocalBroadcast, RedisBroadcast } from './platform/broad
 import { type Config, linkBaseUrl } from './platform/config';
 import type { AppContext } from './platform/context';
 import type { SecretBox } from './platform/crypto';
-import type { Database } from './platform/db';
+import { type Database, registerDatabaseMetrics } from './platform/db';
 import { proxyTrust } from './platform/http/client-address';
 import { endConnectionsWhenStopping } from './platform/http/connections';
 import { openApiRoutes, registerOpenApi } from './platform/http/openapi';
 import { Pipeline } from './platform/http/pipeline';
 import type { RouteSpec } from './platform/http/route';
 import { serializeError } from './platform/log';
+import { createMetrics, registerMetrics } from './platform/metrics';
 import { OutboundGuard } from './platform/outbound/guard';
 import { SERVER_ROOT } from './platform/paths';
 import { JobQueue } from './platform/queue';
@@ -112,7 +114,11 @@ export async function buildApp(
     }),
   });
   const db = opts.database.db;
-  const completion = new CompletionEngine();
+  // One registry per server; each domain registers its own families on it (docs/adr/0035-metrics.md).
+  const metrics = createMetrics();
+  const completion = new CompletionEngine(metrics);
+  registerSiliconPoolMetrics(metrics);
+  registerDatabaseMetrics(metrics, opts.database);
   const broadcast =
     opts.broadcast ??
     (opts.config.REDIS_URL
@@ -120,8 +126,8 @@ export async function buildApp(
       : new LocalBroadcast());
   app.addHook('onClose', () => broadcast.close());
   const worker = opts.config.ROLES.includes('worker');
-  const queue = new JobQueue(opts.database, app.log, { worker });
-  const relay = new RelayHub();
+  const queue = new JobQueue(opts.database, app.log, { worker, metrics });
+  const relay = new RelayHub(metrics);
   let relayCallerPort: RelayCallerPort | undefined;
   const ctx: ServerContext = {
     config: opts.config,
@@ -188,6 +194,7 @@ export async function buildApp(
     },
   });
   pipeline.install(app);
+  registerMetrics(app, metrics, opts.config.METRICS_TOKEN);
   endConnectionsWhenStopping(app);
   await registerSecurityHeaders(app);
   registerEmbedCors(app, ctx);

@@ -144,6 +144,11 @@ export const configSchema = z.object({
       }
       return rules;
     }),
+  /**
+   * Turns on `GET /metrics` (Prometheus' text format), answered only to `Authorization: Bearer <token>`
+   * (docs/adr/0035-metrics.md). Unset: the route answers 404.
+   */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** Messages one caller may send per minute (`POST /v1/conversations/{token}`); past it 429 + Retry-After. */
   SEND_RATE_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   // Limits on what anyone holding a public embed token may make us store (docs/adr/0022).

@@ -6,7 +6,9 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
+import { Counter, Gauge, Histogram } from 'prom-client';
 import type { Database } from './db';
+import { LATENCY_BUCKETS, type Metrics } from './metrics';
 
 /** Every job names the vendor it works for (null for instance-wide jobs such as the monitor's ping). */
 export interface JobData {
@@ -96,11 +98,13 @@ export class JobQueue {
   private readonly definitions = new Map<string, JobDefinition<never>>();
   private readonly workerIds = new Map<string, string>();
   private starting: Promise<void> | null = null;
+  private readonly jobs: Counter<'job' | 'outcome'> | undefined;
+  private readonly jobDuration: Histogram<'job'> | undefined;
 
   constructor(
     private readonly database: Database,
     log: FastifyBaseLogger,
-    private readonly opts: { worker: boolean; pollingIntervalSeconds?: number },
+    private readonly opts: { worker: boolean; pollingIntervalSeconds?: number; metrics?: Metrics },
   ) {
     this.boss = new PgBoss({
       db: { executeSql: (text, values) => database.executeSql(text, values) },
@@ -110,6 +114,56 @@ export class JobQueue {
       schedule: opts.worker,
     });
     this.boss.on('error', (err) => log.error({ err }, 'job queue error'));
+    const registers = opts.metrics ? [opts.metrics] : undefined;
+    if (!registers) return;
+    this.jobs = new Counter({
+      name: 'llmor_jobs_total',
+      help: 'Jobs this process worked, by job name and outcome (success, failure: pg-boss retries it or gives up).',
+      labelNames: ['job', 'outcome'],
+      registers,
+    });
+    this.jobDuration = new Histogram({
+      name: 'llmor_job_duration_seconds',
+      help: 'Time one job took in this process, by job name.',
+      labelNames: ['job'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    const queue = this;
+    new Gauge({
+      name: 'llmor_queue_jobs',
+      help: 'Jobs waiting (queued, or waiting for a retry) and running, by job name and state, on every instance.',
+      labelNames: ['job', 'state'],
+      registers,
+      async collect() {
+        this.reset();
+        for (const { name, state, n } of await queue.depth()) this.set({ job: name, state }, n);
+      },
+    });
+  }
+
+  /** Live jobs by name and state; nothing before the queue's schema exists. */
+  private async depth(): Promise<{ name: string; state: string; n: number }[]> {
+    if (!this.starting) return [];
+    await this.starting;
+    const { rows } = await this.database.executeSql(
+      `select name, state::text as state, count(*)::int as n from ${SCHEMA}.job where state in ('created', 'retry', 'active') group by name, state`,
+    );
+    return rows as unknown as { name: string; state: string; n: number }[];
+  }
+
+  /** Runs one job of `name`, counted and timed when metrics are on. */
+  private async work(name: string, handler: () => Promise<unknown>): Promise<unknown> {
+    const started = performance.now();
+    let outcome = 'failure';
+    try {
+      const result = await handler();
+      outcome = 'success';
+      return result;
+    } finally {
+      this.jobs?.inc({ job: name, outcome });
+      this.jobDuration?.observe({ job: name }, (performance.now() - started) / 1000);
+    }
   }
 
   /** Declares jobs (senders need their queues too). Call before `start`. */
@@ -139,7 +193,8 @@ export class JobQueue {
       const id = await this.boss.work<JobData>(
         d.name,
         { pollingIntervalSeconds: this.opts.pollingIntervalSeconds ?? 1, batchSize: 1 },
-        async ([j]) => (d.handler as JobDefinition['handler'])(j!.data, { id: j!.id }),
+        async ([j]) =>
+          this.work(d.name, () => (d.handler as JobDefinition['handler'])(j!.data, { id: j!.id })),
       );
       this.workerIds.set(d.name, id);
       if (d.cron) await this.boss.schedule(d.name, d.cron, { vendorId: null });

@@ -1,5 +1,5 @@
 // silicon: the Lua 5.4 sandbox host. See README.md in this folder.
-export { closeSharedSiliconPool, getSharedSiliconPool, SiliconPool } from './pool';
+export { closeSharedSiliconPool, existingSharedSiliconPool, getSharedSiliconPool, SiliconPool } from './pool';
 export {
   ConsoleLevel,
   type ConsoleLevelCode,

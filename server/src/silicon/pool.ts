@@ -522,6 +522,9 @@ export class SiliconPool {
 
 let shared: SiliconPool | undefined;
 
+/** The process-wide pool if it was created (reading its figures must not start workers). */
+export const existingSharedSiliconPool = (): SiliconPool | undefined => shared;
+
 /** A process-wide pool, created on first use. */
 export function getSharedSiliconPool(options?: SiliconPoolOptions): SiliconPool {
   shared ??= new SiliconPool(options);

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../platform/context';
 import { conflict } from '../../platform/errors';
+import type { Metrics } from '../../platform/metrics';
 import type { ReplyObserver, ReplyOutcome, ReplyReservation } from '../conversations/ports';
 import { presentMessage } from '../conversations/present';
 import {
@@ -21,6 +22,7 @@ import { type ChatModel, ProviderError } from '../models/providers/types';
 import { chatResponder, oneshotResponder } from './chat';
 import { contextWindow, HISTORY_MAX_MESSAGES } from './input';
 import { ReplyMeter } from './meter';
+import { CompletionMetrics, outcomeOf } from './metrics';
 import type { AppRow, VendorModelRow } from './repo';
 import { siliconResponder } from './silicon';
 import { functionTools } from './tools';
@@ -48,7 +50,7 @@ const RESOLVED_MODELS_MAX = 500;
  * key, the SDK's provider and its stream schemas) cost more than the rest of a reply's own work. Keyed by
  * everything the client is made of, so a changed row gets a new one.
  */
-function providerModels(): ModelResolver {
+function providerModels(metrics: CompletionMetrics): ModelResolver {
   const resolved = new LRUCache<string, ChatModel>({ max: RESOLVED_MODELS_MAX });
   return (ctx, row) => {
     const key = [row.id, row.modelKey, row.provider, row.secretEnc, JSON.stringify(row.parameters)].join(
@@ -56,7 +58,7 @@ function providerModels(): ModelResolver {
     );
     let model = resolved.get(key);
     if (!model) {
-      model = chatModelFor(ctx, row);
+      model = metrics.instrument(row.provider ?? 'unknown', chatModelFor(ctx, row));
       resolved.set(key, model);
     }
     return model;
@@ -103,7 +105,9 @@ const LEASE_RENEW_MS = 10_000;
  * functions), `responders` (one strategy per app type; silicon plugs in here).
  */
 export class CompletionEngine implements EngineSeams {
-  resolveModel: ModelResolver = providerModels();
+  /** Replies and provider calls as `/metrics` shows them (docs/adr/0035-metrics.md). */
+  readonly metrics: CompletionMetrics;
+  resolveModel: ModelResolver;
   /** The app's installed functions, run in the Lua sandbox (tools.ts). */
   tools: ToolProvider = functionTools;
   /** The app's datastores (retrieval for chatbots, `datastore.search` in Lua); wired by the server. */
@@ -128,6 +132,11 @@ export class CompletionEngine implements EngineSeams {
   private readonly running = new Map<number, Running>();
   /** Renews this instance's leases while any reply runs. */
   private heartbeat: NodeJS.Timeout | undefined;
+
+  constructor(registry?: Metrics) {
+    this.metrics = new CompletionMetrics(registry, () => this.running.size);
+    this.resolveModel = providerModels(this.metrics);
+  }
 
   isRunning(conversationId: number): boolean {
     return this.running.has(conversationId);
@@ -258,6 +267,7 @@ export class CompletionEngine implements EngineSeams {
     const { token } = conversation;
     const poster = input.posterSocket;
     const startedAt = Date.now();
+    const measured = this.metrics.reply(conversation.channel);
     const outcome: ReplyOutcome = {
       messages: [],
       text: '',
@@ -271,6 +281,7 @@ export class CompletionEngine implements EngineSeams {
       return row;
     };
     const emit = (type: string, data: unknown) => {
+      if (type === RelayMessageType.completionStream) measured.firstText();
       ctx.relay.emit(token, type, data);
       input.observe?.(type, data);
     };
@@ -324,7 +335,9 @@ export class CompletionEngine implements EngineSeams {
       const responder = this.responders[app.type];
       if (!responder) throw new ReplyError(`Apps of type '${app.type}' cannot answer messages.`);
       await responder(turn);
+      measured.end('ok');
     } catch (err) {
+      measured.end(outcomeOf(err, { timedOut: timeout.signal.aborted, stopped: signal.aborted }));
       const text = errorText(err, turnSignal);
       if (text === UNEXPECTED_ERROR_TEXT)
         ctx.log.error({ err, conversation: conversation.id }, 'completion failed');

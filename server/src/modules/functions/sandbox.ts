@@ -8,10 +8,13 @@ import {
   isPlainObject,
   RelayMessageType,
 } from '@llmor/contracts';
+import { Gauge } from 'prom-client';
 import type { AppContext } from '../../platform/context';
 import { applyPatch, deepClone, type Operation } from '../../platform/json-patch';
+import type { Metrics } from '../../platform/metrics';
 import {
   closeSharedSiliconPool,
+  existingSharedSiliconPool,
   getSharedSiliconPool,
   type SiliconHostFunction,
   SiliconPool,
@@ -45,6 +48,42 @@ export function siliconPool(): SiliconPool {
 export function nestedSiliconPool(): SiliconPool {
   nested ??= new SiliconPool({ size: 2, spares: 0 });
   return nested;
+}
+
+/**
+ * The pools' workers by state and their queued runs, read at each scrape: `main` for top-level runs,
+ * `nested` for functions a silicon app calls. A pool not yet used shows nothing.
+ */
+export function registerSiliconPoolMetrics(metrics: Metrics): void {
+  const pools = () =>
+    [
+      ['main', existingSharedSiliconPool()],
+      ['nested', nested],
+    ] as const;
+  new Gauge({
+    name: 'llmor_lua_workers',
+    help: 'Lua sandbox workers by pool and state (busy, idle, starting).',
+    labelNames: ['pool', 'state'],
+    registers: [metrics],
+    collect() {
+      this.reset();
+      for (const [pool, live] of pools()) {
+        if (!live) continue;
+        const stats = live.stats();
+        for (const state of ['busy', 'idle', 'starting'] as const) this.set({ pool, state }, stats[state]);
+      }
+    },
+  });
+  new Gauge({
+    name: 'llmor_lua_queued_runs',
+    help: 'Lua runs waiting for a free worker, by pool.',
+    labelNames: ['pool'],
+    registers: [metrics],
+    collect() {
+      this.reset();
+      for (const [pool, live] of pools()) if (live) this.set({ pool }, live.stats().queued);
+    },
+  });
 }
 
 /** Closes both pools (server shutdown). */

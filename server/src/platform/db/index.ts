@@ -7,7 +7,9 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { Gauge } from 'prom-client';
 import { isInMemoryDataDir } from '../config';
+import type { Metrics } from '../metrics';
 import { SERVER_ROOT } from '../paths';
 import { lockDataDir } from './lock';
 import { PgliteThread } from './pglite-thread';
@@ -29,6 +31,26 @@ export interface Database {
   executeSql(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** The connection pool's figures (PostgreSQL; the embedded database has one connection in its thread). */
+  connections?(): { total: number; idle: number; waiting: number };
+}
+
+/** The PostgreSQL pool's connections and the queries waiting for one, read at each scrape (ADR 0035). */
+export function registerDatabaseMetrics(metrics: Metrics, database: Database): void {
+  const connections = database.connections?.bind(database);
+  if (!connections) return;
+  new Gauge({
+    name: 'llmor_db_pool_connections',
+    help: 'PostgreSQL pool connections by state (idle, busy) and queries waiting for one (waiting).',
+    labelNames: ['state'],
+    registers: [metrics],
+    collect() {
+      const { total, idle, waiting } = connections();
+      this.set({ state: 'idle' }, idle);
+      this.set({ state: 'busy' }, total - idle);
+      this.set({ state: 'waiting' }, waiting);
+    },
+  });
 }
 
 const migrationsFolder = join(SERVER_ROOT, 'drizzle');
@@ -124,6 +146,7 @@ async function openPostgres(url: string): Promise<Database> {
     close: async () => {
       await pool.end();
     },
+    connections: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
 }
 

@@ -1,5 +1,7 @@
 import { type RelayMessageData, RelayServerEvent } from '@llmor/contracts';
+import { Gauge } from 'prom-client';
 import type { Server } from 'socket.io';
+import type { Metrics } from '../metrics';
 
 /**
  * What the rest of the server uses to talk to a conversation's room: the completion engine, and later
@@ -40,6 +42,39 @@ export const callerRoom = (kind: CallerRoomKind, id: number) => `caller:${kind}:
  */
 export class RelayHub implements RelayPublisher {
   private io: Server | null = null;
+
+  /** This instance's sockets and the conversation rooms they joined, read at each scrape. */
+  constructor(metrics?: Metrics) {
+    if (!metrics) return;
+    const hub = this;
+    new Gauge({
+      name: 'llmor_relay_sockets',
+      help: 'Relay sockets connected to this instance.',
+      registers: [metrics],
+      collect() {
+        this.set(hub.io?.of('/').sockets.size ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'llmor_relay_rooms',
+      help: 'Conversation rooms with a socket on this instance.',
+      registers: [metrics],
+      collect() {
+        this.set(hub.conversationRooms());
+      },
+    });
+  }
+
+  /** Rooms named by a conversation token: not a socket's own room, a member room or a caller room. */
+  private conversationRooms(): number {
+    if (!this.io) return 0;
+    const namespace = this.io.of('/');
+    let n = 0;
+    for (const room of namespace.adapter.rooms.keys()) {
+      if (!namespace.sockets.has(room) && !room.includes('#') && !room.startsWith('caller:')) n += 1;
+    }
+    return n;
+  }
 
   attach(io: Server): void {
     this.io = io;
