@@ -61,6 +61,8 @@ const en_US = {
     label: 'Message',
     placeholder: 'Type a message... (Enter sends, Shift+Enter adds a new line)',
     send: 'Send',
+    count: '{{length}} / {{limit}} characters',
+    tooLong: 'A message may have at most {{limit}} characters.',
   },
   errors: {
     failedToSend: 'Failed to send message. Please try again.',
@@ -155,6 +157,8 @@ const de_DE: ConversationsMessages = {
     label: 'Nachricht',
     placeholder: 'Nachricht eingeben... (Enter sendet, Umschalt+Enter fügt eine neue Zeile ein)',
     send: 'Senden',
+    count: '{{length}} / {{limit}} Zeichen',
+    tooLong: 'Eine Nachricht darf höchstens {{limit}} Zeichen haben.',
   },
   errors: {
     failedToSend: 'Die Nachricht konnte nicht gesendet werden. Bitte versuchen Sie es erneut.',
@@ -249,6 +253,8 @@ const gsw_CH: ConversationsMessages = {
     label: 'Nachricht',
     placeholder: 'Nachricht iigäh... (Enter schickt, Umschalt+Enter macht e neui Ziile)',
     send: 'Schicke',
+    count: '{{length}} / {{limit}} Zeiche',
+    tooLong: 'E Nachricht dörf höchschtens {{limit}} Zeiche ha.',
   },
   errors: {
     failedToSend: 'D Nachricht het nöd chöne gschickt wärde. Bitte probier s nomal.',
@@ -341,6 +347,8 @@ const fr_FR: ConversationsMessages = {
     label: 'Message',
     placeholder: 'Saisissez un message... (Entrée envoie, Maj+Entrée ajoute une ligne)',
     send: 'Envoyer',
+    count: '{{length}} / {{limit}} caractères',
+    tooLong: 'Un message peut contenir au plus {{limit}} caractères.',
   },
   errors: {
     failedToSend: 'Échec de l’envoi du message. Veuillez réessayer.',
@@ -433,6 +441,8 @@ const it_IT: ConversationsMessages = {
     label: 'Messaggio',
     placeholder: 'Scrivi un messaggio... (Invio invia, Maiusc+Invio va a capo)',
     send: 'Invia',
+    count: '{{length}} / {{limit}} caratteri',
+    tooLong: 'Un messaggio può avere al massimo {{limit}} caratteri.',
   },
   errors: {
     failedToSend: 'Invio del messaggio non riuscito. Riprova.',

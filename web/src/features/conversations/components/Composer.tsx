@@ -1,3 +1,4 @@
+import { MESSAGE_MAX_CHARS } from '@llmor/contracts';
 import { ActionIcon, Group, Textarea } from '@mantine/core';
 import { IconSend } from '@tabler/icons-react';
 import type { KeyboardEvent } from 'react';
@@ -14,15 +15,25 @@ export interface ComposerProps {
   sendDisabled?: boolean;
 }
 
-/** A growing textarea: Enter sends, Shift/Alt/Ctrl+Enter inserts a newline. */
+/** The composer counts characters once a message comes this close to the limit. */
+const COUNT_FROM = MESSAGE_MAX_CHARS * 0.9;
+
+/**
+ * A growing textarea: Enter sends, Shift/Alt/Ctrl+Enter inserts a newline. Near the message limit it counts
+ * the characters; past it, it says so and does not send (no request, no conversation opened for nothing).
+ */
 export function Composer({ value, onChange, onSend, disabled = false, sendDisabled = false }: ComposerProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const tooLong = value.length > MESSAGE_MAX_CHARS;
+  const blocked = sendDisabled || tooLong;
+  const number = new Intl.NumberFormat(i18n.language.replace('_', '-'));
+  const limit = number.format(MESSAGE_MAX_CHARS);
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.nativeEvent.isComposing) return;
     if (isSendKey(e)) {
       e.preventDefault();
-      if (!sendDisabled) onSend(value);
+      if (!blocked) onSend(value);
       return;
     }
     // Alt/Ctrl+Enter do not insert a newline by themselves: insert it here (Shift+Enter does natively).
@@ -51,12 +62,18 @@ export function Composer({ value, onChange, onSend, disabled = false, sendDisabl
         maxRows={10}
         style={{ flex: 1 }}
         data-testid="composer-input"
+        description={
+          value.length > COUNT_FROM && !tooLong
+            ? t('conversations.composer.count', { length: number.format(value.length), limit })
+            : undefined
+        }
+        error={tooLong ? t('conversations.composer.tooLong', { limit }) : undefined}
       />
       <ActionIcon
         size="lg"
         variant="filled"
         onClick={() => onSend(value)}
-        disabled={disabled || sendDisabled}
+        disabled={disabled || blocked}
         aria-label={t('conversations.composer.send')}
         data-testid="composer-send"
       >
