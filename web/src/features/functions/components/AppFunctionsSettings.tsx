@@ -122,7 +122,6 @@ export function AppFunctionsSettings({ vendorId, appId }: { vendorId?: number; a
 }
 
 function AppFunctionsLoader({ vendorId, appId }: { vendorId: number; appId: string }) {
-  const { t } = useTranslation();
   const app = useAppFunctions(vendorId, appId);
   if (app.isPending) {
     return (
