@@ -11,7 +11,11 @@ export function signin(body: SigninBody, signal?: AbortSignal): Promise<DataEnve
   });
 }
 
-export const signinMutationOptions = () => ({ mutationKey: ['auth', 'signin'] as const, mutationFn: signin });
+export const signinMutationOptions = () => ({
+  mutationKey: ['auth', 'signin'] as const,
+  meta: LOCAL_ERROR,
+  mutationFn: signin,
+});
 
 export function useSignin() {
   return useApiMutation(signinMutationOptions());

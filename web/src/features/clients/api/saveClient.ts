@@ -19,6 +19,7 @@ export function saveClient(
         body,
       })
     : apiRequest<DataEnvelope<ApiClient>>(`${clientsPath(vendorId, appId)}/${clientId}`, {
+        signal,
         method: 'PUT',
         body,
       });
