@@ -214,8 +214,9 @@ describe('offline', () => {
       .waitFor({ timeout: 5_000 });
     expect(Date.now() - started).toBeLessThan(5_000);
 
-    // The user leaves the edit behind, then the network returns.
+    // The user leaves the edit behind (the unsaved-changes guard asks first, ADR 0029), then the network returns.
     await page.getByTestId('app-tab-conversations').click();
+    await page.getByTestId('unsaved-prompt').getByTestId('unsaved-leave').click();
     await page.waitForURL(/\/chat/);
     await context.setOffline(false);
     // A load after the network returned: anything queued would have gone out before it.

@@ -10,7 +10,6 @@ const en_US = {
     filter: 'Filter',
     filterAppType: 'App type',
     removeFilterOption: 'Remove filter {{label}}',
-    sort: 'Sort',
     sortLabel: 'Sort apps',
     sortOptions: {
       newest: 'Newest first',
@@ -25,7 +24,6 @@ const en_US = {
     emptyNone: 'No apps are installed yet. Install one to get started.',
     emptyFiltered: 'No app matches your search or filters.',
     loadFailed: 'The apps could not be loaded.',
-    retry: 'Try again',
     unknownUser: 'User',
   },
   types: {
@@ -89,7 +87,6 @@ const en_US = {
     message: 'Message',
     roles: { user: 'User', assistant: 'Assistant' },
     iconPlaceholder: 'Search icons...',
-    noIcon: 'No icon',
   },
 };
 
@@ -103,7 +100,6 @@ const de_DE: AppsMessages = {
     filter: 'Filter',
     filterAppType: 'App-Typ',
     removeFilterOption: 'Filter {{label}} entfernen',
-    sort: 'Sortierung',
     sortLabel: 'Apps sortieren',
     sortOptions: {
       newest: 'Neueste zuerst',
@@ -118,7 +114,6 @@ const de_DE: AppsMessages = {
     emptyNone: 'Es sind noch keine Apps installiert. Installieren Sie eine, um loszulegen.',
     emptyFiltered: 'Keine App passt zu Ihrer Suche oder Ihren Filtern.',
     loadFailed: 'Die Apps konnten nicht geladen werden.',
-    retry: 'Erneut versuchen',
     unknownUser: 'Benutzer',
   },
   types: { chatbot: 'Chatbot', oneshot: 'Einmalig', silicon: 'Silicon', generic: 'Generisch' },
@@ -177,7 +172,6 @@ const de_DE: AppsMessages = {
     message: 'Nachricht',
     roles: { user: 'Benutzer', assistant: 'Assistent' },
     iconPlaceholder: 'Icons suchen...',
-    noIcon: 'Kein Icon',
   },
 };
 
@@ -191,7 +185,6 @@ const gsw_CH: AppsMessages = {
     filter: 'Filter',
     filterAppType: 'App-Typ',
     removeFilterOption: 'Filter {{label}} entfärne',
-    sort: 'Sortierig',
     sortLabel: 'Apps sortiere',
     sortOptions: {
       newest: 'Neuschti zerscht',
@@ -206,7 +199,6 @@ const gsw_CH: AppsMessages = {
     emptyNone: 'Es sind no kei Apps installiert. Installier eini, zum aafange.',
     emptyFiltered: 'Kei App passt zu dinere Suechi oder dine Filter.',
     loadFailed: 'D Apps händ nöd chöne glade wärde.',
-    retry: 'Nomal probiere',
     unknownUser: 'Benutzer',
   },
   types: { chatbot: 'Chatbot', oneshot: 'Eimalig', silicon: 'Silicon', generic: 'Generisch' },
@@ -265,7 +257,6 @@ const gsw_CH: AppsMessages = {
     message: 'Nachricht',
     roles: { user: 'Benutzer', assistant: 'Assistänt' },
     iconPlaceholder: 'Icons sueche...',
-    noIcon: 'Kei Icon',
   },
 };
 
@@ -277,7 +268,6 @@ const fr_FR: AppsMessages = {
     filter: 'Filtrer',
     filterAppType: 'Type d’app',
     removeFilterOption: 'Retirer le filtre {{label}}',
-    sort: 'Tri',
     sortLabel: 'Trier les apps',
     sortOptions: {
       newest: 'Plus récentes d’abord',
@@ -292,7 +282,6 @@ const fr_FR: AppsMessages = {
     emptyNone: 'Aucune app n’est encore installée. Installez-en une pour commencer.',
     emptyFiltered: 'Aucune app ne correspond à votre recherche ou à vos filtres.',
     loadFailed: 'Impossible de charger les apps.',
-    retry: 'Réessayer',
     unknownUser: 'Utilisateur',
   },
   types: { chatbot: 'Chatbot', oneshot: 'Ponctuelle', silicon: 'Silicon', generic: 'Générique' },
@@ -351,7 +340,6 @@ const fr_FR: AppsMessages = {
     message: 'Message',
     roles: { user: 'Utilisateur', assistant: 'Assistant' },
     iconPlaceholder: 'Rechercher des icônes...',
-    noIcon: 'Aucune icône',
   },
 };
 
@@ -363,7 +351,6 @@ const it_IT: AppsMessages = {
     filter: 'Filtra',
     filterAppType: 'Tipo di app',
     removeFilterOption: 'Rimuovi il filtro {{label}}',
-    sort: 'Ordinamento',
     sortLabel: 'Ordina le app',
     sortOptions: {
       newest: 'Più recenti prima',
@@ -378,7 +365,6 @@ const it_IT: AppsMessages = {
     emptyNone: 'Non è ancora installata nessuna app. Installane una per iniziare.',
     emptyFiltered: 'Nessuna app corrisponde alla ricerca o ai filtri.',
     loadFailed: 'Impossibile caricare le app.',
-    retry: 'Riprova',
     unknownUser: 'Utente',
   },
   types: { chatbot: 'Chatbot', oneshot: 'Singola', silicon: 'Silicon', generic: 'Generica' },
@@ -437,7 +423,6 @@ const it_IT: AppsMessages = {
     message: 'Messaggio',
     roles: { user: 'Utente', assistant: 'Assistente' },
     iconPlaceholder: 'Cerca icone...',
-    noIcon: 'Nessuna icona',
   },
 };
 

@@ -57,7 +57,6 @@ const en_US = {
     title: 'Document {{id}}',
     hash: 'Hash',
     json: 'Document',
-    invalid: 'The JSON document is invalid.',
     unsaved: 'You have unsaved changes. Close and discard them?',
   },
   importer: {
@@ -157,7 +156,6 @@ const de_DE: DatastoresMessages = {
     title: 'Dokument {{id}}',
     hash: 'Hash',
     json: 'Dokument',
-    invalid: 'Das JSON-Dokument ist ungültig.',
     unsaved: 'Es gibt ungespeicherte Änderungen. Schliessen und verwerfen?',
   },
   importer: {
@@ -257,7 +255,6 @@ const fr_FR: DatastoresMessages = {
     title: 'Document {{id}}',
     hash: 'Hash',
     json: 'Document',
-    invalid: 'Le document JSON est invalide.',
     unsaved: 'Des modifications ne sont pas enregistrées. Fermer et les abandonner ?',
   },
   importer: {
@@ -355,7 +352,6 @@ const it_IT: DatastoresMessages = {
     title: 'Documento {{id}}',
     hash: 'Hash',
     json: 'Documento',
-    invalid: 'Il documento JSON non è valido.',
     unsaved: 'Ci sono modifiche non salvate. Chiudere e scartarle?',
   },
   importer: {

@@ -34,10 +34,8 @@ export const de_DE: Messages<EnMessages> = {
     toggle: 'Navigation umschalten',
   },
   org: {
-    label: 'Organisation',
     switch: 'Organisation wechseln',
     none: 'Keine Organisation',
-    current: 'Aktuelle Organisation',
   },
   user: {
     menu: 'Benutzermenü',
@@ -171,20 +169,6 @@ export const de_DE: Messages<EnMessages> = {
       embed: 'Web-Einbettung',
       slack: 'Slack-Integration',
     },
-    models: {
-      title: 'Modelle',
-      model: 'Modell',
-      details: 'Details',
-      usage: 'Nutzung',
-      configuration: 'Konfiguration',
-    },
-    functions: {
-      title: 'Funktionen',
-      function: 'Funktion',
-      details: 'Details',
-      editor: 'Editor',
-      runs: 'Ausführungen',
-    },
     settings: {
       ownersOnly: 'Nur die Inhaber des Anbieters können seine Einstellungen sehen und ändern.',
       title: 'Einstellungen',
@@ -206,8 +190,6 @@ export const de_DE: Messages<EnMessages> = {
       title: 'Administration',
       vendors: 'Anbieter',
       vendor: 'Anbieter',
-      details: 'Details',
-      subscriptions: 'Abonnements',
       plans: 'Pläne',
       queue: 'Warteschlange',
     },

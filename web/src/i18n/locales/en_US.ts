@@ -30,10 +30,8 @@ export const en_US = {
     toggle: 'Toggle navigation',
   },
   org: {
-    label: 'Organisation',
     switch: 'Switch organisation',
     none: 'No organisation',
-    current: 'Current organisation',
   },
   user: {
     menu: 'User menu',
@@ -167,20 +165,6 @@ export const en_US = {
       embed: 'Web embed',
       slack: 'Slack Integration',
     },
-    models: {
-      title: 'Models',
-      model: 'Model',
-      details: 'Details',
-      usage: 'Usage',
-      configuration: 'Configuration',
-    },
-    functions: {
-      title: 'Functions',
-      function: 'Function',
-      details: 'Details',
-      editor: 'Editor',
-      runs: 'Runs',
-    },
     settings: {
       ownersOnly: "Only the vendor's owners can see and change its settings.",
       title: 'Settings',
@@ -202,8 +186,6 @@ export const en_US = {
       title: 'Admin',
       vendors: 'Vendors',
       vendor: 'Vendor',
-      details: 'Details',
-      subscriptions: 'Subscriptions',
       plans: 'Plans',
       queue: 'Queue',
     },

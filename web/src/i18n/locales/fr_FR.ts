@@ -34,10 +34,8 @@ export const fr_FR: Messages<EnMessages> = {
     toggle: 'Afficher ou masquer la navigation',
   },
   org: {
-    label: 'Organisation',
     switch: "Changer d'organisation",
     none: 'Aucune organisation',
-    current: 'Organisation actuelle',
   },
   user: {
     menu: 'Menu utilisateur',
@@ -171,20 +169,6 @@ export const fr_FR: Messages<EnMessages> = {
       embed: 'Intégration web',
       slack: 'Intégration Slack',
     },
-    models: {
-      title: 'Modèles',
-      model: 'Modèle',
-      details: 'Détails',
-      usage: 'Utilisation',
-      configuration: 'Configuration',
-    },
-    functions: {
-      title: 'Fonctions',
-      function: 'Fonction',
-      details: 'Détails',
-      editor: 'Éditeur',
-      runs: 'Exécutions',
-    },
     settings: {
       ownersOnly: 'Seuls les propriétaires du fournisseur peuvent voir et modifier ses paramètres.',
       title: 'Paramètres',
@@ -206,8 +190,6 @@ export const fr_FR: Messages<EnMessages> = {
       title: 'Administration',
       vendors: 'Fournisseurs',
       vendor: 'Fournisseur',
-      details: 'Détails',
-      subscriptions: 'Abonnements',
       plans: 'Plans',
       queue: "File d'attente",
     },

@@ -34,10 +34,8 @@ export const gsw_CH: Messages<EnMessages> = {
     toggle: 'Navigation uf/zue',
   },
   org: {
-    label: 'Organisation',
     switch: 'Organisation wächsle',
     none: 'Kei Organisation',
-    current: 'Aktuelli Organisation',
   },
   user: {
     menu: 'Benutzermenü',
@@ -171,20 +169,6 @@ export const gsw_CH: Messages<EnMessages> = {
       embed: 'Web-Iibettig',
       slack: 'Slack-Integration',
     },
-    models: {
-      title: 'Modäll',
-      model: 'Modäll',
-      details: 'Details',
-      usage: 'Nutzig',
-      configuration: 'Konfiguration',
-    },
-    functions: {
-      title: 'Funktione',
-      function: 'Funktion',
-      details: 'Details',
-      editor: 'Editor',
-      runs: 'Durchläuf',
-    },
     settings: {
       ownersOnly: 'Nur d Inhaber vom Aabieter chönd sini Iistellige gseh und ändere.',
       title: 'Iistellige',
@@ -206,8 +190,6 @@ export const gsw_CH: Messages<EnMessages> = {
       title: 'Verwaltig',
       vendors: 'Aabieter',
       vendor: 'Aabieter',
-      details: 'Details',
-      subscriptions: 'Abos',
       plans: 'Plän',
       queue: 'Warteschlange',
     },

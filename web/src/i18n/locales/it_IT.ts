@@ -33,10 +33,8 @@ export const it_IT: Messages<EnMessages> = {
     toggle: 'Mostra o nascondi la navigazione',
   },
   org: {
-    label: 'Organizzazione',
     switch: 'Cambia organizzazione',
     none: 'Nessuna organizzazione',
-    current: 'Organizzazione attuale',
   },
   user: {
     menu: 'Menu utente',
@@ -170,20 +168,6 @@ export const it_IT: Messages<EnMessages> = {
       embed: 'Incorporamento web',
       slack: 'Integrazione Slack',
     },
-    models: {
-      title: 'Modelli',
-      model: 'Modello',
-      details: 'Dettagli',
-      usage: 'Utilizzo',
-      configuration: 'Configurazione',
-    },
-    functions: {
-      title: 'Funzioni',
-      function: 'Funzione',
-      details: 'Dettagli',
-      editor: 'Editor',
-      runs: 'Esecuzioni',
-    },
     settings: {
       ownersOnly: 'Solo i proprietari del fornitore possono vedere e modificare le sue impostazioni.',
       title: 'Impostazioni',
@@ -205,8 +189,6 @@ export const it_IT: Messages<EnMessages> = {
       title: 'Amministrazione',
       vendors: 'Fornitori',
       vendor: 'Fornitore',
-      details: 'Dettagli',
-      subscriptions: 'Abbonamenti',
       plans: 'Piani',
       queue: 'Coda',
     },

@@ -22,7 +22,8 @@ import { PageHeader } from '../../../components/PageHeader';
 import { RelativeTime } from '../../../components/RelativeTime';
 import { describeError } from '../../../lib/api/error';
 import { notifyError, notifySuccess } from '../../../lib/notify';
-import { useQueueJobs, useTriggerPing } from '../api/adminQueue';
+import { useQueueJobs } from '../api/listQueueJobs';
+import { useTriggerPing } from '../api/triggerPing';
 import '../i18n';
 import { AdminNav } from './AdminNav';
 

@@ -8,7 +8,8 @@ import { PageHeader } from '../../../components/PageHeader';
 import { isApiError } from '../../../lib/api/error';
 import { submitErrors, toFormErrors, zodFormValidate } from '../../../lib/form';
 import { notifySuccess } from '../../../lib/notify';
-import { useAdminVendor, useUpdateAdminVendor } from '../api/adminVendors';
+import { useAdminVendor } from '../api/getAdminVendor';
+import { useUpdateAdminVendor } from '../api/updateAdminVendor';
 import '../i18n';
 import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 

@@ -1,6 +1,6 @@
 import type { DataEnvelope, SigninBody, User } from '@llmor/contracts';
 import { apiRequest } from '../../../lib/api/client';
-import { useApiMutation } from '../../../lib/api/dataLayer';
+import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 
 /** POST /v1/auth/signin {identifier, secret} → {data: user}. Errors are shown by the form, not banners. */
 export function signin(body: SigninBody, signal?: AbortSignal): Promise<DataEnvelope<User>> {
@@ -11,7 +11,11 @@ export function signin(body: SigninBody, signal?: AbortSignal): Promise<DataEnve
   });
 }
 
-export const signinMutationOptions = () => ({ mutationKey: ['auth', 'signin'] as const, mutationFn: signin });
+export const signinMutationOptions = () => ({
+  mutationKey: ['auth', 'signin'] as const,
+  meta: LOCAL_ERROR,
+  mutationFn: signin,
+});
 
 export function useSignin() {
   return useApiMutation(signinMutationOptions());

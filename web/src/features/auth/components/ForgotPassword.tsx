@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAppState } from '../../../lib/appState';
 import { validateWithLazySchema } from '../../../lib/form';
-import { useForgotPassword } from '../api/links';
+import { useForgotPassword } from '../api/forgotPassword';
 
 /**
  * "Forgot your password?" under the sign-in form: asks for the address and says a link is on its way —

@@ -23,7 +23,8 @@ import { useAppState } from '../../../lib/appState';
 import { events } from '../../../lib/events';
 import { zodFormValidate } from '../../../lib/form';
 import { loginReturningTo } from '../../../lib/returnPath';
-import { useLink, useLinkInfo } from '../api/links';
+import { useLinkInfo } from '../api/getLinkInfo';
+import { useLink } from '../api/setLinkPassword';
 
 type Values = InvitationAcceptBody & { confirm: string };
 

@@ -14,7 +14,8 @@ import { LoadError } from '../../../components/LoadError';
 import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 import { submitErrors, toFormErrors, zodFormValidate } from '../../../lib/form';
 import { notifySuccess, SETTINGS_AREA_TOAST } from '../../../lib/notify';
-import { useBillingAddress, useSaveBillingAddress } from '../api/billing';
+import { useBillingAddress } from '../api/getBillingAddress';
+import { useSaveBillingAddress } from '../api/saveBillingAddress';
 
 /** /settings/billing/address: the address invoices carry (synced to the Stripe customer when Stripe is on). */
 export default function AddressPage({ vendorId }: { vendorId: number }) {

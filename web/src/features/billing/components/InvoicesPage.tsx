@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ListFooter } from '../../../components/ListFooter';
 import { ListTable } from '../../../components/ListTable';
 import { LoadError } from '../../../components/LoadError';
-import { useInvoices } from '../api/billing';
+import { useInvoices } from '../api/listInvoices';
 import { formatMinor } from '../money';
 import { formatPeriod } from './format';
 

@@ -1,7 +1,7 @@
 import { Card, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { LoadError } from '../../../components/LoadError';
-import { useSubscriptionLimits } from '../api/billing';
+import { useSubscriptionLimits } from '../api/getSubscriptionLimits';
 import { formatCount, LIMIT_ORDER } from './format';
 
 /** /settings/billing/limits: what the plan in force allows. */

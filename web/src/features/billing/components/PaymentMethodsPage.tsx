@@ -3,7 +3,8 @@ import { IconCreditCard } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { LoadError } from '../../../components/LoadError';
 import { submitErrors } from '../../../lib/form';
-import { usePaymentMethodPortal, useSubscriptionLimits } from '../api/billing';
+import { usePaymentMethodPortal } from '../api/getPaymentMethodPortal';
+import { useSubscriptionLimits } from '../api/getSubscriptionLimits';
 
 /** /settings/billing/payment-methods: opens Stripe's billing portal (without Stripe: who assigns plans). */
 export default function PaymentMethodsPage({ vendorId }: { vendorId: number }) {

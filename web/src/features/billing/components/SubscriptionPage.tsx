@@ -8,7 +8,10 @@ import { LoadError } from '../../../components/LoadError';
 import { submitErrors } from '../../../lib/form';
 import { formatDate } from '../../../lib/format/date';
 import { notifySuccess } from '../../../lib/notify';
-import { useAvailablePlans, useCancelSubscription, useCheckout, useSubscriptionLimits } from '../api/billing';
+import { useCancelSubscription } from '../api/cancelSubscription';
+import { useCheckout } from '../api/checkout';
+import { useAvailablePlans } from '../api/getAvailablePlans';
+import { useSubscriptionLimits } from '../api/getSubscriptionLimits';
 import { formatCount, formatPeriod, LIMIT_ORDER, planPrice } from './format';
 
 /** /settings/subscription: the plan in force, its period, cancel at period end, and the plans to change to. */

@@ -3,7 +3,7 @@ import { Card, Group, Progress, Skeleton, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { LoadError } from '../../../components/LoadError';
 import { formatDate } from '../../../lib/format/date';
-import { useSubscriptionLimits } from '../api/billing';
+import { useSubscriptionLimits } from '../api/getSubscriptionLimits';
 import { formatCount, LIMIT_ORDER } from './format';
 
 /** /settings/billing/usage: this period's use against each limit of the plan, as progress bars. */

@@ -13,7 +13,7 @@ import { RelativeTime } from '../../../components/RelativeTime';
 import { type Sort, SortHeader, useSort } from '../../../components/SortHeader';
 import { useCurrentVendor } from '../../../lib/appState';
 import { useClampPage } from '../../../lib/listState';
-import { useClients } from '../api/clients';
+import { useClients } from '../api/listClients';
 import '../i18n';
 
 const COLUMNS = 7;

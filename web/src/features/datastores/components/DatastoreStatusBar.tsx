@@ -2,7 +2,7 @@ import { type Datastore, EMBEDDING_MODEL_REQUIRED } from '@llmor/contracts';
 import { Alert, Group, Progress, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconInfoCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { useDatastoreStatus } from '../api/datastores';
+import { useDatastoreStatus } from '../api/getDatastoreStatus';
 
 /**
  * Documents, how many are embedded (a progress bar while the worker embeds), failures and the last error.

@@ -6,7 +6,7 @@ import { DocumentSourceLabel } from '../../../components/DocumentSourceLabel';
 import { JsonEditor } from '../../../components/JsonEditor';
 import { submitErrors } from '../../../lib/form';
 import { notifySuccess, SETTINGS_AREA_TOAST } from '../../../lib/notify';
-import { useUpdateDocument } from '../api/datastores';
+import { useUpdateDocument } from '../api/updateDocument';
 
 /**
  * A document: its hash read-only and a JSON editor. Save works; it is

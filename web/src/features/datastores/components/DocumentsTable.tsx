@@ -16,7 +16,9 @@ import { RelativeTime } from '../../../components/RelativeTime';
 import { describeError } from '../../../lib/api/error';
 import { useClampPage } from '../../../lib/listState';
 import { notifyError, notifySuccess, SETTINGS_AREA_TOAST } from '../../../lib/notify';
-import { useDatastoreStatus, useDeleteDocument, useDocuments } from '../api/datastores';
+import { useDeleteDocument } from '../api/deleteDocument';
+import { useDatastoreStatus } from '../api/getDatastoreStatus';
+import { useDocuments } from '../api/listDocuments';
 import { DocumentModal } from './DocumentModal';
 
 const truncate = (text: string, n: number) => (text.length > n ? `${text.slice(0, n)}…` : text);

@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 import { submitErrors, toFormErrors, zodFormValidate } from '../../../lib/form';
 import { notifySuccess, SETTINGS_AREA_TOAST } from '../../../lib/notify';
-import { useEmbeddingModels, useUpdateDatastore } from '../api/datastores';
+import { useEmbeddingModels } from '../api/searchEmbeddingModels';
+import { useUpdateDatastore } from '../api/updateDatastore';
 
 interface Values {
   name: string;

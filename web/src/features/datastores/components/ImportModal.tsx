@@ -20,7 +20,7 @@ import { type DragEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { describeError } from '../../../lib/api/error';
 import { formatBytes } from '../../../lib/format/bytes';
-import { useUploadDocuments } from '../api/datastores';
+import { useUploadDocuments } from '../api/uploadDocuments';
 
 type FileStatus = 'pending' | 'importing' | 'done' | 'error';
 

@@ -3,7 +3,7 @@ import { IconCopy } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { LoadError } from '../../../components/LoadError';
 import { LoadingState } from '../../../components/LoadingState';
-import { useEmbedCode } from '../api/embeds';
+import { useEmbedCode } from '../api/getEmbedCode';
 import { snippetOf } from '../lib';
 import { useEmbedCopy } from './useEmbedCopy';
 

@@ -23,7 +23,7 @@ import { RelativeTime } from '../../../components/RelativeTime';
 import { SortHeader, useSort } from '../../../components/SortHeader';
 import { useCurrentVendor } from '../../../lib/appState';
 import { useClampPage, useLogError } from '../../../lib/listState';
-import { useEmbeds } from '../api/embeds';
+import { useEmbeds } from '../api/listEmbeds';
 import { EmbedCodeModal } from './EmbedCodeModal';
 import { useEmbedCopy } from './useEmbedCopy';
 import '../i18n';

@@ -1,7 +1,7 @@
 import type { EmbedCode } from '@llmor/contracts';
 import { useTranslation } from 'react-i18next';
 import { notifyError, notifySuccess, SETTINGS_AREA_TOAST } from '../../../lib/notify';
-import { fetchEmbedCode } from '../api/embeds';
+import { getEmbedCode } from '../api/getEmbedCode';
 import { copyText, snippetOf } from '../lib';
 
 /** Copy the token or the embed code of an embed, with the console's toasts (docs/reference/console.md). */
@@ -19,14 +19,14 @@ export function useEmbedCopy(vendorId: number, appId: string) {
   return {
     copyToken: (embedId: number) =>
       copy(
-        fetchEmbedCode(vendorId, appId, embedId).then((code) => code.token),
+        getEmbedCode(vendorId, appId, embedId).then((code) => code.token),
         t('embeds.toast.tokenCopied'),
         t('embeds.toast.tokenCopyFailed'),
       ),
     /** `known`: the code already loaded (the modal's), else it is fetched. */
     copyCode: (embedId: number, known?: EmbedCode) =>
       copy(
-        (known ? Promise.resolve(known) : fetchEmbedCode(vendorId, appId, embedId)).then(snippetOf),
+        (known ? Promise.resolve(known) : getEmbedCode(vendorId, appId, embedId)).then(snippetOf),
         t('embeds.toast.codeCopied'),
         t('embeds.toast.codeCopyFailed'),
       ),

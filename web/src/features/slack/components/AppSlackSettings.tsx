@@ -24,7 +24,8 @@ import { PageHeader } from '../../../components/PageHeader';
 import { useCurrentVendor } from '../../../lib/appState';
 import { submitErrors, toFormErrors, zodFormValidate } from '../../../lib/form';
 import { notifySuccess } from '../../../lib/notify';
-import { useSaveSlackIntegration, useSlackIntegration } from '../api/slackIntegration';
+import { useSlackIntegration } from '../api/getSlackIntegration';
+import { useSaveSlackIntegration } from '../api/saveSlackIntegration';
 import '../i18n';
 import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 
