@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MESSAGES } from './messages';
+import { ENGLISH } from './messages-en';
 
 /**
  * The error registry: every error the API answers has a name, an HTTP status and, where clients
@@ -48,4 +48,4 @@ export type ErrorBody = Omit<z.infer<typeof errorBodySchema>, 'errors'> & {
 
 /** The text a 401 carries so clients know to drop their session (docs/reference/console.md). */
 export const INVALID_ACCESS_TOKEN = 'Invalid access token';
-export const INVALID_CREDENTIALS = MESSAGES.invalidCredentials.en_US;
+export const INVALID_CREDENTIALS = ENGLISH.invalidCredentials;

@@ -1,4 +1,5 @@
-import { DEFAULT_LOCALE, LOCALE_FALLBACKS, LOCALES, type Locale } from './constants';
+import { LOCALE_FALLBACKS, LOCALES, type Locale } from './constants';
+import { ENGLISH, english, type MessageCode, type MessageParams, PARAM } from './messages-en';
 
 /**
  * The texts the server answers that a person reads, in every console locale (docs/adr/0030). Each entry
@@ -9,61 +10,55 @@ import { DEFAULT_LOCALE, LOCALE_FALLBACKS, LOCALES, type Locale } from './consta
  * Parameters named `date` are ISO days shown in the locale's date pattern, `count`/`limit` numbers
  * grouped the locale's way.
  */
-type Entry = { en_US: string } & Partial<Record<Exclude<Locale, 'en_US'>, string>>;
+type Translations = Partial<Record<Exclude<Locale, 'en_US'>, string>>;
+type Entry = { en_US: string } & Translations;
 
-export const MESSAGES = {
+/** The other locales of each text (`messages-en.ts` holds the English). */
+const TRANSLATIONS = {
   // Sign-in, links, account
   invalidCredentials: {
-    en_US: 'Invalid email or password',
     de_DE: 'E-Mail-Adresse oder Passwort ist falsch',
     gsw_CH: 'E-Mail-Adrässe oder Passwort isch falsch',
     fr_FR: 'Adresse e-mail ou mot de passe incorrect',
     it_IT: 'Indirizzo e-mail o password non validi',
   },
   userInactive: {
-    en_US: 'This user is not active.',
     de_DE: 'Dieser Benutzer ist nicht aktiv.',
     gsw_CH: 'Dä Benutzer isch nöd aktiv.',
     fr_FR: 'Cet utilisateur n’est pas actif.',
     it_IT: 'Questo utente non è attivo.',
   },
   signinWaitSeconds: {
-    en_US: 'Too many failed sign-ins. Try again in {count} seconds.',
     de_DE: 'Zu viele fehlgeschlagene Anmeldungen. Versuchen Sie es in {count} Sekunden erneut.',
     gsw_CH: 'Z vill fählgschlageni Aamäldige. Probiered Sie s i {count} Sekunde nomal.',
     fr_FR: 'Trop de connexions échouées. Réessayez dans {count} secondes.',
     it_IT: 'Troppi accessi non riusciti. Riprova tra {count} secondi.',
   },
   signinWaitMinutes: {
-    en_US: 'Too many failed sign-ins. Try again in {count} minutes.',
     de_DE: 'Zu viele fehlgeschlagene Anmeldungen. Versuchen Sie es in {count} Minuten erneut.',
     gsw_CH: 'Z vill fählgschlageni Aamäldige. Probiered Sie s i {count} Minute nomal.',
     fr_FR: 'Trop de connexions échouées. Réessayez dans {count} minutes.',
     it_IT: 'Troppi accessi non riusciti. Riprova tra {count} minuti.',
   },
   signInRequired: {
-    en_US: 'Authentication required: please sign in.',
     de_DE: 'Anmeldung erforderlich: Bitte melden Sie sich an.',
     gsw_CH: 'Aamäldig nötig: Bitte mälded Sie sich aa.',
     fr_FR: 'Authentification requise : veuillez vous connecter.',
     it_IT: 'Autenticazione richiesta: effettua l’accesso.',
   },
   linkInvalid: {
-    en_US: 'This link is invalid or has expired.',
     de_DE: 'Dieser Link ist ungültig oder abgelaufen.',
     gsw_CH: 'Dä Link isch ungültig oder abgloffe.',
     fr_FR: 'Ce lien n’est pas valide ou a expiré.',
     it_IT: 'Questo link non è valido o è scaduto.',
   },
   invitationSignIn: {
-    en_US: 'Sign in as the invited person to accept this invitation.',
     de_DE: 'Melden Sie sich als eingeladene Person an, um diese Einladung anzunehmen.',
     gsw_CH: 'Mälded Sie sich als iiglaadeni Person aa, zum die Iiladig aaznäh.',
     fr_FR: 'Connectez-vous en tant que personne invitée pour accepter cette invitation.',
     it_IT: 'Accedi come la persona invitata per accettare questo invito.',
   },
   resetRequested: {
-    en_US: 'If this address belongs to an account, a link to reset the password is on its way.',
     de_DE:
       'Falls diese Adresse zu einem Konto gehört, ist ein Link zum Zurücksetzen des Passworts unterwegs.',
     gsw_CH: 'Falls die Adrässe zu somene Konto ghört, isch en Link zum s Passwort zrüggsetze unterwägs.',
@@ -72,7 +67,6 @@ export const MESSAGES = {
     it_IT: 'Se questo indirizzo appartiene a un account, è in arrivo un link per reimpostare la password.',
   },
   currentPasswordWrong: {
-    en_US: 'The current password is not right.',
     de_DE: 'Das aktuelle Passwort stimmt nicht.',
     gsw_CH: 'S aktuelle Passwort stimmt nöd.',
     fr_FR: 'Le mot de passe actuel n’est pas correct.',
@@ -80,28 +74,24 @@ export const MESSAGES = {
   },
   // Members and vendors
   alreadyMember: {
-    en_US: 'This person is already a member or invited.',
     de_DE: 'Diese Person ist bereits Mitglied oder eingeladen.',
     gsw_CH: 'Die Person isch scho Mitglied oder iiglade.',
     fr_FR: 'Cette personne est déjà membre ou invitée.',
     it_IT: 'Questa persona è già membro o è stata invitata.',
   },
   alreadyAccepted: {
-    en_US: 'This person has already accepted the invitation.',
     de_DE: 'Diese Person hat die Einladung bereits angenommen.',
     gsw_CH: 'Die Person het d Iiladig scho aagnoh.',
     fr_FR: 'Cette personne a déjà accepté l’invitation.',
     it_IT: 'Questa persona ha già accettato l’invito.',
   },
   lastOwner: {
-    en_US: 'A vendor needs at least one active owner.',
     de_DE: 'Ein Anbieter braucht mindestens einen aktiven Inhaber.',
     gsw_CH: 'En Aabieter bruucht mindestens en aktive Inhaber.',
     fr_FR: 'Un fournisseur a besoin d’au moins un propriétaire actif.',
     it_IT: 'Un fornitore ha bisogno di almeno un proprietario attivo.',
   },
   keyTaken: {
-    en_US: 'This key is taken.',
     de_DE: 'Dieser Schlüssel ist vergeben.',
     gsw_CH: 'Dä Schlüssel isch vergäh.',
     fr_FR: 'Cette clé est déjà prise.',
@@ -109,28 +99,24 @@ export const MESSAGES = {
   },
   // Mail settings
   smtpNotSet: {
-    en_US: 'Set the SMTP host and the sender address first.',
     de_DE: 'Legen Sie zuerst den SMTP-Host und die Absenderadresse fest.',
     gsw_CH: 'Legged Sie zerscht de SMTP-Host und d Absänderadrässe fescht.',
     fr_FR: 'Définissez d’abord l’hôte SMTP et l’adresse de l’expéditeur.',
     it_IT: 'Imposta prima l’host SMTP e l’indirizzo del mittente.',
   },
   smtpRefused: {
-    en_US: 'The mail server refused the test mail: {reason}',
     de_DE: 'Der Mailserver hat die Testmail abgelehnt: {reason}',
     gsw_CH: 'De Mailserver het s Testmail abglehnt: {reason}',
     fr_FR: 'Le serveur de messagerie a refusé l’e-mail de test : {reason}',
     it_IT: 'Il server di posta ha rifiutato l’e-mail di prova: {reason}',
   },
   smtpUnreachable: {
-    en_US: 'No SMTP conversation with {host} was possible.',
     de_DE: 'Mit {host} war keine SMTP-Verbindung möglich.',
     gsw_CH: 'Mit {host} isch kei SMTP-Verbindig möglich gsi.',
     fr_FR: 'Aucun échange SMTP avec {host} n’a été possible.',
     it_IT: 'Nessuna comunicazione SMTP con {host} è stata possibile.',
   },
   smtpTestSent: {
-    en_US: 'A test mail was sent to {to}.',
     de_DE: 'Eine Testmail wurde an {to} gesendet.',
     gsw_CH: 'Es Testmail isch a {to} gschickt worde.',
     fr_FR: 'Un e-mail de test a été envoyé à {to}.',
@@ -138,8 +124,6 @@ export const MESSAGES = {
   },
   // Plans and billing
   usedUpRequests: {
-    en_US:
-      "The plan's {count} requests for this period are used up (the period ends {date}). Upgrade the plan to send more.",
     de_DE:
       'Die {count} Anfragen des Plans für diesen Zeitraum sind aufgebraucht (der Zeitraum endet am {date}). Wechseln Sie zu einem grösseren Plan, um mehr zu senden.',
     gsw_CH:
@@ -150,8 +134,6 @@ export const MESSAGES = {
       'Le {count} richieste del piano per questo periodo sono esaurite (il periodo termina il {date}). Passa a un piano superiore per inviarne altre.',
   },
   usedUpTokens: {
-    en_US:
-      "The plan's {count} tokens for this period are used up (the period ends {date}). Upgrade the plan to send more.",
     de_DE:
       'Die {count} Tokens des Plans für diesen Zeitraum sind aufgebraucht (der Zeitraum endet am {date}). Wechseln Sie zu einem grösseren Plan, um mehr zu senden.',
     gsw_CH:
@@ -162,28 +144,24 @@ export const MESSAGES = {
       'I {count} token del piano per questo periodo sono esauriti (il periodo termina il {date}). Passa a un piano superiore per inviarne altri.',
   },
   planAllowsOneApp: {
-    en_US: 'The plan allows 1 app. Upgrade the plan to create more apps.',
     de_DE: 'Der Plan erlaubt 1 App. Wechseln Sie zu einem grösseren Plan, um mehr Apps zu erstellen.',
     gsw_CH: 'De Plan erlaubt 1 App. Wächsled Sie zu emne grössere Plan, zum meh Apps z mache.',
     fr_FR: 'Le forfait permet 1 app. Passez à un forfait supérieur pour créer plus d’apps.',
     it_IT: 'Il piano consente 1 app. Passa a un piano superiore per creare altre app.',
   },
   planAllowsApps: {
-    en_US: 'The plan allows {limit} apps. Upgrade the plan to create more apps.',
     de_DE: 'Der Plan erlaubt {limit} Apps. Wechseln Sie zu einem grösseren Plan, um mehr Apps zu erstellen.',
     gsw_CH: 'De Plan erlaubt {limit} Apps. Wächsled Sie zu emne grössere Plan, zum meh Apps z mache.',
     fr_FR: 'Le forfait permet {limit} apps. Passez à un forfait supérieur pour créer plus d’apps.',
     it_IT: 'Il piano consente {limit} app. Passa a un piano superiore per creare altre app.',
   },
   planAllowsOneMember: {
-    en_US: 'The plan allows 1 member. Upgrade the plan to invite more people.',
     de_DE: 'Der Plan erlaubt 1 Mitglied. Wechseln Sie zu einem grösseren Plan, um mehr Personen einzuladen.',
     gsw_CH: 'De Plan erlaubt 1 Mitglied. Wächsled Sie zu emne grössere Plan, zum meh Lüt iizlade.',
     fr_FR: 'Le forfait permet 1 membre. Passez à un forfait supérieur pour inviter plus de personnes.',
     it_IT: 'Il piano consente 1 membro. Passa a un piano superiore per invitare altre persone.',
   },
   planAllowsMembers: {
-    en_US: 'The plan allows {limit} members. Upgrade the plan to invite more people.',
     de_DE:
       'Der Plan erlaubt {limit} Mitglieder. Wechseln Sie zu einem grösseren Plan, um mehr Personen einzuladen.',
     gsw_CH: 'De Plan erlaubt {limit} Mitglieder. Wächsled Sie zu emne grössere Plan, zum meh Lüt iizlade.',
@@ -191,28 +169,24 @@ export const MESSAGES = {
     it_IT: 'Il piano consente {limit} membri. Passa a un piano superiore per invitare altre persone.',
   },
   billingNotConfigured: {
-    en_US: 'Online payment is not set up on this instance: plans are assigned by the operator.',
     de_DE: 'Online-Zahlung ist auf dieser Instanz nicht eingerichtet: Pläne weist der Betreiber zu.',
     gsw_CH: 'Online-Zahlig isch uf dere Instanz nöd iigrichtet: Plän teilt de Betriiber zue.',
     fr_FR: 'Le paiement en ligne n’est pas configuré sur cette instance : l’opérateur attribue les forfaits.',
     it_IT: 'Il pagamento online non è configurato su questa istanza: i piani li assegna l’operatore.',
   },
   stripeUnreachable: {
-    en_US: 'Could not reach Stripe.',
     de_DE: 'Stripe war nicht erreichbar.',
     gsw_CH: 'Stripe isch nöd erreichbar gsi.',
     fr_FR: 'Impossible de joindre Stripe.',
     it_IT: 'Impossibile raggiungere Stripe.',
   },
   subscriptionEnded: {
-    en_US: 'This subscription has already ended.',
     de_DE: 'Dieses Abonnement ist bereits beendet.',
     gsw_CH: 'Das Abonnement isch scho beändet.',
     fr_FR: 'Cet abonnement a déjà pris fin.',
     it_IT: 'Questo abbonamento è già terminato.',
   },
   planNotOnline: {
-    en_US: 'This plan cannot be bought online; the operator assigns it.',
     de_DE: 'Dieser Plan kann nicht online gekauft werden; der Betreiber weist ihn zu.',
     gsw_CH: 'De Plan chan mer nöd online chaufe; de Betriiber teilt en zue.',
     fr_FR: 'Ce forfait ne peut pas être acheté en ligne ; l’opérateur l’attribue.',
@@ -220,8 +194,6 @@ export const MESSAGES = {
   },
   // Slack
   slackConfigRequired: {
-    en_US:
-      'Vendor Configuration Required: set up the Slack integration token in the vendor settings (Settings → Integrations → Slack) first.',
     de_DE:
       'Anbieterkonfiguration erforderlich: Richten Sie zuerst das Slack-Integrationstoken in den Anbietereinstellungen ein (Einstellungen → Integrationen → Slack).',
     gsw_CH:
@@ -232,14 +204,12 @@ export const MESSAGES = {
       'Configurazione del fornitore richiesta: imposta prima il token di integrazione Slack nelle impostazioni del fornitore (Impostazioni → Integrazioni → Slack).',
   },
   slackExists: {
-    en_US: 'This app already has a Slack app; update it instead.',
     de_DE: 'Diese App hat bereits eine Slack-App; aktualisieren Sie diese stattdessen.',
     gsw_CH: 'Die App het scho e Slack-App; aktualisiered Sie die statt dem.',
     fr_FR: 'Cette app a déjà une app Slack ; mettez-la plutôt à jour.',
     it_IT: 'Questa app ha già un’app Slack; aggiornala invece.',
   },
   slackUnreachable: {
-    en_US: 'Slack could not be reached. Try again later.',
     de_DE: 'Slack war nicht erreichbar. Versuchen Sie es später erneut.',
     gsw_CH: 'Slack isch nöd erreichbar gsi. Probiered Sie s spöter nomal.',
     fr_FR: 'Impossible de joindre Slack. Réessayez plus tard.',
@@ -247,14 +217,12 @@ export const MESSAGES = {
   },
   // Requests in general
   requestInvalid: {
-    en_US: 'The request is invalid.',
     de_DE: 'Die Anfrage ist ungültig.',
     gsw_CH: 'D Aafrog isch ungültig.',
     fr_FR: 'La requête n’est pas valide.',
     it_IT: 'La richiesta non è valida.',
   },
   tooManyRequests: {
-    en_US: 'Too many requests. Please try again later.',
     de_DE: 'Zu viele Anfragen. Bitte versuchen Sie es später erneut.',
     gsw_CH: 'Z vill Aafroge. Bitte probiered Sie s spöter nomal.',
     fr_FR: 'Trop de requêtes. Veuillez réessayer plus tard.',
@@ -262,15 +230,12 @@ export const MESSAGES = {
   },
   // Mails
   invitationSubject: {
-    en_US: 'You are invited to {vendor} on llmor',
     de_DE: 'Sie sind zu {vendor} auf llmor eingeladen',
     gsw_CH: 'Sie sind zu {vendor} uf llmor iiglade',
     fr_FR: 'Vous êtes invité·e à rejoindre {vendor} sur llmor',
     it_IT: 'Sei invitato/a in {vendor} su llmor',
   },
   invitationText: {
-    en_US:
-      'You have been invited to join {vendor} on llmor.\n\nOpen this link within 7 days to accept:\n{url}\n\nIf you did not expect this invitation, ignore this mail.',
     de_DE:
       'Sie wurden eingeladen, {vendor} auf llmor beizutreten.\n\nÖffnen Sie diesen Link innerhalb von 7 Tagen, um anzunehmen:\n{url}\n\nFalls Sie diese Einladung nicht erwartet haben, ignorieren Sie diese Mail.',
     gsw_CH:
@@ -281,7 +246,6 @@ export const MESSAGES = {
       'Sei stato/a invitato/a a unirti a {vendor} su llmor.\n\nApri questo link entro 7 giorni per accettare:\n{url}\n\nSe non ti aspettavi questo invito, ignora questa e-mail.',
   },
   messageTooLong: {
-    en_US: 'A message may have at most {limit} characters.',
     de_DE: 'Eine Nachricht darf höchstens {limit} Zeichen haben.',
     gsw_CH: 'E Nachricht dörf höchschtens {limit} Zeiche ha.',
     fr_FR: 'Un message peut contenir au plus {limit} caractères.',
@@ -289,67 +253,64 @@ export const MESSAGES = {
   },
   // Field messages of the schemas
   required: {
-    en_US: 'Required',
     de_DE: 'Erforderlich',
     gsw_CH: 'Nötig',
     fr_FR: 'Obligatoire',
     it_IT: 'Obbligatorio',
   },
   atMostCharacters: {
-    en_US: 'At most {limit} characters',
     de_DE: 'Höchstens {limit} Zeichen',
     gsw_CH: 'Höchschtens {limit} Zeiche',
     fr_FR: '{limit} caractères au maximum',
     it_IT: 'Al massimo {limit} caratteri',
   },
   validEmail: {
-    en_US: 'Enter a valid email address',
     de_DE: 'Geben Sie eine gültige E-Mail-Adresse ein',
     gsw_CH: 'Gäbed Sie e gültigi E-Mail-Adrässe ii',
     fr_FR: 'Saisissez une adresse e-mail valide',
     it_IT: 'Inserisci un indirizzo e-mail valido',
   },
   currencyCode: {
-    en_US: 'Use a three-letter ISO currency code, e.g. CHF',
     de_DE: 'Verwenden Sie einen dreibuchstabigen ISO-Währungscode, z. B. CHF',
     gsw_CH: 'Bruuched Sie en ISO-Währigscode mit drü Buechstabe, z. B. CHF',
     fr_FR: 'Utilisez un code de devise ISO à trois lettres, p. ex. CHF',
     it_IT: 'Usa un codice valuta ISO di tre lettere, ad es. CHF',
   },
   vendorKeyShape: {
-    en_US: 'Use 2-50 lower-case letters, digits, - and _',
     de_DE: 'Verwenden Sie 2–50 Kleinbuchstaben, Ziffern, - und _',
     gsw_CH: 'Bruuched Sie 2–50 Chliibuechstabe, Ziffere, - und _',
     fr_FR: 'Utilisez 2 à 50 lettres minuscules, chiffres, - et _',
     it_IT: 'Usa da 2 a 50 lettere minuscole, cifre, - e _',
   },
   countryCode: {
-    en_US: 'Choose a country',
     de_DE: 'Wählen Sie ein Land',
     gsw_CH: 'Wähled Sie es Land',
     fr_FR: 'Choisissez un pays',
     it_IT: 'Scegli un paese',
   },
   chooseRole: {
-    en_US: 'Choose owner or member',
     de_DE: 'Wählen Sie Inhaber oder Mitglied',
     gsw_CH: 'Wähled Sie Inhaber oder Mitglied',
     fr_FR: 'Choisissez propriétaire ou membre',
     it_IT: 'Scegli proprietario o membro',
   },
   unknownLocale: {
-    en_US: 'Unknown locale',
     de_DE: 'Unbekannte Sprache',
     gsw_CH: 'Unbekannti Sprach',
     fr_FR: 'Langue inconnue',
     it_IT: 'Lingua sconosciuta',
   },
-} as const satisfies Record<string, Entry>;
+} as const satisfies Record<MessageCode, Translations>;
 
-export type MessageCode = keyof typeof MESSAGES;
-export type MessageParams = Record<string, string | number>;
+/** Every text in every locale: the English templates with their translations. */
+export const MESSAGES: Record<MessageCode, Entry> = /* @__PURE__ */ catalogue();
 
-const PARAM = /\{(\w+)\}/g;
+function catalogue(): Record<MessageCode, Entry> {
+  const codes = Object.keys(ENGLISH) as MessageCode[];
+  return Object.fromEntries(
+    codes.map((code) => [code, { ...TRANSLATIONS[code], en_US: ENGLISH[code] }]),
+  ) as Record<MessageCode, Entry>;
+}
 
 /** BCP 47 tag of a console locale (`de_CH` → `de-CH`; `gsw_CH` formats as `de-CH`). */
 export const bcp47 = (locale: Locale): string => (locale === 'gsw_CH' ? 'de-CH' : locale.replace('_', '-'));
@@ -398,10 +359,10 @@ function template(code: MessageCode, locale: Locale): string {
  * canonical English with parameters as given (ISO days), which `localize` reads back.
  */
 export function message(code: MessageCode, params: MessageParams = {}, locale?: Locale): string {
-  return template(code, locale ?? DEFAULT_LOCALE).replace(PARAM, (whole, name: string) => {
-    if (!(name in params)) return whole;
-    return locale ? presentParam(name, String(params[name]), locale) : String(params[name]);
-  });
+  if (!locale) return english(code, params);
+  return template(code, locale).replace(PARAM, (whole, name: string) =>
+    name in params ? presentParam(name, String(params[name]), locale) : whole,
+  );
 }
 
 let matchers: { code: MessageCode; pattern: RegExp; names: string[] }[] | undefined;

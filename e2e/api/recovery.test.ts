@@ -180,8 +180,14 @@ describe('kill -9 during a reply', () => {
     const second = await start(dataDir);
     const api2 = await signedClient(second.url, 'demo');
     const sent: Sent = await api2('POST', `/v1/conversations/${token}`, { content: 'Again' });
+    // The send answers what it added (docs/adr/0026-messages-contract.md); the conversation holds the rest.
+    expect(sent.data.map((m) => [m.role, m.message])).toEqual([
+      ['user', 'Again'],
+      ['assistant', 'Here you are.'],
+    ]);
+    const stored: Sent = await api2('GET', `/v1/conversations/${token}`);
     // After the app's greeting, if it has one:
-    expect(sent.data.slice(-4).map((m) => [m.role, m.message])).toEqual([
+    expect(stored.data.slice(-4).map((m) => [m.role, m.message])).toEqual([
       ['user', 'Before the crash'],
       ['error', 'The reply was interrupted (the server stopped).'],
       ['user', 'Again'],

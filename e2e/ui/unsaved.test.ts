@@ -166,6 +166,8 @@ describe('unsaved changes', () => {
     const vendorName = page.getByTestId('vendor-settings-name');
     const original = await vendorName.inputValue();
     await vendorName.fill('Reloaded away');
+    const unsaved = () => page.evaluate(() => document.documentElement.dataset.unsaved ?? null);
+    await expect.poll(unsaved).toBe('true');
     await page.reload();
     expect(dialogs).toEqual(['beforeunload']);
     // Accepted: the edit is gone.
@@ -173,6 +175,7 @@ describe('unsaved changes', () => {
 
     // Nothing unsaved: no question.
     await vendorName.fill(original);
+    await expect.poll(unsaved).toBe(null);
     await page.reload();
     await vendorName.waitFor();
     expect(dialogs).toEqual(['beforeunload']);

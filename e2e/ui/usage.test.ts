@@ -99,16 +99,14 @@ describe('app settings: usage', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
-  it("keeps the defaults ('0', '$0.00') when the usage call fails, only logging the error", async () => {
+  it('shows the failed usage call as an error with Try again, never as zeros, and recovers', async () => {
+    // docs/adr/0028-console-data-layer.md: a failed load never looks like data ("$0.00" in a CHF vendor).
     const { context, page, errors } = await newPage(browser, app.url);
-    const logged: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error') logged.push(m.text());
-    });
     await signIn(page);
-    let failed = false;
-    await page.route(/\/v1\/vendors\/\d+\/usage/, async (route) => {
-      failed = true;
+    const usage = /\/v1\/vendors\/\d+\/usage/;
+    let failed = 0;
+    await page.route(usage, async (route) => {
+      failed++;
       await route.fulfill({
         status: 500,
         contentType: 'application/json',
@@ -116,13 +114,15 @@ describe('app settings: usage', () => {
       });
     });
     await page.goto(`/apps/${appId}/settings/usage`);
-    await page.getByTestId('usage-blocks').waitFor();
-    await expect.poll(() => logged.some((l) => l.includes('Loading the app usage failed'))).toBe(true);
-    expect(failed).toBe(true);
-    for (const period of ['today', 'last_7_days', 'last_30_days', 'total']) {
-      expect(Object.values(await figures(page, period)), period).toEqual(['0', '0', '0', '$0.00']);
-    }
+    await page.getByTestId('usage-load-error').waitFor();
+    expect(failed).toBeGreaterThan(0);
+    expect(await page.getByTestId('usage-blocks').count()).toBe(0);
+    // Shown where the figures would be, not also as a banner.
     expect(await page.locator('.mantine-Notification-root').count()).toBe(0);
+    await page.unroute(usage);
+    await page.getByTestId('usage-load-error-retry').click();
+    await page.getByTestId('usage-blocks').waitFor();
+    expect(Object.values(await figures(page, 'total'))).toHaveLength(4);
     expect(errors).toEqual([]);
     await context.close();
   });

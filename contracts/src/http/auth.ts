@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MESSAGES } from '../messages';
+import { ENGLISH } from '../messages-en';
 import { newPassword, personName } from './organisations';
 
 /** `POST /v1/auth/session` → 201. */
@@ -72,7 +72,7 @@ export type SessionUser = z.infer<typeof sessionUserSchema>;
 // POST /v1/account/password, GET /v1/account/sessions, POST /v1/account/sessions/signout-others).
 // ---------------------------------------------------------------------------------------------------
 
-export const CURRENT_PASSWORD_WRONG = MESSAGES.currentPasswordWrong.en_US;
+export const CURRENT_PASSWORD_WRONG = ENGLISH.currentPasswordWrong;
 
 export const accountUpdateBody = z.strictObject({
   firstname: personName.optional(),

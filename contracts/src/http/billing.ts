@@ -26,7 +26,7 @@
  */
 import { z } from 'zod';
 import { COUNTRY_CODES } from '../constants';
-import { MESSAGES } from '../messages';
+import { ENGLISH } from '../messages-en';
 import { idParam, listQuery } from './common';
 
 export const PLAN_INTERVALS = ['month', 'year'] as const;
@@ -35,7 +35,7 @@ export const LIMIT_KEYS = ['requests', 'tokens', 'apps', 'members'] as const;
 export type LimitKey = (typeof LIMIT_KEYS)[number];
 
 /** The 400 a checkout or portal call answers when the instance runs without Stripe. */
-export const BILLING_NOT_CONFIGURED = MESSAGES.billingNotConfigured.en_US;
+export const BILLING_NOT_CONFIGURED = ENGLISH.billingNotConfigured;
 
 const currency = z
   .string()
@@ -224,7 +224,7 @@ export const billingAddressBody = z.object({
   country: z
     .string({ error: 'Required' })
     .trim()
-    .refine((code) => COUNTRY_CODES.includes(code), MESSAGES.countryCode.en_US),
+    .refine((code) => COUNTRY_CODES.includes(code), ENGLISH.countryCode),
 });
 export type BillingAddressBody = z.input<typeof billingAddressBody>;
 

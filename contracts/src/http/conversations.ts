@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { message } from '../messages';
+import { english } from '../messages-en';
 import { digitsParam, idField, idParam, listQuery, localeQuery } from './common';
 import { documentSourceSchema } from './datastores';
 
@@ -28,7 +28,7 @@ export const conversationTokenParam = z.object({ token: z.string().regex(/^[A-Za
 export const sendMessageBody = z.object({
   content: z
     .string()
-    .max(MESSAGE_MAX_CHARS, message('messageTooLong', { limit: MESSAGE_MAX_CHARS }))
+    .max(MESSAGE_MAX_CHARS, english('messageTooLong', { limit: MESSAGE_MAX_CHARS }))
     .refine((v) => v.trim() !== '', 'The message must not be blank.'),
 });
 export type SendMessageBody = z.infer<typeof sendMessageBody>;

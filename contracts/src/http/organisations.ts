@@ -33,7 +33,7 @@
  */
 import { z } from 'zod';
 import { LOCALES } from '../constants';
-import { MESSAGES, message } from '../messages';
+import { ENGLISH, english } from '../messages-en';
 import { listQuery } from './common';
 
 export const MEMBER_ROLES = ['owner', 'member'] as const;
@@ -43,32 +43,32 @@ export type MemberRole = (typeof MEMBER_ROLES)[number];
 export const INVITATION_TTL_HOURS = 7 * 24;
 export const PASSWORD_RESET_TTL_MINUTES = 60;
 export const PASSWORD_MIN_LENGTH = 8;
-export const LINK_INVALID = MESSAGES.linkInvalid.en_US;
-export const LAST_OWNER = MESSAGES.lastOwner.en_US;
-export const ALREADY_MEMBER = MESSAGES.alreadyMember.en_US;
+export const LINK_INVALID = ENGLISH.linkInvalid;
+export const LAST_OWNER = ENGLISH.lastOwner;
+export const ALREADY_MEMBER = ENGLISH.alreadyMember;
 /** A link that may not set a password, used by someone not signed in as the person it invites. */
-export const INVITATION_SIGN_IN = MESSAGES.invitationSignIn.en_US;
+export const INVITATION_SIGN_IN = ENGLISH.invitationSignIn;
 /** Answered to every forgot-password request, so it does not tell which addresses exist. */
-export const PASSWORD_FORGOT_ANSWER = MESSAGES.resetRequested.en_US;
+export const PASSWORD_FORGOT_ANSWER = ENGLISH.resetRequested;
 
-const email = z.email(MESSAGES.validEmail.en_US).max(320);
+const email = z.email(ENGLISH.validEmail).max(320);
 export const personName = z
   .string()
   .trim()
-  .max(100, message('atMostCharacters', { limit: 100 }));
+  .max(100, english('atMostCharacters', { limit: 100 }));
 const currency = z
   .string()
   .trim()
-  .regex(/^[A-Z]{3}$/, MESSAGES.currencyCode.en_US);
+  .regex(/^[A-Z]{3}$/, ENGLISH.currencyCode);
 const vendorName = z
   .string()
   .trim()
-  .min(1, MESSAGES.required.en_US)
-  .max(200, message('atMostCharacters', { limit: 200 }));
+  .min(1, ENGLISH.required)
+  .max(200, english('atMostCharacters', { limit: 200 }));
 export const newPassword = z
   .string()
   .min(PASSWORD_MIN_LENGTH, `At least ${PASSWORD_MIN_LENGTH} characters`)
-  .max(1024, message('atMostCharacters', { limit: 1024 }));
+  .max(1024, english('atMostCharacters', { limit: 1024 }));
 const linkToken = z.string().regex(/^[A-Za-z0-9_-]{20,128}$/, LINK_INVALID);
 
 // ---------------------------------------------------------------------------------------------------
@@ -83,9 +83,9 @@ export type AdminVendorsQuery = z.input<typeof adminVendorsQuery>;
 
 export const adminVendorCreateBody = z.object({
   key: z
-    .string({ error: MESSAGES.required.en_US })
+    .string({ error: ENGLISH.required })
     .trim()
-    .regex(/^[a-z0-9][a-z0-9_-]{1,49}$/, MESSAGES.vendorKeyShape.en_US),
+    .regex(/^[a-z0-9][a-z0-9_-]{1,49}$/, ENGLISH.vendorKeyShape),
   name: vendorName,
   currency,
   owner_email: email,
@@ -141,13 +141,13 @@ export const memberInviteBody = z.object({
   email,
   firstname: personName.optional(),
   lastname: personName.optional(),
-  role: z.enum(MEMBER_ROLES, { error: MESSAGES.chooseRole.en_US }),
+  role: z.enum(MEMBER_ROLES, { error: ENGLISH.chooseRole }),
 });
 export type MemberInviteBody = z.input<typeof memberInviteBody>;
 
 /** A vendor changes only the membership; the person's names are theirs (`PUT /v1/account`). */
 export const memberUpdateBody = z.strictObject({
-  role: z.enum(MEMBER_ROLES, { error: MESSAGES.chooseRole.en_US }).optional(),
+  role: z.enum(MEMBER_ROLES, { error: ENGLISH.chooseRole }).optional(),
   active: z.boolean({ error: 'Must be true or false' }).optional(),
 });
 export type MemberUpdateBody = z.input<typeof memberUpdateBody>;
@@ -217,7 +217,7 @@ export const smtpSettingsBody = z.object({
   secure: z.boolean().optional(),
   user: z.string().max(320).optional(),
   password: z.string().max(1024).nullable().optional(),
-  from: z.union([z.literal(''), email], { error: MESSAGES.validEmail.en_US }).optional(),
+  from: z.union([z.literal(''), email], { error: ENGLISH.validEmail }).optional(),
 });
 
 /**
@@ -227,7 +227,7 @@ export const smtpSettingsBody = z.object({
 export const vendorSettingsBody = z.object({
   name: vendorName.optional(),
   currency: currency.optional(),
-  locale: z.enum(LOCALES, { error: MESSAGES.unknownLocale.en_US }).optional(),
+  locale: z.enum(LOCALES, { error: ENGLISH.unknownLocale }).optional(),
   slack: z.object({ config_token: z.string().trim().min(1).max(500).nullable().optional() }).optional(),
   smtp: smtpSettingsBody.optional(),
 });

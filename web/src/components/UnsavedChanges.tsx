@@ -82,7 +82,12 @@ export function UnsavedChangesProvider({ children }: { children: ReactNode }) {
       if (!discarded.current) e.preventDefault();
     };
     window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
+    // The page says when the browser will ask (journeys wait for this state, not for time).
+    document.documentElement.dataset.unsaved = 'true';
+    return () => {
+      window.removeEventListener('beforeunload', warn);
+      delete document.documentElement.dataset.unsaved;
+    };
   }, [anyDirty]);
 
   const stay = () => {
