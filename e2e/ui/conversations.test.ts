@@ -40,27 +40,44 @@ const lastText = async (page: Page, role: string) =>
   (await messages(page, role).last().getByTestId('message-text').innerText()).trim();
 const status = (page: Page) => page.getByTestId('socket-status').getAttribute('data-status');
 
-/** The streamed (in-progress) reply's text at this instant, or null when none is shown. */
-const streamingText = (page: Page) =>
-  page.evaluate(() => {
-    const el = document.querySelector('[data-testid="message"][data-streaming] [data-testid="message-text"]');
-    return el ? (el as HTMLElement).innerText.trim() : null;
-  });
-
-/** Watches the in-progress reply until it is gone; returns the distinct texts seen while it grew. */
-async function watchStream(page: Page, timeoutMs = 20_000): Promise<string[]> {
-  const seen: string[] = [];
-  const until = Date.now() + timeoutMs;
-  let started = false;
-  while (Date.now() < until) {
-    const present = await page.locator('[data-testid="message"][data-streaming]').count();
-    if (present) started = true;
-    const text = await streamingText(page);
-    if (text && seen.at(-1) !== text) seen.push(text);
-    if (started && !present) break;
-    await page.waitForTimeout(60);
-  }
-  return seen;
+/**
+ * Watches the in-progress reply until it is gone; returns the distinct texts seen while it grew. A
+ * MutationObserver in the page sees every change as it is rendered (no sampling between sleeps).
+ */
+function watchStream(page: Page, timeoutMs = 20_000): Promise<string[]> {
+  return page.evaluate(
+    (timeout) =>
+      new Promise<string[]>((resolve) => {
+        const seen: string[] = [];
+        let started = false;
+        const done = () => {
+          observer.disconnect();
+          clearTimeout(deadline);
+          resolve(seen);
+        };
+        const look = () => {
+          const streaming = document.querySelector('[data-testid="message"][data-streaming]');
+          if (streaming) started = true;
+          const el = streaming?.querySelector('[data-testid="message-text"]') as
+            | HTMLElement
+            | null
+            | undefined;
+          const text = el?.innerText.trim();
+          if (text && seen.at(-1) !== text) seen.push(text);
+          if (started && !streaming) done();
+        };
+        const observer = new MutationObserver(look);
+        observer.observe(document.body, {
+          subtree: true,
+          childList: true,
+          characterData: true,
+          attributes: true,
+        });
+        const deadline = setTimeout(done, timeout);
+        look();
+      }),
+    timeoutMs,
+  );
 }
 
 describe('conversations', () => {

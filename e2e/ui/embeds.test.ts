@@ -84,6 +84,38 @@ afterAll(async () => {
 });
 
 /** The widget's launcher, panel and parts (Playwright's locators reach into its open shadow root). */
+/**
+ * The texts the widget's last reply shows, each change as it is rendered (a MutationObserver in the widget's
+ * shadow root, no sampling), until it holds `expected` and is no longer busy.
+ */
+function watchReply(page: Page, expected: string, timeoutMs = 20_000): Promise<string[]> {
+  return page.evaluate(
+    ([text, timeout]) =>
+      new Promise<string[]>((resolve) => {
+        const root = document.querySelector('[data-llmor-embed]')?.shadowRoot;
+        const seen: string[] = [];
+        const done = () => {
+          observer.disconnect();
+          clearTimeout(deadline);
+          resolve(seen);
+        };
+        const look = () => {
+          const replies = root?.querySelectorAll<HTMLElement>('.msg.assistant') ?? [];
+          const reply = replies[replies.length - 1];
+          const shown = reply?.innerText.trim();
+          if (shown && seen.at(-1) !== shown) seen.push(shown);
+          if (shown?.includes(text) && reply?.getAttribute('aria-busy') === null) done();
+        };
+        const observer = new MutationObserver(look);
+        if (root)
+          observer.observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
+        const deadline = setTimeout(done, timeout);
+        look();
+      }),
+    [expected, timeoutMs] as const,
+  );
+}
+
 const widget = (page: Page) => ({
   launcher: page.locator('[data-llmor-embed] .launcher'),
   panel: page.getByRole('dialog', { name: 'Shop help' }),
@@ -196,17 +228,12 @@ describe('web embeds', () => {
     await expect.poll(async () => (await embedConversations()).length).toBe(1);
 
     await w.input.fill('Hello widget');
+    const watching = watchReply(page, 'You said: Hello widget');
     await w.input.press('Enter');
     expect(await w.bubbles('user').last().innerText()).toBe('Hello widget');
     // The reply grows chunk by chunk before the stored one takes its place.
-    const seen = new Set<string>();
+    const seen = new Set(await watching);
     const reply = w.bubbles('assistant').last();
-    for (let i = 0; i < 200; i++) {
-      const text = (await reply.innerText()).trim();
-      if (text) seen.add(text);
-      if (text.includes('You said: Hello widget') && (await reply.getAttribute('aria-busy')) === null) break;
-      await page.waitForTimeout(25);
-    }
     expect((await reply.innerText()).trim()).toContain('You said: Hello widget');
     expect(seen.size).toBeGreaterThan(2);
     const [conversation] = await embedConversations();

@@ -54,7 +54,9 @@ describe('embedded database on its own thread', () => {
       outside = database.executeSql('select count(*)::int as n from thread_probe').then((r) => {
         order.push(`outside saw ${r.rows[0]?.n}`);
       });
-      await new Promise((resolve) => setTimeout(resolve, 30));
+      // Round trips to the database's thread after the outside statement was sent: were it not held, it would
+      // run (and answer) before them.
+      for (let i = 0; i < 3; i++) await tx.execute(sql`select 1`);
       await tx.execute(sql`insert into thread_probe (id) values (5)`);
       order.push('transaction done');
     });
