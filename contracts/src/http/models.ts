@@ -27,7 +27,17 @@ import { digitsParam, listQuery } from './common';
 export const MODEL_TYPES = ['chat_completion', 'embedding'] as const;
 export type ModelType = (typeof MODEL_TYPES)[number];
 
-export const MODEL_PROVIDERS = ['openai', 'anthropic', 'openai-compatible', 'builtin'] as const;
+export const MODEL_PROVIDERS = [
+  'openai',
+  'anthropic',
+  'openai-compatible',
+  'builtin',
+  // Their own AI SDK packages (docs/adr/0038-providers.md).
+  'google',
+  'mistral',
+  'groq',
+  'deepseek',
+] as const;
 export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
 
 /** Empty query values (`type=`) mean "no filter". */

@@ -117,6 +117,74 @@ const anthropicChat = (model: string, name: string, description: string, cost: n
   ),
 });
 
+/**
+ * Providers reached with an API key and an optional base URL, each through its own AI SDK package
+ * (providers/hosted.ts, docs/adr/0038-providers.md).
+ */
+interface HostedProvider {
+  provider: ModelProvider;
+  /** The provider's name in the form ("Your … API key", "URL of the … API"). */
+  label: string;
+  image: string;
+  defaultBaseUrl: string;
+}
+
+const GEMINI: HostedProvider = {
+  provider: 'google',
+  label: 'Google Gemini',
+  image: 'icon:brand-google',
+  defaultBaseUrl: 'https://generativelanguage.googleapis.com/v1beta',
+};
+const MISTRAL: HostedProvider = {
+  provider: 'mistral',
+  label: 'Mistral',
+  image: 'icon:wind',
+  defaultBaseUrl: 'https://api.mistral.ai/v1',
+};
+const GROQ: HostedProvider = {
+  provider: 'groq',
+  label: 'Groq',
+  image: 'icon:bolt',
+  defaultBaseUrl: 'https://api.groq.com/openai/v1',
+};
+const DEEPSEEK: HostedProvider = {
+  provider: 'deepseek',
+  label: 'DeepSeek',
+  image: 'icon:letter-d',
+  defaultBaseUrl: 'https://api.deepseek.com',
+};
+
+interface HostedModel {
+  /** The catalogue id (stable, see `CatalogueEntry.id`). */
+  id: string;
+  /** The provider's model name. */
+  model: string;
+  name: string;
+  description: string;
+  cost: number;
+}
+
+const hostedSchema = (p: HostedProvider): ParameterSchema =>
+  schema({ api_key: apiKey(p.label), base_url: baseUrl(p.defaultBaseUrl, p.label) }, ['api_key']);
+
+const hostedChat = (p: HostedProvider, m: HostedModel): CatalogueEntry => ({
+  id: m.id,
+  name: m.name,
+  description: m.description,
+  image: p.image,
+  type: 'chat_completion',
+  provider: p.provider,
+  providerModel: m.model,
+  costPer1kMinor: m.cost,
+  schema: hostedSchema(p),
+});
+
+const hostedEmbedding = (p: HostedProvider, m: HostedModel & { dimensions: number }): CatalogueEntry => ({
+  ...hostedChat(p, m),
+  type: 'embedding',
+  dimensions: m.dimensions,
+});
+
 /** The demo model's rules, shown in the install modal and in README.md. */
 export const OFFLINE_DEMO_RULES =
   'A scripted stand-in for a language model, NOT AI: it needs no network and always answers the same way. ' +
@@ -144,6 +212,94 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     2,
   ),
   anthropicChat('claude-haiku-4-5', 'Claude Haiku 4.5', 'Anthropic’s fastest model, with tool use.', 1),
+  // Gemini, Mistral, Groq, DeepSeek (docs/adr/0038-providers.md).
+  hostedChat(GEMINI, {
+    id: 'google-gemini-3.8-flash',
+    model: 'gemini-3.8-flash',
+    name: 'Gemini 3.8 Flash',
+    description:
+      'Google’s most capable Flash model: agents, coding and long multi-step work, with tool calling.',
+    cost: 1,
+  }),
+  hostedChat(GEMINI, {
+    id: 'google-gemini-3.5-flash-lite',
+    model: 'gemini-3.5-flash-lite',
+    name: 'Gemini 3.5 Flash-Lite',
+    description: 'Google’s fastest, most cost-effective Gemini model, with tool calling.',
+    cost: 1,
+  }),
+  hostedChat(GEMINI, {
+    id: 'google-gemini-3.1-pro-preview',
+    model: 'gemini-3.1-pro-preview',
+    name: 'Gemini 3.1 Pro (preview)',
+    description: 'Google’s advanced reasoning model for complex problems and agentic coding (a preview).',
+    cost: 2,
+  }),
+  hostedEmbedding(GEMINI, {
+    id: 'google-gemini-embedding-001',
+    model: 'gemini-embedding-001',
+    name: 'Gemini Embedding',
+    description: 'Google’s embedding model (3072 dimensions) for datastore search, over 100 languages.',
+    dimensions: 3072,
+    cost: 1,
+  }),
+  hostedChat(MISTRAL, {
+    id: 'mistral-medium-3.5',
+    model: 'mistral-medium-3.5',
+    name: 'Mistral Medium 3.5',
+    description: 'Mistral’s flagship: instructions, reasoning and agentic coding in one model, 256K context.',
+    cost: 1,
+  }),
+  hostedChat(MISTRAL, {
+    id: 'mistral-large-latest',
+    model: 'mistral-large-latest',
+    name: 'Mistral Large',
+    description: 'Mistral’s large open-weight model for demanding multilingual work, with tool calling.',
+    cost: 1,
+  }),
+  hostedChat(MISTRAL, {
+    id: 'mistral-small-latest',
+    model: 'mistral-small-latest',
+    name: 'Mistral Small',
+    description: 'Mistral’s fast, low-cost model, with tool calling.',
+    cost: 1,
+  }),
+  hostedEmbedding(MISTRAL, {
+    id: 'mistral-embed',
+    model: 'mistral-embed',
+    name: 'Mistral Embed',
+    description: 'Mistral’s embedding model (1024 dimensions) for datastore search.',
+    dimensions: 1024,
+    cost: 1,
+  }),
+  hostedChat(GROQ, {
+    id: 'groq-gpt-oss-120b',
+    model: 'openai/gpt-oss-120b',
+    name: 'GPT-OSS 120B on Groq',
+    description: 'OpenAI’s open-weight 120B model served by Groq at very high speed, with tool calling.',
+    cost: 1,
+  }),
+  hostedChat(GROQ, {
+    id: 'groq-gpt-oss-20b',
+    model: 'openai/gpt-oss-20b',
+    name: 'GPT-OSS 20B on Groq',
+    description: 'OpenAI’s compact open-weight model served by Groq: the fastest and cheapest here.',
+    cost: 1,
+  }),
+  hostedChat(DEEPSEEK, {
+    id: 'deepseek-flash',
+    model: 'deepseek-flash',
+    name: 'DeepSeek V4.1 Flash',
+    description: 'DeepSeek’s fast, low-cost model with a 1M-token context and tool calling.',
+    cost: 1,
+  }),
+  hostedChat(DEEPSEEK, {
+    id: 'deepseek-v4-pro',
+    model: 'deepseek-v4-pro',
+    name: 'DeepSeek V4 Pro',
+    description: 'DeepSeek’s larger model for harder reasoning and coding, 1M-token context, tool calling.',
+    cost: 1,
+  }),
   {
     id: 'openai-compatible-chat',
     name: 'OpenAI-compatible server',

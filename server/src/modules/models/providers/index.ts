@@ -58,6 +58,7 @@ function resolve(ctx: ProviderContext, row: Row, type: CatalogueEntry['type']): 
  * cost ~0.5 s of every start, and many instances only ever use the builtin models).
  */
 const sdk = () => import('./sdk');
+const hosted = () => import('./hosted');
 
 function lazyChat(load: () => Promise<ChatModel>): ChatModel {
   let model: Promise<ChatModel> | undefined;
@@ -92,6 +93,10 @@ function sdkOptions(label: string, secrets: Record<string, string>, opts: Provid
  */
 function guardedFetch(ctx: ProviderContext): typeof fetch {
   return (input, init) => ctx.outbound.fetch(input, init);
+}
+
+function connection(ctx: ProviderContext, baseURL: string | undefined, secrets: Record<string, string>) {
+  return { baseURL, apiKey: secrets.api_key ?? '', fetch: guardedFetch(ctx) };
 }
 
 function compatibleLabel(baseUrl: string): string {
@@ -145,6 +150,19 @@ export function chatModelFor(ctx: ProviderContext, row: Row, opts: ProviderOptio
           sdkOptions(compatibleLabel(url), secrets, opts),
         );
       });
+    // Gemini, Mistral, Groq, DeepSeek: their own AI SDK packages (hosted.ts, ADR 0038).
+    case 'google':
+    case 'mistral':
+    case 'groq':
+    case 'deepseek': {
+      const provider = entry.provider;
+      return lazyChat(async () =>
+        (await hosted()).hostedChatModel(provider, entry.providerModel!, connection(ctx, baseURL, secrets), {
+          ...opts,
+          secrets,
+        }),
+      );
+    }
   }
 }
 
@@ -194,5 +212,23 @@ export function embeddingModelFor(
     }
     case 'anthropic':
       throw new ProviderError('bad_request', 'Anthropic has no embedding models.');
+    // Gemini and Mistral embed; Groq and DeepSeek do not (hosted.ts, ADR 0038).
+    case 'google':
+    case 'mistral': {
+      const provider = entry.provider;
+      return lazyEmbedding(entry.dimensions!, async () =>
+        (await hosted()).hostedEmbeddingModel(
+          provider,
+          entry.providerModel!,
+          entry.dimensions!,
+          connection(ctx, baseURL, secrets),
+          { ...opts, secrets },
+        ),
+      );
+    }
+    case 'groq':
+      throw new ProviderError('bad_request', 'Groq has no embedding models.');
+    case 'deepseek':
+      throw new ProviderError('bad_request', 'DeepSeek has no embedding models.');
   }
 }

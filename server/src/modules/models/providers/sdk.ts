@@ -1,5 +1,6 @@
 /**
- * Our ChatModel / EmbeddingModel over any Vercel AI SDK model (OpenAI, Anthropic, OpenAI-compatible).
+ * Our ChatModel / EmbeddingModel over any Vercel AI SDK model (OpenAI, Anthropic, OpenAI-compatible,
+ * Gemini, Mistral, Groq, DeepSeek).
  * One `stream()` = one model turn: tools are declared but never executed here (the engine runs them).
  * Failures reject with a ProviderError; a silent provider times out (first byte and between chunks).
  */
@@ -23,6 +24,7 @@ import {
   type ChatStreamEvent,
   type EmbeddingModel,
   ProviderError,
+  type ProviderErrorKind,
   type ToolCall,
   type ToolSpec,
 } from './types';
@@ -38,7 +40,33 @@ export interface SdkModelOptions {
   label: string;
   /** Values that must never appear in an error message (the API key). */
   secrets?: string[];
+  /** Reads the provider's error body (default: `{"error": {"message": …}}`, OpenAI's shape). */
+  readError?: ErrorBodyReader;
+  /** The provider package's own options for every chat call (e.g. DeepSeek's thinking mode). */
+  providerOptions?: Parameters<typeof streamText>[0]['providerOptions'];
 }
+
+/**
+ * What a provider said in an error body: its own message, and a kind when the status alone would
+ * misname it (Gemini answers a wrong API key with HTTP 400). Any other text in the body is never
+ * shown (ADR 0020).
+ */
+export interface ProviderErrorBody {
+  message?: string;
+  kind?: HttpErrorKind;
+}
+/** The kinds an HTTP error answer can be. */
+type HttpErrorKind = Extract<ProviderErrorKind, 'auth' | 'rate_limit' | 'unavailable' | 'bad_request'>;
+export type ErrorBodyReader = (body: unknown) => ProviderErrorBody;
+
+/** A non-empty string, or undefined. */
+export const textOf = (value: unknown): string | undefined =>
+  typeof value === 'string' && value ? value : undefined;
+
+/** `{"error": {"message": …}}`: OpenAI, Anthropic, Groq, DeepSeek and any OpenAI-compatible server. */
+export const readOpenAiError: ErrorBodyReader = (body) => ({
+  message: textOf((body as { error?: { message?: unknown } } | null)?.error?.message),
+});
 
 /** Our messages → the SDK's ModelMessage list (consecutive tool results merged into one tool message). */
 export function toModelMessages(messages: ChatMessage[]): ModelMessage[] {
@@ -101,24 +129,26 @@ function redact(text: string, secrets: string[]): string {
   return out.length > 300 ? `${out.slice(0, 300)}…` : out;
 }
 
-/**
- * The provider's own error message (`{"error": {"message": …}}`, OpenAI's and Anthropic's shape), or
- * null: any other body (an HTML page, a banner, other JSON) never reaches a user (ADR 0020).
- */
-function providerMessage(err: APICallError): string | null {
+/** The error body as JSON, or undefined (an HTML page, a banner: never quoted). */
+function errorBody(err: APICallError): unknown {
   try {
-    const body = JSON.parse(err.responseBody ?? '') as { error?: { message?: unknown } };
-    const message = body?.error?.message;
-    return typeof message === 'string' && message ? message : null;
+    return JSON.parse(err.responseBody ?? '');
   } catch {
-    return null;
+    return undefined;
   }
+}
+
+function statusKind(status: number): HttpErrorKind {
+  if (status === 401 || status === 403) return 'auth';
+  if (status === 429) return 'rate_limit';
+  if (status >= 500) return 'unavailable';
+  return 'bad_request';
 }
 
 /** Any SDK or network failure → a ProviderError a console user can act on. Never includes the key. */
 export function toProviderError(
   err: unknown,
-  opts: Pick<SdkModelOptions, 'label' | 'secrets'>,
+  opts: Pick<SdkModelOptions, 'label' | 'secrets' | 'readError'>,
 ): ProviderError {
   if (err instanceof ProviderError) return err;
   const refused = outboundRefusal(err);
@@ -132,24 +162,18 @@ export function toProviderError(
     // Some adapters report an unreadable first chunk as a synthetic HTTP 500.
     if (/^(JSON parsing failed|Type validation failed)/.test(e.message)) return unreadable();
     if (status !== undefined && status >= 400) {
-      const message = providerMessage(e);
-      const detail = message
-        ? `: ${redact(message, opts.secrets ?? [])}`
+      const said = (opts.readError ?? readOpenAiError)(errorBody(e));
+      const detail = said.message
+        ? `: ${redact(said.message, opts.secrets ?? [])}`
         : `. The provider answered HTTP ${status} without an error message.`;
-      if (status === 401 || status === 403) {
-        return new ProviderError('auth', `${label} rejected the API key (HTTP ${status})${detail}`, status);
-      }
-      if (status === 429) {
-        return new ProviderError('rate_limit', `${label} is rate-limiting requests${detail}`, status);
-      }
-      if (status >= 500) {
-        return new ProviderError('unavailable', `${label} is unavailable (HTTP ${status})${detail}`, status);
-      }
-      return new ProviderError(
-        'bad_request',
-        `${label} refused the request (HTTP ${status})${detail}`,
-        status,
-      );
+      const kind = said.kind ?? statusKind(status);
+      const what = {
+        auth: `rejected the API key (HTTP ${status})`,
+        rate_limit: 'is rate-limiting requests',
+        unavailable: `is unavailable (HTTP ${status})`,
+        bad_request: `refused the request (HTTP ${status})`,
+      }[kind];
+      return new ProviderError(kind, `${label} ${what}${detail}`, status);
     }
     const code = networkCode(e);
     if (status === undefined && (code || /Cannot connect to API/i.test(e.message))) {
@@ -250,6 +274,7 @@ export class SdkChatModel implements ChatModel {
         ...(tools ? { tools, toolChoice: 'auto' as const } : {}),
         temperature: request.temperature,
         maxOutputTokens: request.maxTokens,
+        providerOptions: this.opts.providerOptions,
         maxRetries: this.opts.maxRetries ?? 0,
         abortSignal: deadline.controller.signal,
         // Errors arrive as stream parts below; the default handler would print them to the console.
