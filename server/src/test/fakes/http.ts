@@ -10,6 +10,8 @@ import type { AddressInfo } from 'node:net';
 export interface RecordedRequest {
   method: string;
   path: string;
+  /** The query string's parameters (Gemini's `alt=sse`). */
+  query: Record<string, string>;
   /** Lower-cased header names. */
   headers: Record<string, string | string[] | undefined>;
   /** Parsed JSON body (undefined when there was none). */
@@ -70,7 +72,8 @@ export class FakeHttpServer {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');
-    const path = (req.url ?? '/').split('?')[0]!;
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const path = url.pathname;
     const route = `${req.method} ${path}`;
     let body: unknown;
     if (raw.length) {
@@ -80,7 +83,13 @@ export class FakeHttpServer {
         return this.fail(res, `${route}: body is not JSON: ${raw.slice(0, 200)}`);
       }
     }
-    const recorded: RecordedRequest = { method: req.method ?? '', path, headers: req.headers, body };
+    const recorded: RecordedRequest = {
+      method: req.method ?? '',
+      path,
+      query: Object.fromEntries(url.searchParams),
+      headers: req.headers,
+      body,
+    };
     this.requests.push(recorded);
     const queue = this.queues.get(route);
     if (!queue) return this.fail(res, `unexpected request ${route}`);

@@ -3,5 +3,11 @@
  * (HTTP 500 + a recorded failure) on anything unexpected. See each file's header for its API.
  */
 export * from './anthropic';
+// Gemini, Mistral, Groq, DeepSeek (docs/adr/0038-providers.md).
+export * from './chat-completions';
+export * from './deepseek';
+export * from './gemini';
+export * from './groq';
 export * from './http';
+export * from './mistral';
 export * from './openai';

@@ -4,6 +4,7 @@
  * What differs between them lives in `HOSTED`: the name in messages, how their error bodies read,
  * and options every chat call needs. Loaded with the SDK, on first use.
  */
+import { createHash } from 'node:crypto';
 import type { EmbeddingModel as AiEmbeddingModel, LanguageModel } from 'ai';
 import {
   type ErrorBodyReader,
@@ -31,6 +32,7 @@ interface HostedSpec {
   label: string;
   chat(connection: Connection, model: string): Promise<LanguageModel>;
   readError: ErrorBodyReader;
+  toolCallId?: SdkModelOptions['toolCallId'];
   providerOptions?: SdkModelOptions['providerOptions'];
 }
 
@@ -54,6 +56,14 @@ const readMistralError: ErrorBodyReader = (body) => {
   return { message: textOf(b?.message) ?? textOf(b?.detail) };
 };
 
+/**
+ * Mistral refuses tool call ids that are not 9 letters or digits; calls made by another model (the
+ * offline demo's `demo_call_1`, OpenAI's `call_…`) get a stable 9-character stand-in.
+ */
+function mistralToolCallId(id: string): string {
+  return /^[a-zA-Z0-9]{9}$/.test(id) ? id : createHash('sha256').update(id).digest('hex').slice(0, 9);
+}
+
 const HOSTED: Record<HostedProvider, HostedSpec> = {
   google: {
     label: 'Google Gemini',
@@ -65,6 +75,7 @@ const HOSTED: Record<HostedProvider, HostedSpec> = {
     label: 'Mistral',
     chat: async (c, model) => (await import('@ai-sdk/mistral')).createMistral(c).languageModel(model),
     readError: readMistralError,
+    toolCallId: mistralToolCallId,
   },
   groq: {
     label: 'Groq',
@@ -103,6 +114,7 @@ function sdkOptions(spec: HostedSpec, opts: HostedOptions): SdkModelOptions {
     timeoutMs: opts.timeoutMs,
     maxRetries: opts.maxRetries,
     readError: spec.readError,
+    toolCallId: spec.toolCallId,
     providerOptions: spec.providerOptions,
   };
 }

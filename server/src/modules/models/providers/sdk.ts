@@ -42,6 +42,8 @@ export interface SdkModelOptions {
   secrets?: string[];
   /** Reads the provider's error body (default: `{"error": {"message": …}}`, OpenAI's shape). */
   readError?: ErrorBodyReader;
+  /** Rewrites tool call ids the provider would refuse (Mistral's must be 9 letters or digits). */
+  toolCallId?: (id: string) => string;
   /** The provider package's own options for every chat call (e.g. DeepSeek's thinking mode). */
   providerOptions?: Parameters<typeof streamText>[0]['providerOptions'];
 }
@@ -68,8 +70,14 @@ export const readOpenAiError: ErrorBodyReader = (body) => ({
   message: textOf((body as { error?: { message?: unknown } } | null)?.error?.message),
 });
 
-/** Our messages → the SDK's ModelMessage list (consecutive tool results merged into one tool message). */
-export function toModelMessages(messages: ChatMessage[]): ModelMessage[] {
+/**
+ * Our messages → the SDK's ModelMessage list (consecutive tool results merged into one tool message).
+ * `toolCallId` maps the ids of calls and their results alike, so they still pair.
+ */
+export function toModelMessages(
+  messages: ChatMessage[],
+  toolCallId: (id: string) => string = (id) => id,
+): ModelMessage[] {
   const out: ModelMessage[] = [];
   for (const m of messages) {
     switch (m.role) {
@@ -89,7 +97,7 @@ export function toModelMessages(messages: ChatMessage[]): ModelMessage[] {
             ...(m.content ? [{ type: 'text' as const, text: m.content }] : []),
             ...calls.map((c) => ({
               type: 'tool-call' as const,
-              toolCallId: c.id,
+              toolCallId: toolCallId(c.id),
               toolName: c.name,
               input: c.arguments ?? {},
             })),
@@ -100,7 +108,7 @@ export function toModelMessages(messages: ChatMessage[]): ModelMessage[] {
       case 'tool': {
         const part = {
           type: 'tool-result' as const,
-          toolCallId: m.toolCallId,
+          toolCallId: toolCallId(m.toolCallId),
           toolName: m.name,
           output: { type: 'text' as const, value: m.content },
         };
@@ -268,7 +276,7 @@ export class SdkChatModel implements ChatModel {
       const tools = toToolSet(request.tools);
       const result = streamText({
         model: this.model,
-        messages: toModelMessages(request.messages),
+        messages: toModelMessages(request.messages, this.opts.toolCallId),
         // Our messages come from the engine, not from end users verbatim: system turns are intended.
         allowSystemInMessages: true,
         ...(tools ? { tools, toolChoice: 'auto' as const } : {}),
