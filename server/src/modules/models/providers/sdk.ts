@@ -31,6 +31,11 @@ import {
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
+// The SDK prints its warnings to the console, outside the JSON logs; the ones our calls raise name
+// choices made here on purpose (Gemini's thought-signature stand-in for the reasoning the engine keeps
+// no copy of, docs/adr/0038-providers.md).
+(globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
+
 export interface SdkModelOptions {
   /** Longest wait for the provider to start answering, and between two stream chunks (default 60 s). */
   timeoutMs?: number;
@@ -362,7 +367,9 @@ export class SdkEmbeddingModel implements EmbeddingModel {
           );
         }
       }
-      return { vectors: result.embeddings, usage: { tokens: result.usage?.tokens ?? 0 } };
+      // Gemini reports no usage for embeddings (the SDK then sums to NaN).
+      const tokens = result.usage?.tokens;
+      return { vectors: result.embeddings, usage: { tokens: Number.isFinite(tokens) ? tokens : 0 } };
     } catch (err) {
       if (deadline.timedOut) {
         throw new ProviderError('timeout', `${this.opts.label} did not answer within ${timeoutMs / 1000} s.`);
