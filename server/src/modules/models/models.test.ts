@@ -93,6 +93,8 @@ describe('available models (catalogue)', () => {
     expect((await ids('type=embedding')).ids).toEqual([
       'openai-text-embedding-3-small',
       'openai-text-embedding-3-large',
+      'google-gemini-embedding-001',
+      'mistral-embed',
       'openai-compatible-embedding',
       'builtin-lexical-embedding',
     ]);
@@ -100,7 +102,7 @@ describe('available models (catalogue)', () => {
     expect(await ids('limit=2&type=chat_completion')).toEqual({
       ids: ['openai-gpt-4o-mini', 'openai-gpt-4o'],
       total: CATALOGUE.length,
-      filtered: 8,
+      filtered: CATALOGUE.filter((m) => m.type === 'chat_completion').length,
     });
     expect((await ids('type=&search=')).ids.length).toBe(CATALOGUE.length);
     for (const q of ['limit=101', 'limit=0', 'type=image']) {
