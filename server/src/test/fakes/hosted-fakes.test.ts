@@ -36,6 +36,9 @@ const post = (url: string, body: unknown, headers: Record<string, string> = {}) 
     body: JSON.stringify(body),
   });
 
+/** A response's JSON body, untyped like the wire. */
+const json = async (res: Response) => JSON.parse(await res.text());
+
 /** The JSON payloads of an SSE body (comments and `[DONE]` left out). */
 const events = (text: string, separator = '\n\n') =>
   text
@@ -70,7 +73,7 @@ describe('fake Gemini', () => {
       kind: 'reply',
       toolCalls: [{ id: 'fc1', name: 'weather', arguments: { city: 'Bern' } }],
     });
-    const body = await (await post(url('generateContent'), { contents: [] }, key)).json();
+    const body = await json(await post(url('generateContent'), { contents: [] }, key));
     expect(body.candidates[0].content.parts).toEqual([
       {
         functionCall: { id: 'fc1', name: 'weather', args: { city: 'Bern' } },
@@ -84,10 +87,10 @@ describe('fake Gemini', () => {
     gemini.generate({ kind: 'reply', text: ['x'] }).generate({ kind: 'reply', text: ['x'] });
     const missing = await post(url('generateContent'), {});
     expect(missing.status).toBe(403);
-    expect((await missing.json()).error.status).toBe('PERMISSION_DENIED');
+    expect((await json(missing)).error.status).toBe('PERMISSION_DENIED');
     const wrong = await post(url('generateContent'), {}, { 'x-goog-api-key': 'nope' });
     expect(wrong.status).toBe(400);
-    expect((await wrong.json()).error.details[0].reason).toBe('API_KEY_INVALID');
+    expect((await json(wrong)).error.details[0].reason).toBe('API_KEY_INVALID');
     gemini.expectNoFailures();
   });
 
@@ -108,7 +111,7 @@ describe('fake Gemini', () => {
       key,
     );
     expect(unsigned.status).toBe(400);
-    expect((await unsigned.json()).error.message).toMatch(/^Function call is missing a thought_signature/);
+    expect((await json(unsigned)).error.message).toMatch(/^Function call is missing a thought_signature/);
   });
 });
 
@@ -142,14 +145,14 @@ describe('fake chat-completions dialects', () => {
   it('Mistral: a wrong key is its gateway’s 401 {"detail"}, a foreign tool call id its 400', async () => {
     mistral.chat({ kind: 'reply', text: ['x'] }).chat({ kind: 'reply', text: ['x'] });
     const wrong = await post(`${mistral.baseUrl}/chat/completions`, {}, { authorization: 'Bearer other' });
-    expect([wrong.status, await wrong.json()]).toEqual([401, { detail: 'Unauthorized' }]);
+    expect([wrong.status, await json(wrong)]).toEqual([401, { detail: 'Unauthorized' }]);
     const foreign = await post(
       `${mistral.baseUrl}/chat/completions`,
       { messages: [{ role: 'tool', tool_call_id: 'call_123', content: 'x' }] },
       { authorization: 'Bearer m-key' },
     );
     expect(foreign.status).toBe(400);
-    expect(await foreign.json()).toMatchObject({ type: 'invalid_function_call', code: '3280' });
+    expect(await json(foreign)).toMatchObject({ type: 'invalid_function_call', code: '3280' });
     mistral.expectNoFailures();
   });
 
@@ -183,7 +186,7 @@ describe('fake chat-completions dialects', () => {
     deepseek.chat({ kind: 'reply', text: ['x'] }).chat({ kind: 'reply', text: ['ok'] });
     const thinking = await post(`${deepseek.baseUrl}/chat/completions`, replay);
     expect(thinking.status).toBe(400);
-    expect((await thinking.json()).error.message).toBe(
+    expect((await json(thinking)).error.message).toBe(
       'The reasoning_content in the thinking mode must be passed back to the API.',
     );
     const off = await post(`${deepseek.baseUrl}/chat/completions`, {
