@@ -1,7 +1,8 @@
 /**
  * The one interface the completion engine and the datastores use to reach any language model:
  * streaming chat with tool calls and usage, and embeddings. Implementations live beside this file
- * (OpenAI, Anthropic, OpenAI-compatible, the built-in offline pair); the engine never sees a vendor SDK.
+ * (OpenAI, Anthropic, OpenAI-compatible, Gemini, Mistral, Groq, DeepSeek, the built-in offline pair); the
+ * engine never sees a vendor SDK.
  */
 
 export type ChatRole = 'system' | 'user' | 'assistant' | 'tool';
