@@ -95,12 +95,15 @@ describe('available models (catalogue)', () => {
       'openai-text-embedding-3-large',
       'openai-compatible-embedding',
       'builtin-lexical-embedding',
+      'azure-openai-embedding',
+      'amazon-bedrock-titan-embed-text-v2',
+      'ollama-embedding',
     ]);
     expect((await ids('type=embedding&search=offline')).ids).toEqual(['builtin-lexical-embedding']);
     expect(await ids('limit=2&type=chat_completion')).toEqual({
       ids: ['openai-gpt-4o-mini', 'openai-gpt-4o'],
       total: CATALOGUE.length,
-      filtered: 8,
+      filtered: 11,
     });
     expect((await ids('type=&search=')).ids.length).toBe(CATALOGUE.length);
     for (const q of ['limit=101', 'limit=0', 'type=image']) {

@@ -14,6 +14,10 @@ export interface RecordedRequest {
   headers: Record<string, string | string[] | undefined>;
   /** Parsed JSON body (undefined when there was none). */
   body: unknown;
+  /** The query string's parameters (Azure's `api-version`). */
+  query: Record<string, string>;
+  /** The body as sent (what a request signature covers). */
+  rawBody: string;
 }
 
 /** Writes the answer to one request. Return without ending the response to hang it (timeout tests). */
@@ -70,7 +74,8 @@ export class FakeHttpServer {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');
-    const path = (req.url ?? '/').split('?')[0]!;
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const path = url.pathname;
     const route = `${req.method} ${path}`;
     let body: unknown;
     if (raw.length) {
@@ -80,7 +85,14 @@ export class FakeHttpServer {
         return this.fail(res, `${route}: body is not JSON: ${raw.slice(0, 200)}`);
       }
     }
-    const recorded: RecordedRequest = { method: req.method ?? '', path, headers: req.headers, body };
+    const recorded: RecordedRequest = {
+      method: req.method ?? '',
+      path,
+      headers: req.headers,
+      body,
+      query: Object.fromEntries(url.searchParams),
+      rawBody: raw,
+    };
     this.requests.push(recorded);
     const queue = this.queues.get(route);
     if (!queue) return this.fail(res, `unexpected request ${route}`);

@@ -3,5 +3,8 @@
  * (HTTP 500 + a recorded failure) on anything unexpected. See each file's header for its API.
  */
 export * from './anthropic';
+export * from './azure';
+export * from './bedrock';
 export * from './http';
+export * from './ollama';
 export * from './openai';

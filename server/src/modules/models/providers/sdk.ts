@@ -29,6 +29,8 @@ import {
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
+type ProviderOptions = NonNullable<Parameters<typeof streamText>[0]['providerOptions']>;
+
 export interface SdkModelOptions {
   /** Longest wait for the provider to start answering, and between two stream chunks (default 60 s). */
   timeoutMs?: number;
@@ -38,6 +40,13 @@ export interface SdkModelOptions {
   label: string;
   /** Values that must never appear in an error message (the API key). */
   secrets?: string[];
+  /**
+   * The provider's own error message from a parsed error body, or null. Default: `{"error": {"message"}}`
+   * (OpenAI, Azure, Anthropic); providers with another documented shape bring their reader.
+   */
+  errorMessage?: (body: unknown) => string | null;
+  /** Provider-specific request options (e.g. where Ollama wants temperature and the token limit). */
+  providerOptions?: (request: ChatRequest) => ProviderOptions;
 }
 
 /** Our messages → the SDK's ModelMessage list (consecutive tool results merged into one tool message). */
@@ -101,15 +110,19 @@ function redact(text: string, secrets: string[]): string {
   return out.length > 300 ? `${out.slice(0, 300)}…` : out;
 }
 
+const nonEmpty = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
+
+/** `{"error": {"message": …}}`: OpenAI's, Azure's and Anthropic's error body. */
+export const openAiErrorMessage = (body: unknown) =>
+  nonEmpty((body as { error?: { message?: unknown } } | null)?.error?.message);
+
 /**
- * The provider's own error message (`{"error": {"message": …}}`, OpenAI's and Anthropic's shape), or
- * null: any other body (an HTML page, a banner, other JSON) never reaches a user (ADR 0020).
+ * The provider's own error message, or null: any other body (an HTML page, a banner, other JSON) never
+ * reaches a user (ADR 0020).
  */
-function providerMessage(err: APICallError): string | null {
+function providerMessage(err: APICallError, read: (body: unknown) => string | null): string | null {
   try {
-    const body = JSON.parse(err.responseBody ?? '') as { error?: { message?: unknown } };
-    const message = body?.error?.message;
-    return typeof message === 'string' && message ? message : null;
+    return read(JSON.parse(err.responseBody ?? ''));
   } catch {
     return null;
   }
@@ -118,7 +131,7 @@ function providerMessage(err: APICallError): string | null {
 /** Any SDK or network failure → a ProviderError a console user can act on. Never includes the key. */
 export function toProviderError(
   err: unknown,
-  opts: Pick<SdkModelOptions, 'label' | 'secrets'>,
+  opts: Pick<SdkModelOptions, 'label' | 'secrets' | 'errorMessage'>,
 ): ProviderError {
   if (err instanceof ProviderError) return err;
   const refused = outboundRefusal(err);
@@ -132,7 +145,7 @@ export function toProviderError(
     // Some adapters report an unreadable first chunk as a synthetic HTTP 500.
     if (/^(JSON parsing failed|Type validation failed)/.test(e.message)) return unreadable();
     if (status !== undefined && status >= 400) {
-      const message = providerMessage(e);
+      const message = providerMessage(e, opts.errorMessage ?? openAiErrorMessage);
       const detail = message
         ? `: ${redact(message, opts.secrets ?? [])}`
         : `. The provider answered HTTP ${status} without an error message.`;
@@ -250,6 +263,7 @@ export class SdkChatModel implements ChatModel {
         ...(tools ? { tools, toolChoice: 'auto' as const } : {}),
         temperature: request.temperature,
         maxOutputTokens: request.maxTokens,
+        providerOptions: this.opts.providerOptions?.(request),
         maxRetries: this.opts.maxRetries ?? 0,
         abortSignal: deadline.controller.signal,
         // Errors arrive as stream parts below; the default handler would print them to the console.
