@@ -288,6 +288,30 @@ describe('Amazon Bedrock', () => {
     bedrock.signatures.length = 0;
   });
 
+  it('an exception frame in the middle of the stream: unavailable, in AWS’s words', async () => {
+    bedrock.converse(BEDROCK_MODEL, {
+      kind: 'exception',
+      type: 'throttlingException',
+      message: 'Too many tokens, please wait before trying again.',
+      text: ['Half an'],
+    });
+    const seen: string[] = [];
+    const err = await failure(
+      (async function* () {
+        for await (const e of chatModelFor(ctx, chatRow()).stream(hello)) {
+          if (e.type === 'text') seen.push(e.text);
+          yield e;
+        }
+      })(),
+    );
+    expect(seen).toEqual(['Half an']);
+    expect(err).toMatchObject({
+      kind: 'unavailable',
+      message: 'Amazon Bedrock stopped the answer: Too many tokens, please wait before trying again.',
+    });
+    bedrock.signatures.length = 0;
+  });
+
   it('Titan Text Embeddings V2: one signed invoke per text, vectors and token counts', async () => {
     bedrock.embed({ kind: 'embeddings', usage: 2 }).embed({ kind: 'embeddings', usage: 3 });
     const model = embeddingModelFor(ctx, {

@@ -173,7 +173,21 @@ export function toProviderError(
   }
   const code = networkCode(e);
   if (code) return new ProviderError('unavailable', `Could not reach ${label} (${code}).`);
+  // An error the provider sent inside an open stream (Bedrock's exception frames carry `{message}`).
+  const streamed = streamedErrorMessage(e);
+  if (streamed) {
+    return new ProviderError(
+      'unavailable',
+      `${label} stopped the answer: ${redact(streamed, opts.secrets ?? [])}`,
+    );
+  }
   return unreadable();
+}
+
+/** The message of an error object a provider sent mid-stream (a plain object, not a thrown Error). */
+function streamedErrorMessage(err: unknown): string | null {
+  if (!err || typeof err !== 'object' || err instanceof Error) return null;
+  return nonEmpty((err as { message?: unknown }).message);
 }
 
 const NETWORK_CODES =
