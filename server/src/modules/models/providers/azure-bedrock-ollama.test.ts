@@ -2,7 +2,7 @@
  * Azure OpenAI, Amazon Bedrock and Ollama against fakes that speak their wire protocols (ADR 0039):
  * a streamed answer, a tool call round trip, usage, their errors as the provider said them, the outbound guard.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SecretBox } from '../../../platform/crypto';
 import { parseAllowList } from '../../../platform/outbound/addresses';
 import { OutboundGuard } from '../../../platform/outbound/guard';
@@ -440,6 +440,22 @@ describe('Ollama (native API)', () => {
       expect(guarded.failures).toEqual([]);
     } finally {
       await guarded.close();
+    }
+  });
+
+  it('a stream cut before its done line, or with a line that is not JSON, is bad_response', async () => {
+    const line = (o: object) =>
+      `${JSON.stringify({ model: 'llama3.1:8b', created_at: '2026-11-25T01:00:00Z', ...o })}\n`;
+    const text = line({ message: { role: 'assistant', content: 'Half' }, done: false });
+    ollama.chat({ kind: 'raw', body: text });
+    const cut = await failure(chatModelFor(ctx, chatRow()).stream(hello));
+    expect(cut.kind).toBe('bad_response');
+    ollama.chat({ kind: 'raw', body: `${text}{"message": oops\n` });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      expect((await failure(chatModelFor(ctx, chatRow()).stream(hello))).kind).toBe('bad_response');
+    } finally {
+      warn.mockRestore();
     }
   });
 

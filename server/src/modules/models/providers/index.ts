@@ -238,6 +238,7 @@ export function chatModelFor(ctx: ProviderContext, row: Row, opts: ProviderOptio
         return new SdkChatModel(ollama.chat(str(params.model) ?? ''), {
           ...sdkOptions(ollamaLabel(url), secrets, opts),
           errorMessage: ollamaErrorMessage,
+          finishNeedsReason: true,
           // The package puts temperature and the token limit at the top of the body, where Ollama ignores
           // them; Ollama reads them from `options` (ADR 0039).
           providerOptions: (request) => ({

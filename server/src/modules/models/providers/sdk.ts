@@ -45,6 +45,11 @@ export interface SdkModelOptions {
    * (OpenAI, Azure, Anthropic); providers with another documented shape bring their reader.
    */
   errorMessage?: (body: unknown) => string | null;
+  /**
+   * The stream counts as finished only when the provider said why it stopped (Ollama's package reports a
+   * stream cut before its `done` line as finished, without a reason).
+   */
+  finishNeedsReason?: boolean;
   /** Provider-specific request options (e.g. where Ollama wants temperature and the token limit). */
   providerOptions?: (request: ChatRequest) => ProviderOptions;
 }
@@ -297,6 +302,7 @@ export class SdkChatModel implements ChatModel {
           case 'abort':
             throw deadline.timedOut ? timeoutError() : (request.signal?.reason ?? new Error('aborted'));
           case 'finish': {
+            if (this.opts.finishNeedsReason && part.rawFinishReason === undefined) break;
             if (part.finishReason === 'error') {
               throw new ProviderError('bad_response', `${this.opts.label} ended the stream with an error.`);
             }
