@@ -15,7 +15,15 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
-      { test: { name: 'web', include: ['web/src/**/*.test.ts', 'web/src/**/*.test.tsx'] } },
+      {
+        test: {
+          name: 'web',
+          include: ['web/src/**/*.test.ts', 'web/src/**/*.test.tsx'],
+          // @rjsf/mantine imports dayjs plugins without their .js extension, which Node's ESM loader refuses:
+          // the bundler resolves them (as Vite does for the console).
+          server: { deps: { inline: ['@rjsf/mantine'] } },
+        },
+      },
     ],
   },
 });

@@ -43,6 +43,14 @@ export const ENGLISH = {
     'Vendor Configuration Required: set up the Slack integration token in the vendor settings (Settings → Integrations → Slack) first.',
   slackExists: 'This app already has a Slack app; update it instead.',
   slackUnreachable: 'Slack could not be reached. Try again later.',
+  // Model lists at install (ADR 0039)
+  modelListUnsupported: 'This model’s provider does not list its models; type the model name.',
+  modelListNeedsBaseUrl: 'Type the server’s base URL (http:// or https://) first.',
+  modelListUnreachable: 'Could not reach {url}.',
+  modelListTimeout: '{url} did not answer within {count} seconds.',
+  modelListRefused: '{url} answered HTTP {status}: {reason}',
+  modelListRefusedBare: '{url} answered HTTP {status} without an error message.',
+  modelListUnreadable: '{url} did not answer a list of models.',
   // Requests in general
   requestInvalid: 'The request is invalid.',
   tooManyRequests: 'Too many requests. Please try again later.',

@@ -215,6 +215,49 @@ const TRANSLATIONS = {
     fr_FR: 'Impossible de joindre Slack. Réessayez plus tard.',
     it_IT: 'Impossibile raggiungere Slack. Riprova più tardi.',
   },
+  // Model lists at install (ADR 0039)
+  modelListUnsupported: {
+    de_DE: 'Der Anbieter dieses Modells listet seine Modelle nicht; geben Sie den Modellnamen ein.',
+    gsw_CH: 'Dä Aabieter vo dem Modell listet sini Modell nöd; gänd Sie dä Modellname ii.',
+    fr_FR: 'Le fournisseur de ce modèle ne liste pas ses modèles ; saisissez le nom du modèle.',
+    it_IT: 'Il fornitore di questo modello non elenca i suoi modelli; inserisci il nome del modello.',
+  },
+  modelListNeedsBaseUrl: {
+    de_DE: 'Geben Sie zuerst die Basis-URL des Servers ein (http:// oder https://).',
+    gsw_CH: 'Gänd Sie zerscht d Basis-URL vom Server ii (http:// oder https://).',
+    fr_FR: 'Saisissez d’abord l’URL de base du serveur (http:// ou https://).',
+    it_IT: 'Inserisci prima l’URL di base del server (http:// o https://).',
+  },
+  modelListUnreachable: {
+    de_DE: '{url} war nicht erreichbar.',
+    gsw_CH: '{url} isch nöd erreichbar gsi.',
+    fr_FR: 'Impossible de joindre {url}.',
+    it_IT: 'Impossibile raggiungere {url}.',
+  },
+  modelListTimeout: {
+    de_DE: '{url} hat nicht innerhalb von {count} Sekunden geantwortet.',
+    gsw_CH: '{url} hät nöd innerhalb vo {count} Sekunde gantwortet.',
+    fr_FR: '{url} n’a pas répondu en {count} secondes.',
+    it_IT: '{url} non ha risposto entro {count} secondi.',
+  },
+  modelListRefused: {
+    de_DE: '{url} antwortete mit HTTP {status}: {reason}',
+    gsw_CH: '{url} hät mit HTTP {status} gantwortet: {reason}',
+    fr_FR: '{url} a répondu HTTP {status} : {reason}',
+    it_IT: '{url} ha risposto HTTP {status}: {reason}',
+  },
+  modelListRefusedBare: {
+    de_DE: '{url} antwortete mit HTTP {status} ohne Fehlermeldung.',
+    gsw_CH: '{url} hät mit HTTP {status} ohni Fählermäldig gantwortet.',
+    fr_FR: '{url} a répondu HTTP {status} sans message d’erreur.',
+    it_IT: '{url} ha risposto HTTP {status} senza messaggio di errore.',
+  },
+  modelListUnreadable: {
+    de_DE: '{url} hat keine Liste von Modellen geliefert.',
+    gsw_CH: '{url} hät kei Lischte vo Modell gliferet.',
+    fr_FR: '{url} n’a pas renvoyé de liste de modèles.',
+    it_IT: '{url} non ha restituito un elenco di modelli.',
+  },
   // Requests in general
   requestInvalid: {
     de_DE: 'Die Anfrage ist ungültig.',

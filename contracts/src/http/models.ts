@@ -10,6 +10,9 @@
  * - `POST /v1/vendors/{vendorId}/avamodels/{modelId}/install` `{parameters: {...}}`
  *   → 201 `{data: InstalledModelDetail}`; unknown `modelId` → 404; parameters that fail the model's
  *   schema → 400 `ModelParameterValidationErrorBody` (code 52), nothing stored.
+ * - `POST /v1/vendors/{vendorId}/avamodels/{modelId}/provider-models` `{parameters}` → 200 `{data: [{id}]}`:
+ *   the models the provider's server lists, for the install form; 400 when the entry's provider lists none
+ *   or no base URL is given (or the outbound guard refuses it), 502/504 when that server fails or is silent.
  * - `GET /v1/vendors/{vendorId}/models?page=0&page_size=20&order=name|type&order_dir=asc|desc&type=&search=`
  *   → 200 `{data: InstalledModel[], total_count, filter_count}`; no `order` = insertion order.
  * - `GET /v1/vendors/{vendorId}/models/search?type=chat_completion&search=` → 200 `{data: VendorModelPick[]}` (≤ 20, by name).
@@ -37,6 +40,10 @@ export const MODEL_PROVIDERS = [
   'mistral',
   'groq',
   'deepseek',
+  // Azure OpenAI, Amazon Bedrock and Ollama (ADR 0039).
+  'azure',
+  'amazon-bedrock',
+  'ollama',
 ] as const;
 export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
 
@@ -88,6 +95,8 @@ export const parameterPropertySchema = z.looseObject({
   maximum: z.number().optional(),
   /** Secret: encrypted at rest, never returned; the form masks it (its description mentions "password"). */
   'x-secret': z.literal(true).optional(),
+  /** The provider's server lists its models (`…/provider-models`): the form offers them for this field. */
+  'x-list-models': z.literal(true).optional(),
   /** Only in a code-52 error body: the message for this property. */
   'x-error': z.string().optional(),
 });
@@ -150,6 +159,20 @@ export const installedModelDetailSchema = installedModelSchema.extend({
   secret_hints: z.record(z.string(), z.string()),
 });
 export type InstalledModelDetail = z.infer<typeof installedModelDetailSchema>;
+
+/**
+ * `POST …/avamodels/{modelId}/provider-models` `{parameters}`: the install parameters typed so far (base URL,
+ * optional key); the server asks the provider's server (`GET {base}/models`, Ollama `GET {base}/tags`).
+ */
+export const providerModelsBody = z.object({
+  parameters: z.record(z.string(), z.unknown()).default({}),
+});
+export type ProviderModelsBody = z.infer<typeof providerModelsBody>;
+
+/** The model names the provider's server offers, sorted (at most PROVIDER_MODELS_LIMIT). */
+export const providerModelsSchema = z.object({ data: z.array(z.object({ id: z.string() })) });
+export type ProviderModels = z.infer<typeof providerModelsSchema>;
+export const PROVIDER_MODELS_LIMIT = 500;
 
 /** Picker entry (`/models/search`). */
 export const vendorModelPickSchema = z.object({

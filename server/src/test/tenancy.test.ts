@@ -127,7 +127,7 @@ const MATRIX: Record<
  * `/metrics` is the operator's, behind its own token, and names no vendor (test/metrics.test.ts).
  */
 const NO_FOREIGN_ID =
-  /^\/v1\/vendors\/:vendorId(\/(apps|apps\/available|avamodels\/available|avamodels\/:modelId\/install|models|models\/search|functions|usage|users|settings|settings\/smtp\/test|billing\/(available_subs|invoices|address|subscription_limits|to\/checkout|to\/payment-method)))?$|^\/v1\/admin\/vendors$|^\/v1\/admin\/plans$|^\/v1\/billing\/stripe\/webhook$|^\/v1\/admin\/queue\/|^\/v1\/vendors$|^\/v1\/conversations$|^\/v1\/auth\/|^\/v1\/openapi\.json$|^\/healthz$|^\/readyz$|^\/metrics$|^\/icons|^\/embed\/js\/:token$|^\/v1\/openai\/|^\/v1\/slack\/|^\/v1\/account(\/password|\/sessions|\/sessions\/signout-others|\/invitations)?$/;
+  /^\/v1\/vendors\/:vendorId(\/(apps|apps\/available|avamodels\/available|avamodels\/:modelId\/(install|provider-models)|models|models\/search|functions|usage|users|settings|settings\/smtp\/test|billing\/(available_subs|invoices|address|subscription_limits|to\/checkout|to\/payment-method)))?$|^\/v1\/admin\/vendors$|^\/v1\/admin\/plans$|^\/v1\/billing\/stripe\/webhook$|^\/v1\/admin\/queue\/|^\/v1\/vendors$|^\/v1\/conversations$|^\/v1\/auth\/|^\/v1\/openapi\.json$|^\/healthz$|^\/readyz$|^\/metrics$|^\/icons|^\/embed\/js\/:token$|^\/v1\/openai\/|^\/v1\/slack\/|^\/v1\/account(\/password|\/sessions|\/sessions\/signout-others|\/invitations)?$/;
 
 function fill(path: string, vendorId: number): string {
   let seenVendor = false;

@@ -34,7 +34,11 @@ describe('catalogue', () => {
   it('has the providers and types the product needs', () => {
     const pairs = new Set(CATALOGUE.map((e) => `${e.provider}/${e.type}`));
     expect([...pairs].sort()).toEqual([
+      'amazon-bedrock/chat_completion',
+      'amazon-bedrock/embedding',
       'anthropic/chat_completion',
+      'azure/chat_completion',
+      'azure/embedding',
       'builtin/chat_completion',
       'builtin/embedding',
       'deepseek/chat_completion',
@@ -43,6 +47,8 @@ describe('catalogue', () => {
       'groq/chat_completion',
       'mistral/chat_completion',
       'mistral/embedding',
+      'ollama/chat_completion',
+      'ollama/embedding',
       'openai-compatible/chat_completion',
       'openai-compatible/embedding',
       'openai/chat_completion',

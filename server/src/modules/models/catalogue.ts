@@ -21,6 +21,8 @@ export interface CatalogueEntry {
   /** Default cost per 1K tokens in integer minor units (a blended estimate, rounded up). */
   costPer1kMinor: number;
   schema: ParameterSchema;
+  /** At least one of these parameters must be given (checked at install, reported on the first). */
+  oneOfRequired?: string[];
 }
 
 const apiKey = (provider: string): ParameterProperty => ({
@@ -185,6 +187,226 @@ const hostedEmbedding = (p: HostedProvider, m: HostedModel & { dimensions: numbe
   dimensions: m.dimensions,
 });
 
+// --- Azure OpenAI, Amazon Bedrock, Ollama (ADR 0039) ---
+
+const azureParameters = (what: string): Record<string, ParameterProperty> => ({
+  resource_name: {
+    type: 'string',
+    title: 'Resource name',
+    description:
+      'Your Azure OpenAI resource, the NAME in https://NAME.openai.azure.com. Leave empty when you give a base URL.',
+    pattern: '^[a-zA-Z0-9][a-zA-Z0-9-]{0,62}$',
+  },
+  base_url: {
+    type: 'string',
+    title: 'Base URL',
+    description:
+      'Instead of a resource name: the URL ending in /openai, e.g. https://NAME.openai.azure.com/openai or a gateway in front of it.',
+    format: 'uri',
+    pattern: '^https?://',
+  },
+  deployment: {
+    type: 'string',
+    title: 'Deployment name',
+    description: `The name you gave the ${what} deployment in the Azure AI Foundry portal.`,
+    minLength: 1,
+    pattern: '^[a-zA-Z0-9._-]+$',
+  },
+  api_version: {
+    type: 'string',
+    title: 'API version',
+    description:
+      'v1 (the current API, no dated version) or a dated version such as 2024-10-21 for the older deployment URLs.',
+    pattern: '^(v1|\\d{4}-\\d{2}-\\d{2}(-preview)?)$',
+    default: 'v1',
+  },
+  api_key: apiKey('Azure OpenAI'),
+});
+
+const bedrockParameters = (model: ParameterProperty | null): Record<string, ParameterProperty> => ({
+  region: {
+    type: 'string',
+    title: 'AWS region',
+    description: 'The region Bedrock runs your model in, e.g. us-east-1 or eu-central-1.',
+    pattern: '^[a-z]{2}(-[a-z]+)+-\\d$',
+    default: 'us-east-1',
+  },
+  ...(model ? { model } : {}),
+  access_key_id: {
+    type: 'string',
+    title: 'Access key ID',
+    description: 'The access key ID of an IAM user or role allowed to call bedrock:InvokeModel.',
+    minLength: 16,
+    pattern: '^[A-Z0-9]+$',
+  },
+  secret_access_key: {
+    type: 'string',
+    title: 'Secret access key',
+    description: 'Its secret access key. Treated like a password: encrypted at rest and never shown again.',
+    minLength: 1,
+    'x-secret': true,
+  },
+  session_token: {
+    type: 'string',
+    title: 'Session token',
+    description:
+      'Only for temporary credentials (STS). Treated like a password: encrypted at rest and never shown again.',
+    'x-secret': true,
+  },
+  base_url: {
+    type: 'string',
+    title: 'Endpoint URL',
+    description:
+      'Leave empty for https://bedrock-runtime.REGION.amazonaws.com; set it for a VPC endpoint or a proxy.',
+    format: 'uri',
+    pattern: '^https?://',
+  },
+});
+
+const ollamaBaseUrl: ParameterProperty = {
+  type: 'string',
+  title: 'Base URL',
+  description:
+    'URL of the Ollama server’s native API (ending in /api). A server on this machine or a private network must first be allowed by the operator (OUTBOUND_ALLOW).',
+  format: 'uri',
+  pattern: '^https?://',
+  default: 'http://127.0.0.1:11434/api',
+};
+
+const AZURE_AND_BEDROCK_AND_OLLAMA: CatalogueEntry[] = [
+  {
+    id: 'azure-openai-chat',
+    name: 'Azure OpenAI',
+    description:
+      'A chat deployment (GPT-4.1, GPT-4o, GPT-5, …) of your Azure OpenAI resource, with tool calling.',
+    image: 'icon:brand-azure',
+    type: 'chat_completion',
+    provider: 'azure',
+    costPer1kMinor: 0,
+    schema: schema({ ...azureParameters('chat model'), cost_per_1k: costPer1k }, ['deployment', 'api_key']),
+    oneOfRequired: ['resource_name', 'base_url'],
+  },
+  {
+    id: 'azure-openai-embedding',
+    name: 'Azure OpenAI embeddings',
+    description: 'An embedding deployment (text-embedding-3-small or -large) of your Azure OpenAI resource.',
+    image: 'icon:brand-azure',
+    type: 'embedding',
+    provider: 'azure',
+    costPer1kMinor: 0,
+    schema: schema(
+      {
+        ...azureParameters('embedding model'),
+        dimensions: {
+          type: 'integer',
+          title: 'Dimensions',
+          description: 'Length of the vectors: 1536 for text-embedding-3-small, 3072 for -large.',
+          minimum: 1,
+          maximum: 16_384,
+          default: 1536,
+        },
+        cost_per_1k: costPer1k,
+      },
+      ['deployment', 'api_key', 'dimensions'],
+    ),
+    oneOfRequired: ['resource_name', 'base_url'],
+  },
+  {
+    id: 'amazon-bedrock-chat',
+    name: 'Amazon Bedrock',
+    description:
+      'Any Bedrock chat model through the Converse API (Claude, Amazon Nova, Llama, Mistral, …), with tool calling.',
+    image: 'icon:brand-aws',
+    type: 'chat_completion',
+    provider: 'amazon-bedrock',
+    costPer1kMinor: 0,
+    schema: schema(
+      {
+        ...bedrockParameters({
+          type: 'string',
+          title: 'Model ID',
+          description:
+            'A model ID or inference profile ID, e.g. global.anthropic.claude-sonnet-4-5-20250929-v1:0, us.amazon.nova-pro-v1:0 or us.meta.llama3-3-70b-instruct-v1:0.',
+          minLength: 1,
+          pattern: '^[a-zA-Z0-9._:/-]+$',
+          default: 'global.anthropic.claude-sonnet-4-5-20250929-v1:0',
+        }),
+        cost_per_1k: costPer1k,
+      },
+      ['region', 'model', 'access_key_id', 'secret_access_key'],
+    ),
+  },
+  {
+    id: 'amazon-bedrock-titan-embed-text-v2',
+    name: 'Amazon Titan Text Embeddings V2',
+    description: 'Amazon Titan Text Embeddings V2 on Bedrock (1024 dimensions) for datastore search.',
+    image: 'icon:brand-aws',
+    type: 'embedding',
+    provider: 'amazon-bedrock',
+    providerModel: 'amazon.titan-embed-text-v2:0',
+    dimensions: 1024,
+    costPer1kMinor: 1,
+    schema: schema(bedrockParameters(null), ['region', 'access_key_id', 'secret_access_key']),
+  },
+  {
+    id: 'ollama-chat',
+    name: 'Ollama',
+    description:
+      'A model on your Ollama server (Llama, Qwen, Gemma, Mistral, …) through its native API, with tool calling.',
+    image: 'icon:server',
+    type: 'chat_completion',
+    provider: 'ollama',
+    costPer1kMinor: 0,
+    schema: schema(
+      {
+        base_url: ollamaBaseUrl,
+        model: {
+          type: 'string',
+          title: 'Model name',
+          description: 'A model the server has pulled, e.g. llama3.1:8b or qwen3:8b.',
+          minLength: 1,
+          'x-list-models': true,
+        },
+        api_key: optionalApiKey,
+        cost_per_1k: costPer1k,
+      },
+      ['base_url', 'model'],
+    ),
+  },
+  {
+    id: 'ollama-embedding',
+    name: 'Ollama embeddings',
+    description: 'Embeddings from a model on your Ollama server (nomic-embed-text, mxbai-embed-large, …).',
+    image: 'icon:server',
+    type: 'embedding',
+    provider: 'ollama',
+    costPer1kMinor: 0,
+    schema: schema(
+      {
+        base_url: ollamaBaseUrl,
+        model: {
+          type: 'string',
+          title: 'Model name',
+          description: 'An embedding model the server has pulled, e.g. nomic-embed-text.',
+          minLength: 1,
+          'x-list-models': true,
+        },
+        dimensions: {
+          type: 'integer',
+          title: 'Dimensions',
+          description:
+            'Length of the vectors the model returns, e.g. 768 for nomic-embed-text, 1024 for mxbai-embed-large.',
+          minimum: 1,
+          maximum: 16_384,
+        },
+        api_key: optionalApiKey,
+        cost_per_1k: costPer1k,
+      },
+      ['base_url', 'model', 'dimensions'],
+    ),
+  },
+];
+
 /** The demo model's rules, shown in the install modal and in README.md. */
 export const OFFLINE_DEMO_RULES =
   'A scripted stand-in for a language model, NOT AI: it needs no network and always answers the same way. ' +
@@ -317,6 +539,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
           title: 'Model name',
           description: 'The model name the server knows, e.g. llama3.1:8b or Qwen/Qwen2.5-7B-Instruct.',
           minLength: 1,
+          'x-list-models': true,
         },
         api_key: optionalApiKey,
         cost_per_1k: costPer1k,
@@ -341,6 +564,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
           title: 'Model name',
           description: 'The embedding model name the server knows, e.g. nomic-embed-text.',
           minLength: 1,
+          'x-list-models': true,
         },
         dimensions: {
           type: 'integer',
@@ -380,6 +604,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     costPer1kMinor: 0,
     schema: schema({}),
   },
+  ...AZURE_AND_BEDROCK_AND_OLLAMA,
 ];
 
 const byId = new Map(CATALOGUE.map((e) => [e.id, e]));

@@ -97,6 +97,9 @@ describe('available models (catalogue)', () => {
       'mistral-embed',
       'openai-compatible-embedding',
       'builtin-lexical-embedding',
+      'azure-openai-embedding',
+      'amazon-bedrock-titan-embed-text-v2',
+      'ollama-embedding',
     ]);
     expect((await ids('type=embedding&search=offline')).ids).toEqual(['builtin-lexical-embedding']);
     expect(await ids('limit=2&type=chat_completion')).toEqual({

@@ -15,6 +15,7 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
 const ajv = new Ajv({ allErrors: true, strict: true });
 addFormats(ajv, ['uri', 'email']);
 ajv.addKeyword({ keyword: 'x-secret', schemaType: 'boolean' });
+ajv.addKeyword({ keyword: 'x-list-models', schemaType: 'boolean' });
 
 const compiled = new Map<string, ValidateFunction>();
 function validatorFor(entry: CatalogueEntry): ValidateFunction {

@@ -10,11 +10,14 @@ import {
   modelKeyParam,
   modelSearchQuery,
   modelsListQuery,
+  providerModelsBody,
+  providerModelsSchema,
   vendorModelPicksSchema,
   vendorPath,
 } from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
 import { route } from '../../platform/http/route';
+import { listProviderModels } from './provider-models';
 import {
   getInstalled,
   installModel,
@@ -56,6 +59,21 @@ export const modelRoutes = (ctx: AppContext) => [
     handler: async ({ vendor, identity, params, body }) => ({
       data: await installModel(ctx, vendor, identity.user.id, params.modelId, body.parameters),
     }),
+  }),
+  route({
+    method: 'POST',
+    url: '/v1/vendors/:vendorId/avamodels/:modelId/provider-models',
+    summary: 'The models the provider’s server lists, from the install parameters typed so far (ADR 0039)',
+    tags,
+    access,
+    // Each call makes an outbound request.
+    rateLimit: { bucket: 'models:provider-models', per: 'caller', limit: 60, windowSeconds: 60 },
+    params: installPath,
+    resource: 'Model',
+    body: providerModelsBody,
+    response: providerModelsSchema,
+    errors: ['BadRequest', 'BadGateway', 'GatewayTimeout'],
+    handler: ({ params, body }) => listProviderModels(ctx, params.modelId, body.parameters),
   }),
   route({
     method: 'GET',

@@ -48,8 +48,10 @@ export function listAvailable(vendor: VendorRow, q: AvailableModelsQuery): ListE
 
 /** The name an installed model gets: the catalogue name, plus the model for a generic server. */
 function installedName(entry: CatalogueEntry, parameters: Record<string, unknown>): string {
-  return entry.provider === 'openai-compatible' && typeof parameters.model === 'string'
-    ? `${parameters.model} (${entry.name})`
+  // The model the user named (or, on Azure, the deployment) tells installs of one entry apart.
+  const named = entry.provider === 'azure' ? parameters.deployment : parameters.model;
+  return entry.providerModel === undefined && typeof named === 'string'
+    ? `${named} (${entry.name})`
     : entry.name;
 }
 
@@ -96,6 +98,13 @@ export async function installModel(
   if (!entry) throw notFound('Model');
   const check = checkParameters(entry, submitted);
   if (!check.ok) throw invalidParameters(check.schema);
+  const oneOf = entry.oneOfRequired;
+  if (oneOf && !oneOf.some((k) => k in check.parameters)) {
+    const titles = oneOf.map((k) => entry.schema.properties[k]!.title).join(', ');
+    throw invalidParameters(
+      failureSchema(entry, check.parameters, { [oneOf[0]!]: `Give one of: ${titles}.` }),
+    );
+  }
   await checkBaseUrl(ctx, entry, check.parameters);
   const cost =
     typeof check.parameters.cost_per_1k === 'number' ? check.parameters.cost_per_1k : entry.costPer1kMinor;

@@ -10,6 +10,7 @@ import addFormats from 'ajv-formats';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeSiliconPools } from '../../modules/functions/sandbox';
+import { startFakeOllama } from '../../test/fakes';
 import { Client, createTestServer, makeUser, makeVendor, type TestServer } from '../../test/harness';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -187,6 +188,23 @@ describe('real answers against the OpenAPI document', () => {
     await call(owner, 'POST', '/v1/datastores/{datastoreId}/search', { body: { query: 'q' } });
     await call(owner, 'GET', '/v1/conversations', { query: `vendor_app_id=${ids.appId}` });
     await call(owner, 'GET', '/v1/vendors/{vendorId}/models/search', { query: 'q=demo' });
+    const ollama = await startFakeOllama();
+    try {
+      const listModels = '/v1/vendors/{vendorId}/avamodels/{modelId}/provider-models';
+      ollama.tags(['llama3.1:8b']).tags({ status: 500 });
+      const parameters = { base_url: ollama.baseUrl };
+      const ollamaChat = { ...ids, modelId: 'ollama-chat' };
+      expect(
+        (await call(owner, 'POST', listModels, { values: ollamaChat, body: { parameters } })).statusCode,
+      ).toBe(200);
+      expect(
+        (await call(owner, 'POST', listModels, { values: ollamaChat, body: { parameters } })).statusCode,
+      ).toBe(502);
+      expect((await call(owner, 'POST', listModels, { body: { parameters } })).statusCode).toBe(400);
+      expect(ollama.failures).toEqual([]);
+    } finally {
+      await ollama.close();
+    }
 
     // Every read the owner (or, for /admin, the superuser) can make, with what exists.
     const reads = operations().filter(({ method, path }) => method === 'GET' && !path.includes('/links/'));

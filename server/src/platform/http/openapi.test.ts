@@ -108,6 +108,14 @@ describe('GET /v1/openapi.json', () => {
     });
     const send = doc.paths['/v1/conversations/{token}']!.post!;
     expect(Object.keys(send.responses)).toEqual(expect.arrayContaining(['200', '409', '429', '504']));
+    // The install form's model list: its own errors (ADR 0039) besides the pipeline's.
+    const listed = doc.paths['/v1/vendors/{vendorId}/avamodels/{modelId}/provider-models']!.post!;
+    expect(Object.keys(listed.responses)).toEqual(
+      expect.arrayContaining(['200', '400', '401', '404', '429', '502', '504']),
+    );
+    expect(listed.requestBody?.content['application/json']?.schema).toMatchObject({
+      properties: { parameters: { type: 'object' } },
+    });
   });
 
   it("lints clean with Redocly's recommended rules: servers, security on every operation, operationIds", async () => {

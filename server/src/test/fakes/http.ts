@@ -10,12 +10,14 @@ import type { AddressInfo } from 'node:net';
 export interface RecordedRequest {
   method: string;
   path: string;
-  /** The query string's parameters (Gemini's `alt=sse`). */
-  query: Record<string, string>;
   /** Lower-cased header names. */
   headers: Record<string, string | string[] | undefined>;
   /** Parsed JSON body (undefined when there was none). */
   body: unknown;
+  /** The query string's parameters (Gemini's `alt=sse`, Azure's `api-version`). */
+  query: Record<string, string>;
+  /** The body as sent (what a request signature covers). */
+  rawBody: string;
 }
 
 /** Writes the answer to one request. Return without ending the response to hang it (timeout tests). */
@@ -86,9 +88,10 @@ export class FakeHttpServer {
     const recorded: RecordedRequest = {
       method: req.method ?? '',
       path,
-      query: Object.fromEntries(url.searchParams),
       headers: req.headers,
       body,
+      query: Object.fromEntries(url.searchParams),
+      rawBody: raw,
     };
     this.requests.push(recorded);
     const queue = this.queues.get(route);

@@ -3,6 +3,8 @@
  * (HTTP 500 + a recorded failure) on anything unexpected. See each file's header for its API.
  */
 export * from './anthropic';
+export * from './azure';
+export * from './bedrock';
 // Gemini, Mistral, Groq, DeepSeek (docs/adr/0038-providers.md).
 export * from './chat-completions';
 export * from './deepseek';
@@ -10,4 +12,5 @@ export * from './gemini';
 export * from './groq';
 export * from './http';
 export * from './mistral';
+export * from './ollama';
 export * from './openai';

@@ -8,6 +8,7 @@
  *   a chunk with `finish_reason`, and — only when the request asked `stream_options.include_usage` —
  *   a final `choices: []` chunk with `usage`. Without `stream` a `chat.completion` JSON object.
  * - `POST /v1/embeddings` — `{object: 'list', data: [{embedding, index}], usage}`.
+ * - `GET /v1/models` — `{object: 'list', data: [{id, object: 'model', created, owned_by}]}`.
  *
  * Usage:
  * ```ts
@@ -68,6 +69,7 @@ export type FakeEmbeddingsScript =
 
 export const CHAT_ROUTE = 'POST /v1/chat/completions';
 export const EMBEDDINGS_ROUTE = 'POST /v1/embeddings';
+export const MODELS_ROUTE = 'GET /v1/models';
 
 const ERRORS: Record<number, { message: string; type: string; code: string | null }> = {
   400: { message: 'Invalid request.', type: 'invalid_request_error', code: null },
@@ -109,10 +111,20 @@ export function fragments(s: string, n = 3): string[] {
 const argText = (a: unknown) => (typeof a === 'string' ? a : JSON.stringify(a));
 
 export class FakeOpenAI {
-  readonly http = new FakeHttpServer([CHAT_ROUTE, EMBEDDINGS_ROUTE]);
+  readonly http: FakeHttpServer;
   private seq = 0;
 
-  constructor(private readonly opts: { apiKey?: string } = {}) {}
+  /** `routes`: where chat and embeddings are served (Azure's fake serves them under its own paths). */
+  constructor(
+    protected readonly opts: { apiKey?: string } = {},
+    protected readonly routes: { chat: string; embeddings: string; models?: string } = {
+      chat: CHAT_ROUTE,
+      embeddings: EMBEDDINGS_ROUTE,
+      models: MODELS_ROUTE,
+    },
+  ) {
+    this.http = new FakeHttpServer(Object.values(routes));
+  }
 
   /** Base URL to configure a client with (ends in `/v1`). */
   get baseUrl(): string {
@@ -125,7 +137,7 @@ export class FakeOpenAI {
     return this.http.failures;
   }
   /** Requests to one route only. */
-  requestsTo(route: typeof CHAT_ROUTE | typeof EMBEDDINGS_ROUTE): RecordedRequest[] {
+  requestsTo(route: string): RecordedRequest[] {
     return this.http.requests.filter((r) => `${r.method} ${r.path}` === route);
   }
   expectNoFailures(): void {
@@ -139,32 +151,62 @@ export class FakeOpenAI {
   }
 
   chat(script: FakeChatScript): this {
-    this.http.enqueue(CHAT_ROUTE, (req, res) => {
-      if (this.rejectKey(req, res)) return;
+    this.http.enqueue(this.routes.chat, (req, res) => {
+      if (this.refused(req, res)) return;
       return this.answerChat(req, res, script);
     });
     return this;
   }
 
+  /** Answers the next `GET /v1/models` with these model ids (`{object: 'list', data: [{id, object, created, owned_by}]}`). */
+  models(ids: string[]): this {
+    const route = this.routes.models;
+    if (!route) throw new Error('this fake serves no model list');
+    this.http.enqueue(route, (req, res) => {
+      if (this.refused(req, res)) return;
+      sendJson(res, 200, {
+        object: 'list',
+        data: ids.map((id) => ({
+          id,
+          object: 'model',
+          created: 1_700_000_000,
+          owned_by: 'organization-owner',
+        })),
+      });
+    });
+    return this;
+  }
+
   embeddings(script: FakeEmbeddingsScript): this {
-    this.http.enqueue(EMBEDDINGS_ROUTE, (req, res) => {
-      if (this.rejectKey(req, res)) return;
+    this.http.enqueue(this.routes.embeddings, (req, res) => {
+      if (this.refused(req, res)) return;
       return this.answerEmbeddings(req, res, script);
     });
     return this;
   }
 
-  private rejectKey(req: RecordedRequest, res: ServerResponse): boolean {
+  /** Answers a request the real service refuses (wrong credentials) the way it does; true when it did. */
+  protected refused(req: RecordedRequest, res: ServerResponse): boolean {
     if (this.opts.apiKey === undefined || req.headers.authorization === `Bearer ${this.opts.apiKey}`)
       return false;
-    sendJson(res, 401, openAiErrorBody(401));
+    sendJson(res, 401, this.errorBody(401));
     return true;
+  }
+
+  /** The service's error body for a status. */
+  protected errorBody(status: number): unknown {
+    return openAiErrorBody(status);
+  }
+
+  /** Chunks the service sends before the first choice (none for OpenAI). */
+  protected preludeChunks(): Record<string, unknown>[] {
+    return [];
   }
 
   private async answerChat(req: RecordedRequest, res: ServerResponse, script: FakeChatScript): Promise<void> {
     if (script.kind === 'hang') return;
     if (script.kind === 'error')
-      return sendJson(res, script.status, script.body ?? openAiErrorBody(script.status));
+      return sendJson(res, script.status, script.body ?? this.errorBody(script.status));
     if (script.kind === 'raw') {
       res.writeHead(script.status ?? 200, { 'content-type': script.contentType ?? 'text/event-stream' });
       res.end(script.body);
@@ -224,6 +266,7 @@ export class FakeOpenAI {
       res.write(s);
       await tick();
     };
+    for (const extra of this.preludeChunks()) await write(chunk([], extra));
     await write(chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]));
     for (const piece of script.text ?? []) {
       await write(chunk([{ index: 0, delta: { content: piece }, finish_reason: null }]));
@@ -261,7 +304,7 @@ export class FakeOpenAI {
   private answerEmbeddings(req: RecordedRequest, res: ServerResponse, script: FakeEmbeddingsScript): void {
     if (script.kind === 'hang') return;
     if (script.kind === 'error') {
-      sendJson(res, script.status, script.body ?? openAiErrorBody(script.status));
+      sendJson(res, script.status, script.body ?? this.errorBody(script.status));
       return;
     }
     if (script.kind === 'raw') {

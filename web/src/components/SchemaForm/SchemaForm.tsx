@@ -1,7 +1,7 @@
 import { Alert, Button, Loader } from '@mantine/core';
 import { Component, lazy, type ReactNode, type Ref, Suspense, useImperativeHandle, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FormSchema, FormValues } from './schema';
+import type { FieldSuggestions, FormSchema, FormValues } from './schema';
 import './i18n';
 
 export interface SchemaFormHandle {
@@ -19,6 +19,8 @@ export interface SchemaFormProps {
   onSubmit?(value: FormValues): void;
   /** Messages shown under fields, by property name (e.g. a server's `x-error`s). They do not block submit. */
   fieldErrors?: Record<string, string>;
+  /** Values offered on text fields, by property name (free text stays allowed). */
+  suggestions?: Record<string, FieldSuggestions>;
   /** Check the values against the schema in the browser before `onSubmit` (default: no, the server validates). */
   validate?: boolean;
   disabled?: boolean;

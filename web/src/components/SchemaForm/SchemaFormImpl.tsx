@@ -16,6 +16,7 @@ export default function SchemaFormImpl({
   onChange,
   onSubmit,
   fieldErrors,
+  suggestions,
   validate = false,
   disabled,
   id = 'schema-form',
@@ -25,8 +26,8 @@ export default function SchemaFormImpl({
   const { t } = useTranslation();
   const formRef = useRef<Form<FormValues, RJSFSchema>>(null);
   const uiSchema = useMemo(
-    () => buildUiSchema(schema, { selectPlaceholder: t('schemaForm.selectPlaceholder') }),
-    [schema, t],
+    () => buildUiSchema(schema, { selectPlaceholder: t('schemaForm.selectPlaceholder') }, suggestions),
+    [schema, t, suggestions],
   );
   const extraErrors = useMemo(() => {
     if (!fieldErrors || Object.keys(fieldErrors).length === 0) return undefined;

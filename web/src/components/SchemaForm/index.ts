@@ -1,6 +1,6 @@
 export type { SchemaFormHandle, SchemaFormProps } from './SchemaForm';
 export { SchemaForm } from './SchemaForm';
-export type { FormPropertySchema, FormSchema, FormValues } from './schema';
+export type { FieldSuggestions, FormPropertySchema, FormSchema, FormValues } from './schema';
 export {
   hasProperties,
   schemaDefaults,

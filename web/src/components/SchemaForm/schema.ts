@@ -92,8 +92,20 @@ export interface UiTexts {
   selectPlaceholder: string;
 }
 
+/** Values a text field offers while still taking any text (a server's model names), and a note under it. */
+export interface FieldSuggestions {
+  options: string[];
+  loading?: boolean;
+  /** Shown under the field's description, e.g. how many were found or why none could be listed. */
+  note?: string;
+}
+
 /** The rjsf uiSchema that applies the docs/reference/rules.md rules to each property. */
-export function buildUiSchema(schema: FormSchema, texts: UiTexts): Record<string, unknown> {
+export function buildUiSchema(
+  schema: FormSchema,
+  texts: UiTexts,
+  suggestions: Record<string, FieldSuggestions> = {},
+): Record<string, unknown> {
   const ui: Record<string, unknown> = {
     'ui:submitButtonOptions': { norender: true },
   };
@@ -101,6 +113,8 @@ export function buildUiSchema(schema: FormSchema, texts: UiTexts): Record<string
     const type = primaryType(property);
     if (Array.isArray(property.enum)) {
       ui[key] = { 'ui:placeholder': texts.selectPlaceholder };
+    } else if (type === 'string' && suggestions[key] && stringInputKind(property) === 'text') {
+      ui[key] = { 'ui:widget': 'suggestions', 'ui:options': { suggestions: suggestions[key] } };
     } else if (type === 'string') {
       const kind = stringInputKind(property);
       if (kind === 'password') ui[key] = { 'ui:widget': 'password' };

@@ -1,4 +1,4 @@
-import { Box, NumberInput, PasswordInput } from '@mantine/core';
+import { Autocomplete, Box, Loader, NumberInput, PasswordInput } from '@mantine/core';
 import { Templates } from '@rjsf/mantine';
 import {
   ariaDescribedByIds,
@@ -9,7 +9,7 @@ import {
   type WidgetProps,
 } from '@rjsf/utils';
 import { useEffect, useState } from 'react';
-import { primaryType, toNumberOrNull } from './schema';
+import { type FieldSuggestions, primaryType, toNumberOrNull } from './schema';
 
 const errorText = (rawErrors?: string[]) =>
   rawErrors && rawErrors.length > 0 ? rawErrors.join('\n') : undefined;
@@ -84,6 +84,28 @@ export function MaskedPasswordWidget(props: WidgetProps) {
   );
 }
 
+/** A text field that offers suggestions (`ui:options.suggestions`) and still takes any text. */
+export function SuggestionsWidget(props: WidgetProps) {
+  const { id, value, options, onChange, onBlur, onFocus } = props;
+  const suggestions = options.suggestions as FieldSuggestions | undefined;
+  const base = inputProps(props);
+  const note = suggestions?.note;
+  return (
+    <Autocomplete
+      {...base}
+      description={note ? [base.description, note].filter(Boolean).join(' ') : base.description}
+      data={suggestions?.options ?? []}
+      limit={100}
+      maxDropdownHeight={240}
+      rightSection={suggestions?.loading ? <Loader size="xs" data-testid={`${id}-listing`} /> : undefined}
+      value={typeof value === 'string' ? value : ''}
+      onChange={(next) => onChange(next === '' ? options.emptyValue : next)}
+      onBlur={() => onBlur(id, value)}
+      onFocus={() => onFocus(id, value)}
+    />
+  );
+}
+
 const BaseFieldTemplate = Templates.FieldTemplate!;
 
 /** Mantine's field template, wrapped so each property can be found: `data-testid="schema-field-<name>"`. */
@@ -104,6 +126,7 @@ export const widgets: RegistryWidgetsType = {
   nullableNumber: NullableNumberWidget,
   password: MaskedPasswordWidget,
   PasswordWidget: MaskedPasswordWidget,
+  suggestions: SuggestionsWidget,
 };
 
 export const templates: Partial<TemplatesType> = { FieldTemplate };

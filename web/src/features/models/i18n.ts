@@ -38,6 +38,10 @@ const en_US = {
     mistral: 'Mistral',
     groq: 'Groq',
     deepseek: 'DeepSeek',
+    // Azure OpenAI, Amazon Bedrock, Ollama (ADR 0039)
+    azure: 'Azure OpenAI',
+    'amazon-bedrock': 'Amazon Bedrock',
+    ollama: 'Ollama',
   },
   installModal: {
     title: 'Install New Model',
@@ -60,6 +64,11 @@ const en_US = {
     installFailed: 'Failed to install the model.',
     formErrors: 'Please correct the following:',
     installed: 'Model “{{name}}” installed.',
+    modelList: {
+      listed: 'Models on the server: {{count}}. Another name can be typed too.',
+      none: 'The server lists no models; type the model name.',
+      failed: 'The server’s models could not be listed: {{message}}',
+    },
   },
   detail: {
     tabs: 'Model sections',
@@ -142,6 +151,10 @@ const de_DE: ModelsMessages = {
     mistral: 'Mistral',
     groq: 'Groq',
     deepseek: 'DeepSeek',
+    // Azure OpenAI, Amazon Bedrock, Ollama (ADR 0039)
+    azure: 'Azure OpenAI',
+    'amazon-bedrock': 'Amazon Bedrock',
+    ollama: 'Ollama',
   },
   installModal: {
     title: 'Neues Modell installieren',
@@ -164,6 +177,11 @@ const de_DE: ModelsMessages = {
     installFailed: 'Das Modell konnte nicht installiert werden.',
     formErrors: 'Bitte korrigieren Sie Folgendes:',
     installed: 'Modell „{{name}}“ installiert.',
+    modelList: {
+      listed: 'Modelle auf dem Server: {{count}}. Ein anderer Name kann auch eingegeben werden.',
+      none: 'Der Server listet keine Modelle; geben Sie den Modellnamen ein.',
+      failed: 'Die Modelle des Servers konnten nicht aufgelistet werden: {{message}}',
+    },
   },
   detail: {
     tabs: 'Bereiche des Modells',
@@ -250,6 +268,10 @@ const gsw_CH: ModelsMessages = {
     mistral: 'Mistral',
     groq: 'Groq',
     deepseek: 'DeepSeek',
+    // Azure OpenAI, Amazon Bedrock, Ollama (ADR 0039)
+    azure: 'Azure OpenAI',
+    'amazon-bedrock': 'Amazon Bedrock',
+    ollama: 'Ollama',
   },
   installModal: {
     title: 'Neus Modäll installiere',
@@ -272,6 +294,11 @@ const gsw_CH: ModelsMessages = {
     installFailed: 'Das Modäll hät nöd chöne installiert wärde.',
     formErrors: 'Bitte korrigiered Sie das:',
     installed: 'Modäll «{{name}}» installiert.',
+    modelList: {
+      listed: 'Modäll uf em Server: {{count}}. En andere Name cha au iigäh wärde.',
+      none: 'Dä Server listet kei Modäll; gänd Sie dä Modällname ii.',
+      failed: 'D Modäll vom Server händ nöd chönne uufglistet wärde: {{message}}',
+    },
   },
   detail: {
     tabs: 'Beriich vom Modäll',
@@ -352,6 +379,10 @@ const fr_FR: ModelsMessages = {
     mistral: 'Mistral',
     groq: 'Groq',
     deepseek: 'DeepSeek',
+    // Azure OpenAI, Amazon Bedrock, Ollama (ADR 0039)
+    azure: 'Azure OpenAI',
+    'amazon-bedrock': 'Amazon Bedrock',
+    ollama: 'Ollama',
   },
   installModal: {
     title: 'Installer un nouveau modèle',
@@ -374,6 +405,11 @@ const fr_FR: ModelsMessages = {
     installFailed: 'Impossible d’installer le modèle.',
     formErrors: 'Veuillez corriger ce qui suit :',
     installed: 'Modèle « {{name}} » installé.',
+    modelList: {
+      listed: 'Modèles sur le serveur : {{count}}. Un autre nom peut aussi être saisi.',
+      none: 'Le serveur ne liste aucun modèle ; saisissez le nom du modèle.',
+      failed: 'Les modèles du serveur n’ont pas pu être listés : {{message}}',
+    },
   },
   detail: {
     tabs: 'Sections du modèle',
@@ -454,6 +490,10 @@ const it_IT: ModelsMessages = {
     mistral: 'Mistral',
     groq: 'Groq',
     deepseek: 'DeepSeek',
+    // Azure OpenAI, Amazon Bedrock, Ollama (ADR 0039)
+    azure: 'Azure OpenAI',
+    'amazon-bedrock': 'Amazon Bedrock',
+    ollama: 'Ollama',
   },
   installModal: {
     title: 'Installa nuovo modello',
@@ -476,6 +516,11 @@ const it_IT: ModelsMessages = {
     installFailed: 'Impossibile installare il modello.',
     formErrors: 'Correggi quanto segue:',
     installed: 'Modello «{{name}}» installato.',
+    modelList: {
+      listed: 'Modelli sul server: {{count}}. Si può anche inserire un altro nome.',
+      none: 'Il server non elenca modelli; inserisci il nome del modello.',
+      failed: 'Non è stato possibile elencare i modelli del server: {{message}}',
+    },
   },
   detail: {
     tabs: 'Sezioni del modello',

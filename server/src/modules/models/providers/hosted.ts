@@ -12,9 +12,8 @@ import {
   SdkChatModel,
   SdkEmbeddingModel,
   type SdkModelOptions,
-  textOf,
 } from './sdk';
-import type { ChatModel, EmbeddingModel } from './types';
+import { type ChatModel, type EmbeddingModel, textOf } from './types';
 
 export type HostedProvider = 'google' | 'mistral' | 'groq' | 'deepseek';
 /** The ones that also have embedding models. */
@@ -88,7 +87,7 @@ const HOSTED: Record<HostedProvider, HostedSpec> = {
     readError: readOpenAiError,
     // Thinking mode (DeepSeek's default) needs each tool-calling turn's reasoning sent back on the
     // next request, and the engine keeps no reasoning: the API would refuse every tool round trip.
-    providerOptions: { deepseek: { thinking: { type: 'disabled' } } },
+    providerOptions: () => ({ deepseek: { thinking: { type: 'disabled' } } }),
   },
 };
 

@@ -7,8 +7,8 @@ import type { AppContext } from '../../../platform/context';
 import type { schema } from '../../../platform/db';
 import { type CatalogueEntry, catalogueEntry } from '../catalogue';
 import { LexicalEmbeddingModel, OfflineDemoChatModel } from './builtin';
-import type { SdkModelOptions } from './sdk';
-import { type ChatModel, type EmbeddingModel, ProviderError } from './types';
+import type { ErrorBodyReader, SdkModelOptions } from './sdk';
+import { type ChatModel, type EmbeddingModel, ProviderError, textOf } from './types';
 
 export * from './types';
 
@@ -103,6 +103,68 @@ function compatibleLabel(baseUrl: string): string {
   return `the server at ${baseUrl}`;
 }
 
+// --- Azure OpenAI, Amazon Bedrock, Ollama (ADR 0039) ---
+
+/**
+ * Azure's two URL shapes: the v1 API (`{base}/v1/chat/completions`, the deployment named in the body) and
+ * the dated deployment URLs (`{base}/deployments/{name}/chat/completions?api-version=…`). Both are built the
+ * same for every host, so a gateway in front of Azure gets exactly what Azure would.
+ */
+function azureSettings(
+  ctx: ProviderContext,
+  params: Record<string, unknown>,
+  secrets: Record<string, string>,
+) {
+  const base = (
+    str(params.base_url) ?? `https://${str(params.resource_name)}.openai.azure.com/openai`
+  ).replace(/\/+$/, '');
+  const version = str(params.api_version) ?? 'v1';
+  const common = { apiKey: secrets.api_key ?? '', fetch: guardedFetch(ctx) };
+  return version === 'v1'
+    ? { ...common, baseURL: `${base}/v1` }
+    : { ...common, baseURL: base, apiVersion: version, useDeploymentBasedUrls: true };
+}
+
+function bedrockSettings(
+  ctx: ProviderContext,
+  params: Record<string, unknown>,
+  secrets: Record<string, string>,
+) {
+  return {
+    region: str(params.region),
+    baseURL: str(params.base_url),
+    accessKeyId: str(params.access_key_id),
+    secretAccessKey: secrets.secret_access_key,
+    sessionToken: secrets.session_token,
+    // An empty key keeps the package from using the operator's AWS_BEARER_TOKEN_BEDROCK for a vendor's model.
+    apiKey: '',
+    fetch: guardedFetch(ctx),
+  };
+}
+
+/** Bedrock answers errors in the AWS JSON protocol: `{"message": …}` (header x-amzn-ErrorType). */
+const readAwsError: ErrorBodyReader = (body) => {
+  const b = body as { message?: unknown; Message?: unknown } | null;
+  return { message: textOf(b?.message) ?? textOf(b?.Message) };
+};
+
+/** Ollama's native API answers errors as `{"error": "…"}`. */
+const readOllamaError: ErrorBodyReader = (body) => ({
+  message: textOf((body as { error?: unknown } | null)?.error),
+});
+
+const ollamaLabel = (baseUrl: string) => `the Ollama server at ${baseUrl}`;
+
+/** Ollama's native API; the optional key (Ollama's cloud, or a proxy in front of a server) as a bearer token. */
+async function ollamaProvider(ctx: ProviderContext, baseURL: string, secrets: Record<string, string>) {
+  const { createOllama } = await import('ollama-ai-provider-v2');
+  return createOllama({
+    baseURL,
+    headers: secrets.api_key ? { Authorization: `Bearer ${secrets.api_key}` } : undefined,
+    fetch: guardedFetch(ctx),
+  });
+}
+
 export function chatModelFor(ctx: ProviderContext, row: Row, opts: ProviderOptions = {}): ChatModel {
   const { entry, params, secrets } = resolve(ctx, row, 'chat_completion');
   const baseURL = str(params.base_url);
@@ -163,6 +225,48 @@ export function chatModelFor(ctx: ProviderContext, row: Row, opts: ProviderOptio
         }),
       );
     }
+    case 'azure':
+      return lazyChat(async () => {
+        const [{ SdkChatModel }, { createAzure }] = await Promise.all([sdk(), import('@ai-sdk/azure')]);
+        const azure = createAzure(azureSettings(ctx, params, secrets));
+        // Chat completions, like OpenAI (not the Responses API).
+        return new SdkChatModel(
+          azure.chat(str(params.deployment) ?? ''),
+          sdkOptions('Azure OpenAI', secrets, opts),
+        );
+      });
+    case 'amazon-bedrock':
+      return lazyChat(async () => {
+        const [{ SdkChatModel }, { createAmazonBedrock }] = await Promise.all([
+          sdk(),
+          import('@ai-sdk/amazon-bedrock'),
+        ]);
+        const bedrock = createAmazonBedrock(bedrockSettings(ctx, params, secrets));
+        return new SdkChatModel(bedrock(str(params.model) ?? ''), {
+          ...sdkOptions('Amazon Bedrock', secrets, opts),
+          readError: readAwsError,
+        });
+      });
+    case 'ollama':
+      return lazyChat(async () => {
+        const url = baseURL ?? '';
+        const [{ SdkChatModel }, ollama] = await Promise.all([sdk(), ollamaProvider(ctx, url, secrets)]);
+        return new SdkChatModel(ollama.chat(str(params.model) ?? ''), {
+          ...sdkOptions(ollamaLabel(url), secrets, opts),
+          readError: readOllamaError,
+          finishNeedsReason: true,
+          // The package puts temperature and the token limit at the top of the body, where Ollama ignores
+          // them; Ollama reads them from `options` (ADR 0039).
+          providerOptions: (request) => ({
+            ollama: {
+              options: {
+                ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+                ...(request.maxTokens !== undefined ? { num_predict: request.maxTokens } : {}),
+              },
+            },
+          }),
+        });
+      });
   }
 }
 
@@ -230,5 +334,40 @@ export function embeddingModelFor(
       throw new ProviderError('bad_request', 'Groq has no embedding models.');
     case 'deepseek':
       throw new ProviderError('bad_request', 'DeepSeek has no embedding models.');
+    case 'azure': {
+      const dimensions = Number(params.dimensions);
+      return lazyEmbedding(dimensions, async () => {
+        const [{ SdkEmbeddingModel }, { createAzure }] = await Promise.all([sdk(), import('@ai-sdk/azure')]);
+        const azure = createAzure(azureSettings(ctx, params, secrets));
+        return new SdkEmbeddingModel(
+          azure.embedding(str(params.deployment) ?? ''),
+          dimensions,
+          sdkOptions('Azure OpenAI', secrets, opts),
+        );
+      });
+    }
+    case 'amazon-bedrock':
+      return lazyEmbedding(entry.dimensions!, async () => {
+        const [{ SdkEmbeddingModel }, { createAmazonBedrock }] = await Promise.all([
+          sdk(),
+          import('@ai-sdk/amazon-bedrock'),
+        ]);
+        const bedrock = createAmazonBedrock(bedrockSettings(ctx, params, secrets));
+        return new SdkEmbeddingModel(bedrock.embedding(entry.providerModel!), entry.dimensions!, {
+          ...sdkOptions('Amazon Bedrock', secrets, opts),
+          readError: readAwsError,
+        });
+      });
+    case 'ollama': {
+      const dimensions = Number(params.dimensions);
+      return lazyEmbedding(dimensions, async () => {
+        const url = baseURL ?? '';
+        const [{ SdkEmbeddingModel }, ollama] = await Promise.all([sdk(), ollamaProvider(ctx, url, secrets)]);
+        return new SdkEmbeddingModel(ollama.embedding(str(params.model) ?? ''), dimensions, {
+          ...sdkOptions(ollamaLabel(url), secrets, opts),
+          readError: readOllamaError,
+        });
+      });
+    }
   }
 }

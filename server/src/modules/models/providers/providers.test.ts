@@ -9,7 +9,8 @@ import {
   startFakeOpenAI,
 } from '../../../test/fakes';
 import { chatModelFor, embeddingModelFor, type ProviderOptions } from './index';
-import type { ChatRequest, ChatStreamEvent, ToolSpec } from './types';
+import { collect, failure, hello, weatherTool } from './test-streams';
+import type { ChatStreamEvent } from './types';
 import { ProviderError } from './types';
 
 // The fakes listen on loopback, which the guard refuses unless allowed (ADR 0020).
@@ -72,35 +73,6 @@ function compatibleRow(apiKey?: string) {
     secretEnc: apiKey ? sealed({ api_key: apiKey }) : null,
   };
 }
-
-async function collect(stream: AsyncIterable<ChatStreamEvent>): Promise<ChatStreamEvent[]> {
-  const out: ChatStreamEvent[] = [];
-  for await (const e of stream) out.push(e);
-  return out;
-}
-
-async function failure(stream: AsyncIterable<ChatStreamEvent>): Promise<ProviderError> {
-  try {
-    await collect(stream);
-  } catch (err) {
-    if (err instanceof ProviderError) return err;
-    throw err;
-  }
-  throw new Error('expected the stream to fail');
-}
-
-const weatherTool: ToolSpec = {
-  name: 'get_weather',
-  description: 'Current weather of a city',
-  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-};
-
-const hello: ChatRequest = {
-  messages: [
-    { role: 'system', content: 'Be brief.' },
-    { role: 'user', content: 'Hello there' },
-  ],
-};
 
 describe('OpenAI (chat completions over SSE)', () => {
   it('streams text in order, then one finish with usage; sends the key, model and include_usage', async () => {

@@ -27,6 +27,7 @@ import {
   type ProviderErrorKind,
   type ToolCall,
   type ToolSpec,
+  textOf,
 } from './types';
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -35,6 +36,8 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 // choices made here on purpose (Gemini's thought-signature stand-in for the reasoning the engine keeps
 // no copy of, docs/adr/0038-providers.md).
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
+
+type ProviderOptions = NonNullable<Parameters<typeof streamText>[0]['providerOptions']>;
 
 export interface SdkModelOptions {
   /** Longest wait for the provider to start answering, and between two stream chunks (default 60 s). */
@@ -49,8 +52,16 @@ export interface SdkModelOptions {
   readError?: ErrorBodyReader;
   /** Rewrites tool call ids the provider would refuse (Mistral's must be 9 letters or digits). */
   toolCallId?: (id: string) => string;
-  /** The provider package's own options for every chat call (e.g. DeepSeek's thinking mode). */
-  providerOptions?: Parameters<typeof streamText>[0]['providerOptions'];
+  /**
+   * The provider package's own options for a chat call (e.g. DeepSeek's thinking mode, where Ollama wants
+   * temperature and the token limit).
+   */
+  providerOptions?: (request: ChatRequest) => ProviderOptions;
+  /**
+   * The stream counts as finished only when the provider said why it stopped (Ollama's package reports a
+   * stream cut before its `done` line as finished, without a reason).
+   */
+  finishNeedsReason?: boolean;
 }
 
 /**
@@ -65,10 +76,6 @@ export interface ProviderErrorBody {
 /** The kinds an HTTP error answer can be. */
 type HttpErrorKind = Extract<ProviderErrorKind, 'auth' | 'rate_limit' | 'unavailable' | 'bad_request'>;
 export type ErrorBodyReader = (body: unknown) => ProviderErrorBody;
-
-/** A non-empty string, or undefined. */
-export const textOf = (value: unknown): string | undefined =>
-  typeof value === 'string' && value ? value : undefined;
 
 /** `{"error": {"message": …}}`: OpenAI, Anthropic, Groq, DeepSeek and any OpenAI-compatible server. */
 export const readOpenAiError: ErrorBodyReader = (body) => ({
@@ -197,7 +204,21 @@ export function toProviderError(
   }
   const code = networkCode(e);
   if (code) return new ProviderError('unavailable', `Could not reach ${label} (${code}).`);
+  // An error the provider sent inside an open stream (Bedrock's exception frames carry `{message}`).
+  const streamed = streamedErrorMessage(e);
+  if (streamed) {
+    return new ProviderError(
+      'unavailable',
+      `${label} stopped the answer: ${redact(streamed, opts.secrets ?? [])}`,
+    );
+  }
   return unreadable();
+}
+
+/** The message of an error object a provider sent mid-stream (a plain object, not a thrown Error). */
+function streamedErrorMessage(err: unknown): string | null {
+  if (!err || typeof err !== 'object' || err instanceof Error) return null;
+  return textOf((err as { message?: unknown }).message) ?? null;
 }
 
 const NETWORK_CODES =
@@ -287,7 +308,7 @@ export class SdkChatModel implements ChatModel {
         ...(tools ? { tools, toolChoice: 'auto' as const } : {}),
         temperature: request.temperature,
         maxOutputTokens: request.maxTokens,
-        providerOptions: this.opts.providerOptions,
+        providerOptions: this.opts.providerOptions?.(request),
         maxRetries: this.opts.maxRetries ?? 0,
         abortSignal: deadline.controller.signal,
         // Errors arrive as stream parts below; the default handler would print them to the console.
@@ -307,6 +328,7 @@ export class SdkChatModel implements ChatModel {
           case 'abort':
             throw deadline.timedOut ? timeoutError() : (request.signal?.reason ?? new Error('aborted'));
           case 'finish': {
+            if (this.opts.finishNeedsReason && part.rawFinishReason === undefined) break;
             if (part.finishReason === 'error') {
               throw new ProviderError('bad_response', `${this.opts.label} ended the stream with an error.`);
             }

@@ -77,3 +77,7 @@ export class ProviderError extends Error {
     super(message);
   }
 }
+
+/** A non-empty string, or undefined (reading a provider's error body). */
+export const textOf = (value: unknown): string | undefined =>
+  typeof value === 'string' && value ? value : undefined;

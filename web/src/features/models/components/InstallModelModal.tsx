@@ -23,6 +23,7 @@ import { useTranslation } from 'react-i18next';
 import { EntityIcon } from '../../../components/EntityIcon';
 import { LoadingState } from '../../../components/LoadingState';
 import {
+  type FieldSuggestions,
   type FormSchema,
   type FormValues,
   hasProperties,
@@ -35,6 +36,7 @@ import {
 import { describeError } from '../../../lib/api/error';
 import { notifySuccess } from '../../../lib/notify';
 import { useAvailableModels } from '../api/getAvailableModels';
+import { useProviderModels } from '../api/getProviderModels';
 import { parameterValidationSchema, useInstallModel } from '../api/installModel';
 import { useModelLabels } from './labels';
 import '../i18n';
@@ -174,6 +176,31 @@ function ModelCard({
   );
 }
 
+/** The provider server's model names offered on the field they fill, with a note on what was found. */
+function useModelSuggestions(
+  vendorId: number,
+  model: AvailableModel | null,
+  config: Configuration | null,
+): Record<string, FieldSuggestions> | undefined {
+  const { t } = useTranslation();
+  const listed = useProviderModels(vendorId, model, config?.schema ?? null, config?.values ?? {});
+  const data = listed.data;
+  return useMemo(() => {
+    if (!listed.field) return undefined;
+    const ids = data?.data.map((m) => m.id);
+    const error = listed.error ? (describeError(listed.error).message ?? '') : null;
+    const note =
+      error !== null
+        ? t('models.installModal.modelList.failed', { message: error })
+        : ids === undefined
+          ? undefined
+          : ids.length
+            ? t('models.installModal.modelList.listed', { count: ids.length })
+            : t('models.installModal.modelList.none');
+    return { [listed.field]: { options: ids ?? [], loading: listed.isFetching, note } };
+  }, [listed.field, listed.error, listed.isFetching, data, t]);
+}
+
 function InstallModelFlow({ vendorId, onClose }: { vendorId: number; onClose(): void }) {
   const { t } = useTranslation();
   const labels = useModelLabels();
@@ -267,6 +294,7 @@ function InstallModelFlow({ vendorId, onClose }: { vendorId: number; onClose(): 
   };
 
   const otherErrors = config ? schemaOtherErrors(config.schema) : [];
+  const suggestions = useModelSuggestions(vendorId, configured, config);
 
   return (
     <Stack gap="md" data-testid="model-install-modal" data-step={step}>
@@ -398,6 +426,7 @@ function InstallModelFlow({ vendorId, onClose }: { vendorId: number; onClose(): 
                 onChange={onValuesChange}
                 onSubmit={submit}
                 fieldErrors={config.fieldErrors}
+                suggestions={suggestions}
                 disabled={install.isPending}
               />
             ) : (
