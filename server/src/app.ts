@@ -119,7 +119,8 @@ export async function buildApp(
   const metrics = createMetrics();
   const completion = new CompletionEngine(metrics);
   registerSiliconPoolMetrics(metrics);
-  registerDatabaseMetrics(metrics, opts.database);
+  // Timing every statement is the hot path's cost: only when the metrics are exposed.
+  registerDatabaseMetrics(metrics, opts.database, { statements: !!opts.config.METRICS_TOKEN });
   const broadcast =
     opts.broadcast ??
     (opts.config.REDIS_URL

@@ -42,20 +42,15 @@ export interface Database {
 const STATEMENT_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
 /**
- * Every statement's time by kind and outcome (docs/adr/0040-traces.md), and the PostgreSQL pool's
- * connections and the queries waiting for one, read at each scrape (ADR 0035).
+ * The PostgreSQL pool's connections and the queries waiting for one, read at each scrape (ADR 0035), and,
+ * when `statements`, every statement's time by kind and outcome (docs/adr/0040-traces.md).
  */
-export function registerDatabaseMetrics(metrics: Metrics, database: Database): void {
-  const statements = new Histogram({
-    name: 'llmor_db_statement_duration_seconds',
-    help: 'Time of one SQL statement from sending it to its answer, by kind (select, insert, update, delete, other) and outcome (ok, error).',
-    labelNames: ['kind', 'outcome'],
-    buckets: STATEMENT_BUCKETS,
-    registers: [metrics],
-  });
-  for (const kind of STATEMENT_KINDS) statements.zero({ kind, outcome: 'ok' });
-  database.statements.listener = (kind, seconds, failed) =>
-    statements.observe({ kind, outcome: failed ? 'error' : 'ok' }, seconds);
+export function registerDatabaseMetrics(
+  metrics: Metrics,
+  database: Database,
+  opts: { statements: boolean },
+): void {
+  if (opts.statements) timeStatements(metrics, database);
   const connections = database.connections?.bind(database);
   if (!connections) return;
   new Gauge({
@@ -70,6 +65,19 @@ export function registerDatabaseMetrics(metrics: Metrics, database: Database): v
       this.set({ state: 'waiting' }, waiting);
     },
   });
+}
+
+function timeStatements(metrics: Metrics, database: Database): void {
+  const statements = new Histogram({
+    name: 'llmor_db_statement_duration_seconds',
+    help: 'Time of one SQL statement from sending it to its answer, by kind (select, insert, update, delete, other) and outcome (ok, error).',
+    labelNames: ['kind', 'outcome'],
+    buckets: STATEMENT_BUCKETS,
+    registers: [metrics],
+  });
+  for (const kind of STATEMENT_KINDS) statements.zero({ kind, outcome: 'ok' });
+  database.statements.listener = (kind, seconds, failed) =>
+    statements.observe({ kind, outcome: failed ? 'error' : 'ok' }, seconds);
 }
 
 const migrationsFolder = join(SERVER_ROOT, 'drizzle');
