@@ -67,14 +67,22 @@ function protocolOf(env: Env): (typeof PROTOCOLS)[number] {
   return protocol as (typeof PROTOCOLS)[number];
 }
 
+/** The traces URL the variables name, as the specification builds it; undefined: the exporter's default. */
+function tracesUrl(env: Env): string | undefined {
+  if (env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+  if (env.OTEL_EXPORTER_OTLP_ENDPOINT) return `${env.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`;
+  return undefined;
+}
+
 async function otlpExporter(env: Env): Promise<SpanExporter> {
-  // The exporter reads its endpoint, headers, timeout and compression from the OTEL_EXPORTER_OTLP_* variables.
+  // The URL from `env`; headers, timeout and compression the exporter reads from the process's variables.
+  const config = { url: tracesUrl(env) };
   if (protocolOf(env) === 'http/json') {
     const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
-    return new OTLPTraceExporter();
+    return new OTLPTraceExporter(config);
   }
   const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-proto');
-  return new OTLPTraceExporter();
+  return new OTLPTraceExporter(config);
 }
 
 /**

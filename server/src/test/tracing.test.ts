@@ -5,9 +5,10 @@
  * answer text unless the operator asks for it, and a failed reply marks its span.
  */
 import { createRequire } from 'node:module';
-import { SpanStatusCode } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { InMemorySpanExporter, ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeSiliconPools } from '../modules/functions/sandbox';
 import { startTracing, type Tracing, tracesWanted, tracingOn } from '../platform/tracing';
 import { type FakeOpenAI, startFakeOpenAI } from './fakes';
 import { Client, createTestServer, makeUser, makeVendor, type TestServer } from './harness';
@@ -65,6 +66,9 @@ describe('tracing on (an in-memory exporter)', () => {
   let server: TestServer;
   let fake: FakeOpenAI;
   let clientToken: string;
+  let owner: Client;
+  let base: string;
+  let chatbot: { id: number; name: string; modelId: number };
 
   beforeAll(async () => {
     // Imported here: the test above proves these are not loaded by the server.
@@ -72,12 +76,13 @@ describe('tracing on (an in-memory exporter)', () => {
     exporter = new Exporter();
     tracing = (await startTracing({ env: {}, exporter }))!;
     fake = await startFakeOpenAI({ apiKey: PROVIDER_KEY });
-    server = await createTestServer();
+    // The worker role: this process also runs the queue's jobs.
+    server = await createTestServer({ env: { ROLES: 'api,relay,worker' } });
     const vendor = await makeVendor(server.ctx);
     const user = await makeUser(server.ctx, { vendors: [vendor], role: 'owner' });
-    const owner = await Client.signedIn(server.app, user.email, user.password);
+    owner = await Client.signedIn(server.app, user.email, user.password);
     owner.vendorKey = vendor.key;
-    const base = `/v1/vendors/${vendor.id}`;
+    base = `/v1/vendors/${vendor.id}`;
     const model = await owner.post(`${base}/avamodels/openai-compatible-chat/install`, {
       parameters: { base_url: fake.baseUrl, model: 'provider-model', api_key: PROVIDER_KEY, cost_per_1k: 0 },
     });
@@ -88,6 +93,7 @@ describe('tracing on (an in-memory exporter)', () => {
       completion_vendor_model_id: model.json().data.id,
     });
     expect(put.statusCode, put.body).toBe(200);
+    chatbot = { id: app.id, name: app.name, modelId: model.json().data.id };
     clientToken = (await owner.post(`${base}/apps/${app.id}/clients`, { name: 'SDK' })).json().data
       .full_token;
   });
@@ -95,6 +101,7 @@ describe('tracing on (an in-memory exporter)', () => {
     await server?.close();
     await fake?.close();
     await tracing?.close();
+    await closeSiliconPools();
   });
 
   /** One message through the OpenAI-compatible endpoint, as part of the caller's trace; its spans. */
@@ -186,6 +193,54 @@ describe('tracing on (an in-memory exporter)', () => {
     expect(reply.status.message).toMatch(/rate-limiting/);
     expect(reply.attributes['llmor.reply.outcome']).toBe('provider_error');
     expect(named('ai.streamText').status.code).toBe(SpanStatusCode.ERROR);
+  });
+
+  it("puts a tool call and its Lua run under the reply, with the run's status and no arguments", async () => {
+    const fn = await owner.post(`${base}/functions`, {
+      name: 'Adder',
+      function_key: 'adder',
+      code: 'function run(args) return { sum = args.a + 1 } end',
+    });
+    expect(fn.statusCode, fn.body).toBe(201);
+    const put = await owner.put(`${base}/apps/${chatbot.id}`, {
+      name: chatbot.name,
+      completion_vendor_model_id: chatbot.modelId,
+      functions: [{ id: fn.json().data.id }],
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    fake.chat({ kind: 'reply', toolCalls: [{ id: 'call_7', name: 'adder', arguments: { a: 41 } }] });
+    fake.chat({ kind: 'reply', text: ANSWER, usage: { prompt: 20, completion: 3 } });
+    const { answer, spans, named } = await ask();
+    expect(answer.statusCode, answer.body).toBe(200);
+    const reply = named('reply');
+    const tool = named('execute_tool adder');
+    childOf(tool, reply);
+    expect(tool.attributes).toMatchObject({ 'gen_ai.tool.name': 'adder', 'gen_ai.tool.call.id': 'call_7' });
+    const run = named('function.run');
+    childOf(run, tool);
+    expect(run.attributes['llmor.function.status']).toBe(1);
+    expect(run.status.code).toBe(SpanStatusCode.UNSET);
+    // Two model turns, both under the reply.
+    const turns = spans.filter((s) => s.name === 'ai.streamText');
+    expect(turns).toHaveLength(2);
+    for (const turn of turns) childOf(turn, reply);
+    expect(recorded(spans)).not.toContain('41');
+  });
+
+  it('gives each background job a trace of its own', async () => {
+    const su = await makeUser(server.ctx, { isSu: true });
+    const superuser = await Client.signedIn(server.app, su.email, su.password);
+    exporter.reset();
+    expect((await superuser.post('/v1/admin/queue/ping', {})).statusCode).toBe(202);
+    const job = async () => {
+      await tracing.flush();
+      return exporter.getFinishedSpans().find((s) => s.name === 'job ping');
+    };
+    await expect.poll(job, { timeout: 20_000 }).toBeDefined();
+    const span = (await job())!;
+    expect(span.parentSpanContext).toBeUndefined();
+    expect(span.kind).toBe(SpanKind.CONSUMER);
+    expect(span.attributes['llmor.job.name']).toBe('ping');
   });
 
   it('records the prompt and the answer only when OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT is true', async () => {
