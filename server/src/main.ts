@@ -25,6 +25,7 @@ async function main() {
   const server = await startServer(config, {
     onSeeded: (seed) => process.stdout.write(`\n${adminLine(seed)}\n`),
   });
+  tracing?.logTo(server.app.log);
   process.stdout.write(`llmor is running at ${server.url}\n`);
   // Every link in a mail or an answer is built from this address, never from a request's headers (ADR 0023).
   process.stdout.write(

@@ -1,6 +1,8 @@
 import {
   type Attributes,
   context,
+  DiagLogLevel,
+  diag,
   propagation,
   ROOT_CONTEXT,
   type Span,
@@ -10,7 +12,7 @@ import {
   trace,
 } from '@opentelemetry/api';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { ConfigError } from './config';
 
 /**
@@ -36,6 +38,8 @@ export interface Tracing {
   flush(): Promise<void>;
   /** Exports what is left and turns tracing off for the process. */
   close(): Promise<void>;
+  /** Where the SDK's own warnings go (a collector that cannot be reached, a refused export). */
+  logTo(log: FastifyBaseLogger): void;
 }
 
 type Env = Record<string, string | undefined>;
@@ -70,7 +74,8 @@ function protocolOf(env: Env): (typeof PROTOCOLS)[number] {
 /** The traces URL the variables name, as the specification builds it; undefined: the exporter's default. */
 function tracesUrl(env: Env): string | undefined {
   if (env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
-  if (env.OTEL_EXPORTER_OTLP_ENDPOINT) return `${env.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`;
+  if (env.OTEL_EXPORTER_OTLP_ENDPOINT)
+    return `${env.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`;
   return undefined;
 }
 
@@ -118,6 +123,14 @@ export async function startTracing(
   };
   return {
     flush: () => provider.forceFlush(),
+    logTo: (log) => {
+      const warn = (message: string, ...args: unknown[]) =>
+        log.warn({ args: args.map(String) }, `traces: ${message}`);
+      diag.setLogger(
+        { error: warn, warn, info: () => {}, debug: () => {}, verbose: () => {} },
+        DiagLogLevel.WARN,
+      );
+    },
     close: async () => {
       active = undefined;
       try {
@@ -126,6 +139,7 @@ export async function startTracing(
         trace.disable();
         context.disable();
         propagation.disable();
+        diag.disable();
       }
     },
   };
