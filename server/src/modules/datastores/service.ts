@@ -320,10 +320,6 @@ class QueryVectors {
   }
 }
 
-/**
- * Hybrid search in one datastore: the nearest embedded documents and the best full-text matches,
- * fused by reciprocal rank. Documents not embedded yet are still found by their words.
- */
 /** One datastore searched, in a span of its own (docs/adr/0040-traces.md): ids and sizes, never the query. */
 function searchOne(
   ctx: KnowledgeContext,
@@ -340,6 +336,10 @@ function searchOne(
   );
 }
 
+/**
+ * Hybrid search in one datastore: the nearest embedded documents and the best full-text matches,
+ * fused by reciprocal rank. Documents not embedded yet are still found by their words.
+ */
 async function findMatches(
   ctx: KnowledgeContext,
   vendorId: number,
