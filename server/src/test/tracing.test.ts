@@ -199,7 +199,7 @@ describe('tracing on (an in-memory exporter)', () => {
     const fn = await owner.post(`${base}/functions`, {
       name: 'Adder',
       function_key: 'adder',
-      code: 'function run(args) return { sum = args.a + 1 } end',
+      code: 'function run(args) return { echoed = args.note } end',
     });
     expect(fn.statusCode, fn.body).toBe(201);
     const put = await owner.put(`${base}/apps/${chatbot.id}`, {
@@ -208,7 +208,10 @@ describe('tracing on (an in-memory exporter)', () => {
       functions: [{ id: fn.json().data.id }],
     });
     expect(put.statusCode, put.body).toBe(200);
-    fake.chat({ kind: 'reply', toolCalls: [{ id: 'call_7', name: 'adder', arguments: { a: 41 } }] });
+    fake.chat({
+      kind: 'reply',
+      toolCalls: [{ id: 'call_7', name: 'adder', arguments: { note: 'sentinel-nine-lives' } }],
+    });
     fake.chat({ kind: 'reply', text: ANSWER, usage: { prompt: 20, completion: 3 } });
     const { answer, spans, named } = await ask();
     expect(answer.statusCode, answer.body).toBe(200);
@@ -224,7 +227,24 @@ describe('tracing on (an in-memory exporter)', () => {
     const turns = spans.filter((s) => s.name === 'ai.streamText');
     expect(turns).toHaveLength(2);
     for (const turn of turns) childOf(turn, reply);
-    expect(recorded(spans)).not.toContain('41');
+    expect(recorded(spans)).not.toContain('sentinel-nine-lives');
+  });
+
+  it('traces a datastore search under its request, without the query', async () => {
+    const created = await owner.post(`${base}/apps/${chatbot.id}/datastores`, { name: 'handbook' });
+    expect(created.statusCode, created.body).toBe(201);
+    const ds = created.json().data;
+    exporter.reset();
+    const query = 'where is the glacier museum';
+    const found = await owner.post(`/v1/datastores/${ds.id}/search`, { query, k: 3 });
+    expect(found.statusCode, found.body).toBe(200);
+    await tracing.flush();
+    const spans = exporter.getFinishedSpans();
+    const search = spans.find((s) => s.name === 'datastore.search');
+    const http = spans.find((s) => s.name === 'POST /v1/datastores/:datastoreId/search');
+    expect(search?.attributes).toMatchObject({ 'llmor.datastore.id': ds.id, 'llmor.search.k': 3 });
+    childOf(search!, http!);
+    expect(recorded(spans)).not.toContain(query);
   });
 
   it('gives each background job a trace of its own', async () => {
