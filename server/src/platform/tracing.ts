@@ -111,7 +111,10 @@ export async function startTracing(
     ]);
   const exporter = opts.exporter ?? (await otlpExporter(env));
   const resource = resources
-    .resourceFromAttributes({ 'service.name': 'llmor', 'service.version': opts.version ?? '' })
+    .resourceFromAttributes({
+      'service.name': 'llmor',
+      ...(opts.version ? { 'service.version': opts.version } : {}),
+    })
     .merge(resources.detectResources({ detectors: [resources.envDetector] }));
   const provider = new BasicTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(exporter)] });
   trace.setGlobalTracerProvider(provider);
