@@ -23,15 +23,20 @@
  * 4. Long answer: CPU per reply of console sends and of the provider called directly, with answers of 5
  *    and of 500 streamed chunks (one caller); llmor's CPU per streamed chunk is the difference of the
  *    differences over the 495 extra chunks. Goal: ≤ 0.1 ms.
- * 5. Metrics (docs/adr/0035-metrics.md): console sends at 8 concurrent against this server (no METRICS_TOKEN)
- *    and a second one with METRICS_TOKEN set, in alternating rounds; CPU per reply and p50 of each, the
- *    median of the rounds' ratios, and one scrape to check every reply was counted. Goal: < 3 %.
+ * 5. Metrics and traces (docs/adr/0035-metrics.md, docs/adr/0040-traces.md): console sends at 8 concurrent
+ *    against this server (no METRICS_TOKEN, no traces), a twin with METRICS_TOKEN, and a third with
+ *    METRICS_TOKEN and traces exported over OTLP to a local receiver that keeps nothing, in rotating rounds;
+ *    CPU per reply and p50 of each, the median of the rounds' ratios against the first, one scrape to check
+ *    every reply was counted. Goals: < 3 % with metrics on and traces off, < 10 % with both on.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { RelayMessageType, RelayServerEvent, relayMessage } from '@llmor/contracts';
 import { CompletionMetrics } from '@llmor/server/modules/completion/metrics';
 import { makeChatApp, makeConversation } from '@llmor/server/modules/completion/testing';
 import type { ChatModel } from '@llmor/server/modules/models/providers/types';
 import { schema } from '@llmor/server/platform/db/index';
+import { startTracing } from '@llmor/server/platform/tracing';
 import { directStreamBody, FAKE_REPLY, LONG_REPLY_CHUNKS, startFakeProvider } from '../lib/fake-provider';
 import { consoleSession, countQueries, relayClient, startBenchServer } from '../lib/llmor';
 import { type Cell, fmt, load, median, percentile, postJson, printTable } from '../lib/load';
@@ -51,7 +56,7 @@ const LONG_ANSWER_REPLIES = 60;
 const METRICS_ROUNDS = 6;
 const METRICS_CONCURRENCY = 8;
 const PARTS = new Set(
-  (process.env.CONVERSATION_PARTS ?? 'overhead,first-chunk,history,long-answer,metrics').split(','),
+  (process.env.CONVERSATION_PARTS ?? 'overhead,first-chunk,history,long-answer,observability').split(','),
 );
 
 const provider = await startFakeProvider();
@@ -346,76 +351,160 @@ async function engineRecordingMs(): Promise<number> {
   return median(rounds);
 }
 
-/** 5. Metrics on vs off: the same sends against a twin server with METRICS_TOKEN, rounds alternating. */
-async function metricsPart(): Promise<void> {
-  const metricsToken = 'bench-metrics-token-0123456789';
-  const twin = await startBenchServer(provider.url, {
-    SEND_RATE_PER_MINUTE: '1000000',
-    METRICS_TOKEN: metricsToken,
+/**
+ * A local OTLP/HTTP receiver that reads each export and answers an empty success, as a collector does;
+ * it keeps nothing. Counts requests and bytes so the run shows the spans were sent.
+ */
+async function startOtlpReceiver() {
+  const counts = { requests: 0, bytes: 0, unexpected: 0 };
+  const receiver = createServer((req, res) => {
+    let bytes = 0;
+    req.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+    });
+    req.on('end', () => {
+      if (req.method !== 'POST' || req.url !== '/v1/traces') {
+        counts.unexpected++;
+        res.writeHead(404).end();
+        return;
+      }
+      counts.requests++;
+      counts.bytes += bytes;
+      res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+    });
   });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const { port } = receiver.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    counts,
+    close: () => new Promise<void>((resolve) => receiver.close(() => resolve())),
+  };
+}
+
+type Side = 'off' | 'metrics' | 'traced';
+
+/**
+ * 5. What metrics and traces cost: the same sends against this server (no METRICS_TOKEN, no traces), a twin
+ * with METRICS_TOKEN, and a third with METRICS_TOKEN and traces exported over OTLP to a local receiver;
+ * rounds rotate the order. Tracing is process-wide, so it is started for the traced side's cells only, and
+ * the export of the spans left when it stops is counted in that cell's CPU.
+ */
+async function observabilityPart(): Promise<void> {
+  const metricsToken = 'bench-metrics-token-0123456789';
+  const receiver = await startOtlpReceiver();
+  const tracingEnv = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url };
+  const twinEnv = { SEND_RATE_PER_MINUTE: '1000000', METRICS_TOKEN: metricsToken };
+  const metricsTwin = await startBenchServer(provider.url, twinEnv);
+  // Built while tracing is on, so it registers its HTTP spans.
+  let tracing = await startTracing({ env: tracingEnv });
+  const tracedTwin = await startBenchServer(provider.url, twinEnv);
+  await tracing?.close();
   try {
-    const twinSession = await consoleSession(twin.server.url, twin.vendor.key);
+    const twinSide = async (twin: typeof metricsTwin) => ({
+      url: twin.server.url,
+      session: await consoleSession(twin.server.url, twin.vendor.key),
+      open: () => makeConversation(twin.ctx, twin.app),
+    });
     const sides = {
       off: { url: server.url, session, open: () => makeConversation(ctx, app) },
-      on: { url: twin.server.url, session: twinSession, open: () => makeConversation(twin.ctx, twin.app) },
+      metrics: await twinSide(metricsTwin),
+      traced: await twinSide(tracedTwin),
     };
     const perCaller = Math.ceil(REPLIES / 2 / METRICS_CONCURRENCY);
-    const cell = async (side: (typeof sides)['on'], round: number) => {
+    const sends = async (side: Side, round: number) => {
+      const { url, session: signedIn, open } = sides[side];
       const pool: string[][] = [];
       for (let w = 0; w < METRICS_CONCURRENCY; w++) {
         const owned: string[] = [];
-        for (let c = 0; c < Math.ceil(perCaller / CONVERSATION_LENGTH); c++)
-          owned.push((await side.open()).token);
+        for (let c = 0; c < Math.ceil(perCaller / CONVERSATION_LENGTH); c++) owned.push((await open()).token);
         pool.push(owned);
       }
       return load(
         METRICS_CONCURRENCY,
         (w, i) =>
           sendTo(
-            side.url,
-            side.session,
+            url,
+            signedIn,
             pool[w]![Math.floor(i / CONVERSATION_LENGTH)]!,
-            `metrics ${round} ${w}-${i}`,
+            `observed ${round} ${w}-${i}`,
           ),
         { perCaller },
       );
     };
-    await cell(sides.on, -1); // the twin's warm-up
-    const cells: { off: Cell; on: Cell }[] = [];
+    const cell = async (side: Side, round: number): Promise<Cell> => {
+      if (side !== 'traced') return sends(side, round);
+      tracing = await startTracing({ env: tracingEnv });
+      const measured = await sends(side, round);
+      const cpu = process.cpuUsage();
+      await tracing?.close();
+      const { user, system } = process.cpuUsage(cpu);
+      return { ...measured, cpuMs: measured.cpuMs + (user + system) / 1000 / measured.calls };
+    };
+    await cell('metrics', -1); // the twins' warm-up
+    await cell('traced', -1);
+    const order: Side[] = ['off', 'metrics', 'traced'];
+    const cells: Record<Side, Cell>[] = [];
     for (let round = 0; round < METRICS_ROUNDS; round++) {
-      // Alternating which side goes first, so a drift in the machine's load falls on both.
-      const [first, second] = round % 2 ? (['on', 'off'] as const) : (['off', 'on'] as const);
-      const a = await cell(sides[first], round);
-      const b = await cell(sides[second], round);
-      cells.push({ [first]: a, [second]: b } as { off: Cell; on: Cell });
+      // Rotating which side goes first, so a drift in the machine's load falls on every side.
+      const rotated = [...order.slice(round % 3), ...order.slice(0, round % 3)];
+      const measured = {} as Record<Side, Cell>;
+      for (const side of rotated) measured[side] = await cell(side, round);
+      cells.push(measured);
     }
-    const scraped = await fetch(`${twin.server.url}/metrics`, {
+    const scraped = await fetch(`${metricsTwin.server.url}/metrics`, {
       headers: { authorization: `Bearer ${metricsToken}` },
     }).then((r) => r.text());
     const counted = [...scraped.matchAll(/^llmor_replies_total\{[^}]*\} (\d+)$/gm)].reduce(
       (sum, m) => sum + Number(m[1]),
       0,
     );
-    const sent = cells.reduce((sum, c) => sum + c.on.calls, 0) + perCaller * METRICS_CONCURRENCY;
-    const ratio = (pick: (c: Cell) => number) => median(cells.map((c) => pick(c.on) / pick(c.off)));
-    const pct = (r: number) => `${((r - 1) * 100).toFixed(1)} %`;
+    const sent = cells.reduce((sum, c) => sum + c.metrics.calls, 0) + perCaller * METRICS_CONCURRENCY;
+    const tracedReplies = cells.reduce((sum, c) => sum + c.traced.calls, 0) + perCaller * METRICS_CONCURRENCY;
+    const ratio = (side: Side, pick: (c: Cell) => number) =>
+      median(cells.map((c) => pick(c[side]) / pick(c.off)));
+    const pct = (r: number) => `${r >= 1 ? '+' : ''}${((r - 1) * 100).toFixed(1)} %`;
     console.log(
-      `\nMetrics on vs off: console sends at ${METRICS_CONCURRENCY} concurrent, ${METRICS_ROUNDS} alternating rounds of ${perCaller * METRICS_CONCURRENCY} replies each\n`,
+      `\nMetrics and traces: console sends at ${METRICS_CONCURRENCY} concurrent, ${METRICS_ROUNDS} rotating rounds of ${perCaller * METRICS_CONCURRENCY} replies per side\n`,
     );
     printTable([
-      ['', 'off: CPU ms / reply', 'on: CPU ms / reply', 'off: p50 ms', 'on: p50 ms', 'errors'],
+      [
+        '',
+        'off: CPU ms / reply',
+        'metrics',
+        'metrics + traces',
+        'off: p50 ms',
+        'metrics',
+        'metrics + traces',
+        'errors',
+      ],
       ...cells.map((c, i) => [
         `round ${i + 1}`,
-        c.off.cpuMs.toFixed(2),
-        c.on.cpuMs.toFixed(2),
-        fmt(c.off.p50),
-        fmt(c.on.p50),
-        String(c.off.errors + c.on.errors),
+        ...order.map((side) => c[side].cpuMs.toFixed(2)),
+        ...order.map((side) => fmt(c[side].p50)),
+        String(order.reduce((sum, side) => sum + c[side].errors, 0)),
       ]),
     ]);
+    console.log('');
+    printTable([
+      ["against off (median of the rounds' ratios)", 'CPU per reply', 'p50', 'goal'],
+      [
+        'metrics on, traces off',
+        pct(ratio('metrics', (c) => c.cpuMs)),
+        pct(ratio('metrics', (c) => c.p50)),
+        '< 3 %',
+      ],
+      [
+        'metrics and traces on',
+        pct(ratio('traced', (c) => c.cpuMs)),
+        pct(ratio('traced', (c) => c.p50)),
+        '< 10 %',
+      ],
+    ]);
     console.log(
-      `\nWith metrics on (median of the rounds' ratios): CPU per reply ${pct(ratio((c) => c.cpuMs))}, p50 ${pct(ratio((c) => c.p50))} (goal < 3 %); ` +
-        `the scrape counted ${counted} of ${sent} replies, ${scraped.length.toLocaleString('en-US')} bytes`,
+      `\nThe scrape counted ${counted} of ${sent} replies (${scraped.length.toLocaleString('en-US')} bytes); ` +
+        `the receiver took ${receiver.counts.requests} exports, ${(receiver.counts.bytes / tracedReplies).toFixed(0)} bytes per traced reply` +
+        (receiver.counts.unexpected ? `, and refused ${receiver.counts.unexpected} requests` : ''),
     );
     const recording = await engineRecordingMs();
     const cpuOff = median(cells.map((c) => c.off.cpuMs));
@@ -424,7 +513,9 @@ async function metricsPart(): Promise<void> {
         `${((recording / cpuOff) * 100).toFixed(2)} % of a send's CPU with metrics off (${cpuOff.toFixed(2)} ms)`,
     );
   } finally {
-    await twin.server.close();
+    await metricsTwin.server.close();
+    await tracedTwin.server.close();
+    await receiver.close();
   }
 }
 
@@ -451,7 +542,7 @@ try {
   if (PARTS.has('first-chunk')) await firstChunkPart();
   if (PARTS.has('history')) await historyPart();
   if (PARTS.has('long-answer')) await longAnswerPart();
-  if (PARTS.has('metrics')) await metricsPart();
+  if (PARTS.has('observability')) await observabilityPart();
   if (provider.counts.unexpected) {
     throw new Error(`the fake provider refused ${provider.counts.unexpected} requests`);
   }

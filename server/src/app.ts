@@ -25,7 +25,7 @@ import { embedRoutes } from './modules/embeds/routes';
 import { registerEmbedScript } from './modules/embeds/widget';
 import { functionRoutes } from './modules/functions/routes';
 import { registerSiliconPoolMetrics } from './modules/functions/sandbox';
-import { registerHealthRoutes } from './modules/health/routes';
+import { HEALTH_PATHS, registerHealthRoutes } from './modules/health/routes';
 import { registerIconRoutes } from './modules/icons/routes';
 import { memberRoutes } from './modules/members/routes';
 import { modelRoutes } from './modules/models/routes';
@@ -49,7 +49,7 @@ import { openApiRoutes, registerOpenApi } from './platform/http/openapi';
 import { Pipeline } from './platform/http/pipeline';
 import type { RouteSpec } from './platform/http/route';
 import { serializeError } from './platform/log';
-import { createMetrics, registerMetrics } from './platform/metrics';
+import { createMetrics, METRICS_PATH, registerMetrics } from './platform/metrics';
 import { OutboundGuard } from './platform/outbound/guard';
 import { SERVER_ROOT } from './platform/paths';
 import { JobQueue } from './platform/queue';
@@ -58,6 +58,7 @@ import { RelayHub } from './platform/relay/hub';
 import { limitSocketsPerAddress } from './platform/relay/limits';
 import { startRelay } from './platform/relay/server';
 import { registerSecurityHeaders } from './platform/security';
+import { registerHttpTracing, tracingOn } from './platform/tracing';
 import { DEFAULT_WEB_DIST, isConsoleRoute, registerWebConsole, sendConsole } from './platform/web';
 
 export const VERSION: string = JSON.parse(readFileSync(join(SERVER_ROOT, 'package.json'), 'utf8')).version;
@@ -118,7 +119,8 @@ export async function buildApp(
   const metrics = createMetrics();
   const completion = new CompletionEngine(metrics);
   registerSiliconPoolMetrics(metrics);
-  registerDatabaseMetrics(metrics, opts.database);
+  // Timing every statement is the hot path's cost: only when the metrics are exposed.
+  registerDatabaseMetrics(metrics, opts.database, { statements: !!opts.config.METRICS_TOKEN });
   const broadcast =
     opts.broadcast ??
     (opts.config.REDIS_URL
@@ -194,6 +196,8 @@ export async function buildApp(
     },
   });
   pipeline.install(app);
+  // Before any route: handlers run inside their request's span (docs/adr/0040-traces.md).
+  if (tracingOn()) registerHttpTracing(app, [METRICS_PATH, ...HEALTH_PATHS]);
   registerMetrics(app, metrics, opts.config.METRICS_TOKEN);
   endConnectionsWhenStopping(app);
   await registerSecurityHeaders(app);

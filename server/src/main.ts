@@ -1,4 +1,6 @@
+import { VERSION } from './app';
 import { loadConfig } from './platform/config';
+import { startTracing } from './platform/tracing';
 import type { SeedResult } from './seed';
 import { startServer } from './server';
 import { startupFailure } from './startup';
@@ -18,9 +20,12 @@ const STOP_DEADLINE_MS = 20_000;
 
 async function main() {
   const config = loadConfig();
+  // Before anything runs, so every span has its provider (OTEL_* variables; docs/adr/0040-traces.md).
+  const tracing = await startTracing({ version: VERSION });
   const server = await startServer(config, {
     onSeeded: (seed) => process.stdout.write(`\n${adminLine(seed)}\n`),
   });
+  tracing?.logTo(server.app.log);
   process.stdout.write(`llmor is running at ${server.url}\n`);
   // Every link in a mail or an answer is built from this address, never from a request's headers (ADR 0023).
   process.stdout.write(
@@ -40,6 +45,7 @@ async function main() {
       process.exit(1);
     }, STOP_DEADLINE_MS).unref();
     await server.close();
+    await tracing?.close().catch((err: unknown) => server.app.log.warn({ err }, 'traces not exported'));
     server.app.log.info('stopped');
     process.exit(0);
   };

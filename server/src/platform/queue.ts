@@ -4,11 +4,13 @@
  * number of API and worker processes. Domains declare their jobs (`JobDefinition`) beside their routes;
  * the composition root defines them all and, in a process with the `worker` role, works them.
  */
+import { SpanKind } from '@opentelemetry/api';
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import type { Database } from './db';
 import { LATENCY_BUCKETS, type Metrics } from './metrics';
+import { inSpan } from './tracing';
 
 /** Every job names the vendor it works for (null for instance-wide jobs such as the monitor's ping). */
 export interface JobData {
@@ -152,12 +154,15 @@ export class JobQueue {
     return rows as unknown as { name: string; state: string; n: number }[];
   }
 
-  /** Runs one job of `name`, counted and timed when metrics are on. */
+  /** Runs one job of `name`, counted and timed when metrics are on, in a trace of its own when tracing is. */
   private async work(name: string, handler: () => Promise<unknown>): Promise<unknown> {
     const started = performance.now();
     let outcome = 'failure';
     try {
-      const result = await handler();
+      const result = await inSpan(`job ${name}`, { 'llmor.job.name': name }, handler, {
+        kind: SpanKind.CONSUMER,
+        root: true,
+      });
       outcome = 'success';
       return result;
     } finally {

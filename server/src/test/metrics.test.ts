@@ -234,6 +234,22 @@ describe('GET /metrics', () => {
     expect(after.has('llmor_db_pool_connections{state="busy"}')).toBe(pooled);
   });
 
+  it("times the database's statements by kind, naming no statement", async () => {
+    const before = parseExposition((await scrape(`Bearer ${METRICS_TOKEN}`)).body);
+    expect((await owner.get(`/v1/vendors/${vendor.id}/apps`)).statusCode).toBe(200);
+    const after = parseExposition((await scrape(`Bearer ${METRICS_TOKEN}`)).body);
+    const count = (samples: Samples, kind: string) =>
+      samples.get(`llmor_db_statement_duration_seconds_count{kind="${kind}",outcome="ok"}`) ?? 0;
+    expect(count(after, 'select') - count(before, 'select')).toBeGreaterThanOrEqual(1);
+    expect(count(after, 'insert')).toBeGreaterThanOrEqual(1);
+    const labels = [...after.keys()]
+      .filter((key) => key.startsWith('llmor_db_statement_duration_seconds_count'))
+      .map((key) => key.slice(key.indexOf('{')));
+    for (const label of labels) {
+      expect(label).toMatch(/^\{kind="(select|insert|update|delete|other)",outcome="(ok|error)"\}$/);
+    }
+  });
+
   it("shows the Lua pool's workers once a run started it, and its queue", async () => {
     const lua = async () => {
       const samples = parseExposition((await scrape(`Bearer ${METRICS_TOKEN}`)).body);

@@ -5,6 +5,7 @@ import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../platform/context';
 import { conflict } from '../../platform/errors';
 import type { Metrics } from '../../platform/metrics';
+import { annotateSpan, inSpan } from '../../platform/tracing';
 import type { ReplyObserver, ReplyOutcome, ReplyReservation } from '../conversations/ports';
 import { presentMessage } from '../conversations/present';
 import {
@@ -156,7 +157,9 @@ export class CompletionEngine implements EngineSeams {
     const entry: Running = { controller, done: Promise.resolve() };
     this.running.set(id, entry);
     this.beat(ctx);
-    const done = this.leaseAndRun(ctx, input, controller.signal).finally(() => {
+    const done = inSpan('reply', replySpanAttributes(input), () =>
+      this.leaseAndRun(ctx, input, controller.signal),
+    ).finally(() => {
       if (this.running.get(id) === entry) this.running.delete(id);
       this.beat(ctx);
     });
@@ -336,9 +339,12 @@ export class CompletionEngine implements EngineSeams {
       if (!responder) throw new ReplyError(`Apps of type '${app.type}' cannot answer messages.`);
       await responder(turn);
       measured.end('ok');
+      annotateSpan({ 'llmor.reply.outcome': 'ok' });
     } catch (err) {
-      measured.end(outcomeOf(err, { timedOut: timeout.signal.aborted, stopped: signal.aborted }));
+      const outcomeLabel = outcomeOf(err, { timedOut: timeout.signal.aborted, stopped: signal.aborted });
+      measured.end(outcomeLabel);
       const text = errorText(err, turnSignal);
+      annotateSpan({ 'llmor.reply.outcome': outcomeLabel }, text);
       if (text === UNEXPECTED_ERROR_TEXT)
         ctx.log.error({ err, conversation: conversation.id }, 'completion failed');
       outcome.error = text;
@@ -353,6 +359,17 @@ export class CompletionEngine implements EngineSeams {
     }
     return outcome;
   }
+}
+
+/** What a reply's span says of it: ids and kinds, never the message or a token (docs/adr/0040-traces.md). */
+function replySpanAttributes({ app, conversation }: CompletionInput) {
+  return {
+    'llmor.vendor.id': conversation.vendorId,
+    'llmor.app.id': app.id,
+    'llmor.app.type': app.type,
+    'llmor.conversation.id': conversation.id,
+    'llmor.conversation.channel': conversation.channel,
+  };
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;

@@ -10,10 +10,11 @@
  */
 import { isPlainObject } from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
+import { inSpan } from '../../platform/tracing';
 import { listInstalledFunctions } from '../functions/repo';
 import { baseHost, failureText, runAndStore } from '../functions/sandbox';
-import type { ToolSpec } from '../models/providers/types';
-import type { ToolProvider, ToolResult } from './types';
+import type { ToolCall, ToolSpec } from '../models/providers/types';
+import type { ToolContext, ToolProvider, ToolResult } from './types';
 
 /** A function's argument schema as tool parameters; anything that is not an object schema → any object. */
 export function toolParameters(argumentSchema: unknown): Record<string, unknown> {
@@ -41,25 +42,39 @@ export const functionTools: ToolProvider = {
     }));
   },
 
-  async execute(call, { ctx, app, conversation, emit }): Promise<ToolResult> {
-    const rows = await listInstalledFunctions(ctx.db, app.vendorId, app.id);
-    const fn = rows.find((f) => f.functionKey === call.name);
-    if (!fn) return { result: { error: `Unknown function '${call.name}'` }, status: -1 };
-    if (!isPlainObject(call.arguments)) {
-      return { result: { error: 'The arguments must be a JSON object.' }, status: -1 };
-    }
-    const { result: r } = await runAndStore(ctx, fn, {
-      code: fn.code,
-      arguments: call.arguments,
-      config: isPlainObject(fn.config) ? fn.config : {},
-      host: baseHost({
-        ctx,
-        target: { id: conversation.id, vendorId: conversation.vendorId, token: conversation.token },
-        emit,
-      }),
-      conversationId: conversation.id,
-    });
-    if (r.status === 1) return { result: r.result ?? null, status: 1 };
-    return { result: failedToolResult(r), status: r.status };
+  execute(call, turn): Promise<ToolResult> {
+    // GenAI semantic conventions' tool span; the arguments and result stay out (docs/adr/0040-traces.md).
+    return inSpan(
+      `execute_tool ${call.name}`,
+      {
+        'gen_ai.operation.name': 'execute_tool',
+        'gen_ai.tool.name': call.name,
+        'gen_ai.tool.call.id': call.id,
+        'gen_ai.tool.type': 'function',
+      },
+      () => runTool(call, turn),
+    );
   },
 };
+
+async function runTool(call: ToolCall, { ctx, app, conversation, emit }: ToolContext): Promise<ToolResult> {
+  const rows = await listInstalledFunctions(ctx.db, app.vendorId, app.id);
+  const fn = rows.find((f) => f.functionKey === call.name);
+  if (!fn) return { result: { error: `Unknown function '${call.name}'` }, status: -1 };
+  if (!isPlainObject(call.arguments)) {
+    return { result: { error: 'The arguments must be a JSON object.' }, status: -1 };
+  }
+  const { result: r } = await runAndStore(ctx, fn, {
+    code: fn.code,
+    arguments: call.arguments,
+    config: isPlainObject(fn.config) ? fn.config : {},
+    host: baseHost({
+      ctx,
+      target: { id: conversation.id, vendorId: conversation.vendorId, token: conversation.token },
+      emit,
+    }),
+    conversationId: conversation.id,
+  });
+  if (r.status === 1) return { result: r.result ?? null, status: 1 };
+  return { result: failedToolResult(r), status: r.status };
+}

@@ -20,6 +20,7 @@ import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../platform/context';
 import { badGateway, conflict, notFound, validationError } from '../../platform/errors';
 import type { JobQueue } from '../../platform/queue';
+import { inSpan } from '../../platform/tracing';
 import { embeddingModelFor } from '../models/providers/index';
 import { type EmbeddingModel, ProviderError } from '../models/providers/types';
 import {
@@ -319,11 +320,27 @@ class QueryVectors {
   }
 }
 
+/** One datastore searched, in a span of its own (docs/adr/0040-traces.md): ids and sizes, never the query. */
+function searchOne(
+  ctx: KnowledgeContext,
+  vendorId: number,
+  ds: DatastoreRow,
+  query: string,
+  k: number,
+  vectors: QueryVectors,
+): Promise<SearchHit[]> {
+  return inSpan(
+    'datastore.search',
+    { 'llmor.vendor.id': vendorId, 'llmor.datastore.id': ds.id, 'llmor.search.k': k },
+    () => findMatches(ctx, vendorId, ds, query, k, vectors),
+  );
+}
+
 /**
  * Hybrid search in one datastore: the nearest embedded documents and the best full-text matches,
  * fused by reciprocal rank. Documents not embedded yet are still found by their words.
  */
-async function searchOne(
+async function findMatches(
   ctx: KnowledgeContext,
   vendorId: number,
   found: DatastoreRow,

@@ -12,6 +12,7 @@ import { Gauge } from 'prom-client';
 import type { AppContext } from '../../platform/context';
 import { applyPatch, deepClone, type Operation } from '../../platform/json-patch';
 import type { Metrics } from '../../platform/metrics';
+import { annotateSpan, inSpan } from '../../platform/tracing';
 import {
   closeSharedSiliconPool,
   existingSharedSiliconPool,
@@ -235,13 +236,23 @@ export async function runAndStore(
   fn: { id: number; vendorId: number },
   input: FunctionRunInput,
 ): Promise<{ result: SiliconRunResult; run: FunctionRunRow | null }> {
-  const result = await (input.pool ?? siliconPool()).run({
-    code: input.code,
-    arguments: input.arguments,
-    config: input.config,
-    host: input.host,
-    tenant: fn.vendorId,
-  });
+  const result = await inSpan(
+    'function.run',
+    { 'llmor.vendor.id': fn.vendorId, 'llmor.function.id': fn.id },
+    async () => {
+      const r = await (input.pool ?? siliconPool()).run({
+        code: input.code,
+        arguments: input.arguments,
+        config: input.config,
+        host: input.host,
+        tenant: fn.vendorId,
+      });
+      // The status only: a Lua error's text may quote the run's data.
+      const failed = r.status === SiliconStatus.Ok ? undefined : `the run ended with status ${r.status}`;
+      annotateSpan({ 'llmor.function.status': r.status, 'llmor.function.took_ms': r.took }, failed);
+      return r;
+    },
+  );
   const run = await insertRun(ctx.db, fn.vendorId, fn.id, {
     conversationId: input.conversationId ?? null,
     status: result.status,

@@ -7,13 +7,14 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import { Gauge } from 'prom-client';
+import { Gauge, Histogram } from 'prom-client';
 import { isInMemoryDataDir } from '../config';
 import type { Metrics } from '../metrics';
 import { SERVER_ROOT } from '../paths';
 import { lockDataDir } from './lock';
 import { PgliteThread } from './pglite-thread';
 import * as schema from './schema';
+import { STATEMENT_KINDS, StatementTimer } from './statements';
 import { createFromTemplate, ensurePgliteTemplate, tunePgliteSettings } from './template';
 
 export { schema };
@@ -31,12 +32,25 @@ export interface Database {
   executeSql(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** Times every statement for the metrics (a listener set by `registerDatabaseMetrics`). */
+  statements: StatementTimer;
   /** The connection pool's figures (PostgreSQL; the embedded database has one connection in its thread). */
   connections?(): { total: number; idle: number; waiting: number };
 }
 
-/** The PostgreSQL pool's connections and the queries waiting for one, read at each scrape (ADR 0035). */
-export function registerDatabaseMetrics(metrics: Metrics, database: Database): void {
+/** Statement latencies: from well under a millisecond to a slow scan. */
+const STATEMENT_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+/**
+ * The PostgreSQL pool's connections and the queries waiting for one, read at each scrape (ADR 0035), and,
+ * when `statements`, every statement's time by kind and outcome (docs/adr/0040-traces.md).
+ */
+export function registerDatabaseMetrics(
+  metrics: Metrics,
+  database: Database,
+  opts: { statements: boolean },
+): void {
+  if (opts.statements) timeStatements(metrics, database);
   const connections = database.connections?.bind(database);
   if (!connections) return;
   new Gauge({
@@ -51,6 +65,19 @@ export function registerDatabaseMetrics(metrics: Metrics, database: Database): v
       this.set({ state: 'waiting' }, waiting);
     },
   });
+}
+
+function timeStatements(metrics: Metrics, database: Database): void {
+  const statements = new Histogram({
+    name: 'llmor_db_statement_duration_seconds',
+    help: 'Time of one SQL statement from sending it to its answer, by kind (select, insert, update, delete, other) and outcome (ok, error).',
+    labelNames: ['kind', 'outcome'],
+    buckets: STATEMENT_BUCKETS,
+    registers: [metrics],
+  });
+  for (const kind of STATEMENT_KINDS) statements.zero({ kind, outcome: 'ok' });
+  database.statements.listener = (kind, seconds, failed) =>
+    statements.observe({ kind, outcome: failed ? 'error' : 'ok' }, seconds);
 }
 
 const migrationsFolder = join(SERVER_ROOT, 'drizzle');
@@ -88,12 +115,15 @@ async function openPglite(dataDir: string): Promise<Database> {
       process.stderr.write(`${reason.message}\n`);
       process.exit(70);
     });
+    const statements = new StatementTimer();
+    timePgliteStatements(statements, client);
     const db = drizzlePglite(client as never, { schema }) as unknown as Db;
     await migratePglite(db as never, { migrationsFolder });
     return {
       db,
       kind: 'pglite',
       hasVector: false,
+      statements,
       executeSql: async (text, values) => {
         if (values?.length) return client.query<Record<string, unknown>>(text, values);
         const results = await client.exec(text);
@@ -123,6 +153,8 @@ async function openPostgres(url: string): Promise<Database> {
   pool.on('error', (err) => {
     process.stderr.write(`database connection lost (idle client): ${err.message}\n`);
   });
+  const statements = new StatementTimer();
+  timePostgresStatements(statements, pool);
   const db = drizzleNodePg(pool, { schema }) as unknown as Db;
   try {
     await migrateNodePg(db as never, { migrationsFolder });
@@ -134,6 +166,7 @@ async function openPostgres(url: string): Promise<Database> {
     db,
     kind: 'postgres',
     hasVector: false,
+    statements,
     executeSql: async (text, values) => {
       const result = await pool.query(text, values?.length ? values : undefined);
       // Several statements answer an array of results.
@@ -148,6 +181,17 @@ async function openPostgres(url: string): Promise<Database> {
     },
     connections: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
+}
+
+/** The thread's statements, in a transaction or not (its transactions call the same methods). */
+function timePgliteStatements(statements: StatementTimer, client: PgliteThread): void {
+  statements.wrap(client, 'query');
+  statements.wrap(client, 'exec');
+}
+
+/** Each pooled connection's statements: drizzle's, and the pool's own `query` (pg-boss) runs on them. */
+function timePostgresStatements(statements: StatementTimer, pool: pg.Pool): void {
+  pool.on('connect', (client) => statements.wrap(client, 'query'));
 }
 
 async function enableVector(db: Db): Promise<boolean> {

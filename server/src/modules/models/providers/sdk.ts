@@ -17,6 +17,7 @@ import {
   tool,
 } from 'ai';
 import { outboundRefusal } from '../../../platform/outbound/guard';
+import { modelCallTelemetry } from '../../../platform/tracing';
 import {
   type ChatMessage,
   type ChatModel,
@@ -313,6 +314,8 @@ export class SdkChatModel implements ChatModel {
         abortSignal: deadline.controller.signal,
         // Errors arrive as stream parts below; the default handler would print them to the console.
         onError: () => {},
+        // Spans of the call when tracing is on (docs/adr/0040-traces.md).
+        experimental_telemetry: modelCallTelemetry(),
       });
       for await (const part of result.fullStream) {
         deadline.touch();
@@ -380,6 +383,7 @@ export class SdkEmbeddingModel implements EmbeddingModel {
         values: texts,
         maxRetries: this.opts.maxRetries ?? 0,
         abortSignal: deadline.controller.signal,
+        experimental_telemetry: modelCallTelemetry(),
       });
       for (const v of result.embeddings) {
         if (v.length !== this.dimensions) {

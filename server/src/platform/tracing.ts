@@ -1,0 +1,262 @@
+import {
+  type Attributes,
+  context,
+  DiagLogLevel,
+  diag,
+  propagation,
+  ROOT_CONTEXT,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  type Tracer,
+  trace,
+} from '@opentelemetry/api';
+import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import { ConfigError } from './config';
+
+/**
+ * Traces through OpenTelemetry (docs/adr/0040-traces.md), for the whole process: the standard `OTEL_*`
+ * variables turn them on and configure the SDK and its OTLP exporter, which are imported only then. Off,
+ * every helper here runs its work as it is, and no SDK module is loaded (`@opentelemetry/api`, the facade,
+ * is the AI SDK's own dependency and loaded anyway).
+ *
+ * Spans carry route patterns, numeric ids, statuses and token counts: never prompt or answer texts unless
+ * `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true`, never tokens or keys.
+ */
+
+interface Active {
+  tracer: Tracer;
+  /** Prompts and answers recorded on model-call spans (an operator's choice, off by default). */
+  recordContent: boolean;
+}
+
+let active: Active | undefined;
+
+export interface Tracing {
+  /** Exports the spans ended so far (tests, before reading an in-memory exporter). */
+  flush(): Promise<void>;
+  /** Exports what is left and turns tracing off for the process. */
+  close(): Promise<void>;
+  /** Where the SDK's own warnings go (a collector that cannot be reached, a refused export). */
+  logTo(log: FastifyBaseLogger): void;
+}
+
+type Env = Record<string, string | undefined>;
+
+const PROTOCOLS = ['http/protobuf', 'http/json'] as const;
+
+/** Whether the environment asks for traces: an OTLP endpoint or `OTEL_TRACES_EXPORTER=otlp`, not disabled. */
+export function tracesWanted(env: Env): boolean {
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
+  const exporter = env.OTEL_TRACES_EXPORTER?.trim().toLowerCase();
+  if (exporter === 'none') return false;
+  if (exporter && exporter !== 'otlp') {
+    throw new ConfigError(
+      `Invalid configuration:\n  OTEL_TRACES_EXPORTER: '${exporter}' is not supported (otlp or none)`,
+    );
+  }
+  return exporter === 'otlp' || !!env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || !!env.OTEL_EXPORTER_OTLP_ENDPOINT;
+}
+
+function protocolOf(env: Env): (typeof PROTOCOLS)[number] {
+  const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL || env.OTEL_EXPORTER_OTLP_PROTOCOL || PROTOCOLS[0])
+    .trim()
+    .toLowerCase();
+  if (!(PROTOCOLS as readonly string[]).includes(protocol)) {
+    throw new ConfigError(
+      `Invalid configuration:\n  OTEL_EXPORTER_OTLP_PROTOCOL: '${protocol}' is not supported (${PROTOCOLS.join(' or ')})`,
+    );
+  }
+  return protocol as (typeof PROTOCOLS)[number];
+}
+
+/** The traces URL the variables name, as the specification builds it; undefined: the exporter's default. */
+function tracesUrl(env: Env): string | undefined {
+  if (env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+  if (env.OTEL_EXPORTER_OTLP_ENDPOINT)
+    return `${env.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`;
+  return undefined;
+}
+
+async function otlpExporter(env: Env): Promise<SpanExporter> {
+  // The URL from `env`; headers, timeout and compression the exporter reads from the process's variables.
+  const config = { url: tracesUrl(env) };
+  if (protocolOf(env) === 'http/json') {
+    const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
+    return new OTLPTraceExporter(config);
+  }
+  const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-proto');
+  return new OTLPTraceExporter(config);
+}
+
+/**
+ * Starts tracing for the process when the environment asks for it (null otherwise, nothing imported).
+ * `exporter` replaces the OTLP exporter and turns tracing on whatever the environment says (tests).
+ * The sampler (`OTEL_TRACES_SAMPLER`), batching (`OTEL_BSP_*`), limits and resource
+ * (`OTEL_SERVICE_NAME`, `OTEL_RESOURCE_ATTRIBUTES`) follow the standard variables.
+ */
+export async function startTracing(
+  opts: { env?: Env; version?: string; exporter?: SpanExporter } = {},
+): Promise<Tracing | null> {
+  const env = opts.env ?? process.env;
+  if (!opts.exporter && !tracesWanted(env)) return null;
+  if (active) throw new Error('tracing is already started in this process');
+  const [{ BasicTracerProvider, BatchSpanProcessor }, { AsyncLocalStorageContextManager }, core, resources] =
+    await Promise.all([
+      import('@opentelemetry/sdk-trace-base'),
+      import('@opentelemetry/context-async-hooks'),
+      import('@opentelemetry/core'),
+      import('@opentelemetry/resources'),
+    ]);
+  const exporter = opts.exporter ?? (await otlpExporter(env));
+  const resource = resources
+    .resourceFromAttributes({
+      'service.name': 'llmor',
+      ...(opts.version ? { 'service.version': opts.version } : {}),
+    })
+    .merge(resources.detectResources({ detectors: [resources.envDetector] }));
+  const provider = new BasicTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(exporter)] });
+  trace.setGlobalTracerProvider(provider);
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new core.W3CTraceContextPropagator());
+  active = {
+    tracer: provider.getTracer('llmor', opts.version),
+    recordContent: env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT?.trim().toLowerCase() === 'true',
+  };
+  return {
+    flush: () => provider.forceFlush(),
+    logTo: (log) => {
+      const warn = (message: string, ...args: unknown[]) =>
+        log.warn({ args: args.map(String) }, `traces: ${message}`);
+      diag.setLogger(
+        { error: warn, warn, info: () => {}, debug: () => {}, verbose: () => {} },
+        DiagLogLevel.WARN,
+      );
+    },
+    close: async () => {
+      active = undefined;
+      try {
+        await provider.shutdown();
+      } finally {
+        trace.disable();
+        context.disable();
+        propagation.disable();
+        diag.disable();
+      }
+    },
+  };
+}
+
+/** Whether this process traces. */
+export const tracingOn = (): boolean => active !== undefined;
+
+/**
+ * Runs `fn` in a span (a child of the active one): a throw marks it failed. Off, it is `fn()` alone.
+ * `root` starts a trace of its own (background work).
+ */
+export function inSpan<T>(
+  name: string,
+  attributes: Attributes,
+  fn: () => Promise<T>,
+  opts: { kind?: SpanKind; root?: boolean } = {},
+): Promise<T> {
+  if (!active) return fn();
+  const parent = opts.root ? ROOT_CONTEXT : context.active();
+  return active.tracer.startActiveSpan(name, { kind: opts.kind, attributes }, parent, async (span) => {
+    try {
+      return await fn();
+    } catch (err) {
+      markFailed(span, err instanceof Error ? err.message : String(err));
+      if (err instanceof Error) span.recordException(err);
+      throw err;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+function markFailed(span: Span, message: string): void {
+  span.setStatus({ code: SpanStatusCode.ERROR, message });
+}
+
+/** Adds attributes to the active span and, given a message, marks it failed (work that ends without a throw). */
+export function annotateSpan(attributes: Attributes, failure?: string): void {
+  if (!active) return;
+  const span = trace.getActiveSpan();
+  if (!span) return;
+  span.setAttributes(attributes);
+  if (failure !== undefined) markFailed(span, failure);
+}
+
+/**
+ * The AI SDK's `experimental_telemetry` for one model call: its spans (GenAI semantic conventions:
+ * `gen_ai.request.model`, `gen_ai.usage.input_tokens`…) under the active one, texts only when the
+ * operator enabled them. Undefined when tracing is off.
+ */
+export function modelCallTelemetry():
+  | { isEnabled: true; tracer: Tracer; recordInputs: boolean; recordOutputs: boolean }
+  | undefined {
+  if (!active) return undefined;
+  return {
+    isEnabled: true,
+    tracer: active.tracer,
+    recordInputs: active.recordContent,
+    recordOutputs: active.recordContent,
+  };
+}
+
+/**
+ * A server span per HTTP request (`POST /v1/vendors/:vendorId/apps`: the route pattern, never the URL),
+ * continuing the caller's trace from its `traceparent`; route handlers run inside it, so the work they start
+ * (a reply) is its child. `ignore` lists route patterns not traced (probes, scrapes). Register before the routes.
+ */
+export function registerHttpTracing(app: FastifyInstance, ignore: readonly string[]): void {
+  const spans = new WeakMap<FastifyRequest, Span>();
+  app.addHook('onRoute', (route) => {
+    const handler = route.handler;
+    route.handler = function traced(this: FastifyInstance, request, reply) {
+      const span = spans.get(request);
+      if (!span) return handler.call(this, request, reply);
+      return context.with(trace.setSpan(context.active(), span), () => handler.call(this, request, reply));
+    };
+  });
+  app.addHook('onRequest', (request, _reply, done) => {
+    const route = request.routeOptions.url;
+    if (!active || (route !== undefined && ignore.includes(route))) return done();
+    const method = request.method;
+    const span = active.tracer.startSpan(
+      route ? `${method} ${route}` : method,
+      {
+        kind: SpanKind.SERVER,
+        attributes: {
+          'http.request.method': method,
+          ...(route ? { 'http.route': route } : {}),
+          'url.scheme': request.protocol,
+        },
+      },
+      propagation.extract(ROOT_CONTEXT, request.headers),
+    );
+    spans.set(request, span);
+    done();
+  });
+  const end = (request: FastifyRequest, status: number | undefined) => {
+    const span = spans.get(request);
+    if (!span) return;
+    spans.delete(request);
+    if (status === undefined) markFailed(span, 'the client went away');
+    else {
+      span.setAttribute('http.response.status_code', status);
+      if (status >= 500) markFailed(span, `HTTP ${status}`);
+    }
+    span.end();
+  };
+  app.addHook('onResponse', (request, reply, done) => {
+    end(request, reply.statusCode);
+    done();
+  });
+  app.addHook('onRequestAbort', (request, done) => {
+    end(request, undefined);
+    done();
+  });
+}
