@@ -165,6 +165,7 @@ export async function buildApp(
     },
     spending: {
       reserveReply: (vendorId) => billing.reserveReply(ctx, vendorId),
+      assertReplyRoom: (vendorId) => billing.assertReplyRoom(ctx, vendorId),
       reserveCall: (vendorId, reservation) => billing.reserveCall(ctx, vendorId, reservation),
       recordTokens: (vendorId, tokens, reservation) =>
         billing.recordTokens(ctx, vendorId, tokens, reservation),

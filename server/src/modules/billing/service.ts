@@ -148,6 +148,21 @@ export async function reserveCall(
   throw await usedUp(ctx, vendorId, counted, limits);
 }
 
+/**
+ * Refuses (402 code 60, the text `reserveReply` answers) when the period's requests or tokens are used up,
+ * counting nothing: a conversation is not opened for a send the plan would refuse.
+ */
+export async function assertReplyRoom(ctx: AppContext, vendorId: number): Promise<void> {
+  const { period, limits } = await billingState(ctx, vendorId);
+  if (limits.requests === null && limits.tokens === null) return;
+  const used = await readUsage(ctx.db, vendorId, period.start);
+  // The rule of `reserveRequest`: room while both counts are below their limits.
+  const full =
+    (limits.requests !== null && used.requests >= limits.requests) ||
+    (limits.tokens !== null && used.tokens >= limits.tokens);
+  if (full) throw await usedUp(ctx, vendorId, period, limits);
+}
+
 /** The refusal of a request past the plan: which limit is used up and when the period ends. */
 async function usedUp(ctx: AppContext, vendorId: number, period: Period, limits: PlanLimits) {
   const used = await readUsage(ctx.db, vendorId, period.start);

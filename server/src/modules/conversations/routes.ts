@@ -19,7 +19,7 @@ import { callerOf, userCaller } from './access';
 import type { ConversationContext } from './ports';
 import {
   conversationPage,
-  createConversation,
+  createConversationWithinPlan,
   listConversationsOf,
   relayUrl,
   requireConversation,
@@ -51,7 +51,7 @@ export const conversationRoutes = (ctx: ConversationContext) => [
     status: 201,
     response: dataEnvelopeSchema(conversationCreatedSchema),
     handler: async ({ vendor, identity, outsider, body, query, request }) => ({
-      data: await createConversation(ctx, callerOf({ vendor, identity, outsider }), body, {
+      data: await createConversationWithinPlan(ctx, callerOf({ vendor, identity, outsider }), body, {
         locale: query.locale,
         relayUrl: relayUrl(ctx),
         address: request.ip,
