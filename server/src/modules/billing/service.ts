@@ -355,7 +355,7 @@ async function atStripe<T>(call: Promise<T>): Promise<T> {
     const e = err as { type?: string; message?: string };
     if (e.type === 'StripeConnectionError') throw badGateway(STRIPE_UNREACHABLE);
     if (typeof e.type === 'string' && e.type.startsWith('Stripe')) {
-      throw badRequest(`Stripe refused the request: ${e.message ?? e.type}`);
+      throw badRequest(message('stripeRefused', { reason: e.message ?? e.type }));
     }
     throw err;
   }
@@ -409,7 +409,7 @@ export async function checkout(ctx: AppContext, vendor: VendorRow, body: Checkou
       subscription_data: { metadata },
     }),
   );
-  if (!session.url) throw badRequest('Stripe answered a checkout session without a URL.');
+  if (!session.url) throw badRequest(message('stripeNoCheckoutUrl'));
   return { url: session.url };
 }
 

@@ -1,4 +1,5 @@
 import {
+  asLocale,
   conversationCreatedSchema,
   conversationListItemSchema,
   conversationMessagesQuery,
@@ -14,9 +15,11 @@ import {
   sendMessageBody,
 } from '@llmor/contracts';
 import type { FastifyRequest } from 'fastify';
+import { requestLocale } from '../../platform/http/locale';
 import { route } from '../../platform/http/route';
 import { callerOf, userCaller } from './access';
 import type { ConversationContext } from './ports';
+import { errorsInLocale } from './present';
 import {
   conversationPage,
   createConversationWithinPlan,
@@ -84,7 +87,10 @@ export const conversationRoutes = (ctx: ConversationContext) => [
         callerOf({ vendor, identity, outsider }),
         params.token,
       );
-      return conversationPage(ctx, conversation, relayUrl(ctx), query);
+      return errorsInLocale(
+        await conversationPage(ctx, conversation, relayUrl(ctx), query),
+        asLocale(query.locale),
+      );
     },
   }),
   route({
@@ -108,12 +114,13 @@ export const conversationRoutes = (ctx: ConversationContext) => [
     handler: async ({ vendor, identity, outsider, params, body, request }) => {
       const caller = callerOf({ vendor, identity, outsider });
       const { conversation, app, model } = await requireConversationWithApp(ctx, caller, params.token);
-      return sendMessage(ctx, caller, conversation, body.content, {
+      const sent = await sendMessage(ctx, caller, conversation, body.content, {
         app,
         model,
         posterSocket: posterSocket(request),
         relayUrl: relayUrl(ctx),
       });
+      return errorsInLocale(sent, requestLocale(request));
     },
   }),
 ];
