@@ -273,15 +273,13 @@ export async function buildApp(
     if (webServed && (request.method === 'GET' || request.method === 'HEAD') && isConsoleRoute(request.url)) {
       return sendConsole(reply);
     }
-    return reply
-      .code(404)
-      .send({
-        name: ErrorName.NotFound,
-        message: inRequestLocale(
-          request,
-          message('routeUnknown', { route: `${request.method} ${request.url}` }),
-        ),
-      });
+    return reply.code(404).send({
+      name: ErrorName.NotFound,
+      message: inRequestLocale(
+        request,
+        message('routeUnknown', { route: `${request.method} ${request.url}` }),
+      ),
+    });
   });
 
   return { app, ctx, routes: pipeline.routes };

@@ -1,4 +1,11 @@
-import { type ErrorBody, ErrorName, type FieldErrors, MESSAGES, type MessageCode, message } from '@llmor/contracts';
+import {
+  type ErrorBody,
+  ErrorName,
+  type FieldErrors,
+  MESSAGES,
+  type MessageCode,
+  message,
+} from '@llmor/contracts';
 
 /**
  * A failure a caller can act on, raised by services and the request pipeline alike. It carries the

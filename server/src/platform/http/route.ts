@@ -2,8 +2,8 @@ import type { ErrorBody, ErrorName, FieldErrors } from '@llmor/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Config } from '../config';
-import type { AppRow, Identity, MemberRole, Outsider, SignedIn, VendorRow } from './identity';
 import type { NotFoundThing } from '../errors';
+import type { AppRow, Identity, MemberRole, Outsider, SignedIn, VendorRow } from './identity';
 
 /**
  * Who may call a route:
