@@ -53,6 +53,8 @@ export const conversationRoutes = (ctx: ConversationContext) => [
     query: localeQuery,
     status: 201,
     response: dataEnvelopeSchema(conversationCreatedSchema),
+    // The plan's requests or tokens are used up (code 60): no conversation is opened.
+    errors: ['PaymentRequired'],
     handler: async ({ vendor, identity, outsider, body, query, request }) => ({
       data: await createConversationWithinPlan(ctx, callerOf({ vendor, identity, outsider }), body, {
         locale: query.locale,
@@ -110,7 +112,7 @@ export const conversationRoutes = (ctx: ConversationContext) => [
     resource: 'Conversation',
     body: sendMessageBody,
     response: messageSentSchema,
-    errors: ['Conflict', 'GatewayTimeout'],
+    errors: ['Conflict', 'GatewayTimeout', 'PaymentRequired'],
     handler: async ({ vendor, identity, outsider, params, body, request }) => {
       const caller = callerOf({ vendor, identity, outsider });
       const { conversation, app, model } = await requireConversationWithApp(ctx, caller, params.token);
