@@ -138,6 +138,19 @@ export const ENGLISH = {
   datastoreNameExists: 'This app already has a datastore with this name.',
   functionKeyExists: 'Function key already exists.',
   unknownApp: 'Unknown app',
+  // Datastore imports
+  fileNotJson: 'The file is not valid JSON: {reason}',
+  qaNotArray: 'A QA import is a JSON array of {"Q": …, "A": …} objects.',
+  qaItemShape: 'Item {item}: expected an object with the text fields "Q" and "A".',
+  qaItemEmpty: 'Item {item}: "Q" and "A" must not be empty.',
+  jsonItemShape: 'Item {item}: expected a JSON object.',
+  csvNoRows: 'The CSV file has a header row but no data rows.',
+  textEmpty: 'The text is empty.',
+  fileNoText: 'The file has no text to import.',
+  importTooMany: 'An import may add at most {limit} documents; split the file.',
+  notUtf8: 'The file is not UTF-8 text; save it as UTF-8 and import it again.',
+  pdfUnreadable: 'The file is not a readable PDF: {reason}',
+  docxUnreadable: 'The file is not a readable Word document (.docx): {reason}',
 } as const;
 
 export type MessageCode = keyof typeof ENGLISH;

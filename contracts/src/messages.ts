@@ -717,6 +717,79 @@ const TRANSLATIONS = {
     fr_FR: 'App inconnue',
     it_IT: 'App sconosciuta',
   },
+  // Datastore imports
+  fileNotJson: {
+    de_DE: 'Die Datei ist kein gültiges JSON: {reason}',
+    gsw_CH: 'D Datei isch kei gültigs JSON: {reason}',
+    fr_FR: 'Le fichier n’est pas un JSON valide : {reason}',
+    it_IT: 'Il file non è un JSON valido: {reason}',
+  },
+  qaNotArray: {
+    de_DE: 'Ein QA-Import ist ein JSON-Array aus {"Q": …, "A": …}-Objekten.',
+    gsw_CH: 'En QA-Import isch es JSON-Array us {"Q": …, "A": …}-Objekt.',
+    fr_FR: 'Un import QA est un tableau JSON d’objets {"Q": …, "A": …}.',
+    it_IT: 'Un’importazione QA è un array JSON di oggetti {"Q": …, "A": …}.',
+  },
+  qaItemShape: {
+    de_DE: 'Eintrag {item}: erwartet wird ein Objekt mit den Textfeldern „Q“ und „A“.',
+    gsw_CH: 'Iitrag {item}: erwartet wird es Objekt mit de Textfälder «Q» und «A».',
+    fr_FR: 'Élément {item} : un objet avec les champs texte « Q » et « A » est attendu.',
+    it_IT: 'Elemento {item}: è atteso un oggetto con i campi di testo «Q» e «A».',
+  },
+  qaItemEmpty: {
+    de_DE: 'Eintrag {item}: „Q“ und „A“ dürfen nicht leer sein.',
+    gsw_CH: 'Iitrag {item}: «Q» und «A» dörfed nöd läär sii.',
+    fr_FR: 'Élément {item} : « Q » et « A » ne doivent pas être vides.',
+    it_IT: 'Elemento {item}: «Q» e «A» non devono essere vuoti.',
+  },
+  jsonItemShape: {
+    de_DE: 'Eintrag {item}: erwartet wird ein JSON-Objekt.',
+    gsw_CH: 'Iitrag {item}: erwartet wird es JSON-Objekt.',
+    fr_FR: 'Élément {item} : un objet JSON est attendu.',
+    it_IT: 'Elemento {item}: è atteso un oggetto JSON.',
+  },
+  csvNoRows: {
+    de_DE: 'Die CSV-Datei hat eine Kopfzeile, aber keine Datenzeilen.',
+    gsw_CH: 'D CSV-Datei het e Chopfzile, aber kei Datezile.',
+    fr_FR: 'Le fichier CSV a une ligne d’en-tête mais aucune ligne de données.',
+    it_IT: 'Il file CSV ha una riga di intestazione ma nessuna riga di dati.',
+  },
+  textEmpty: {
+    de_DE: 'Der Text ist leer.',
+    gsw_CH: 'De Text isch läär.',
+    fr_FR: 'Le texte est vide.',
+    it_IT: 'Il testo è vuoto.',
+  },
+  fileNoText: {
+    de_DE: 'Die Datei enthält keinen Text zum Importieren.',
+    gsw_CH: 'D Datei het kei Text zum Importiere.',
+    fr_FR: 'Le fichier ne contient aucun texte à importer.',
+    it_IT: 'Il file non contiene testo da importare.',
+  },
+  importTooMany: {
+    de_DE: 'Ein Import darf höchstens {limit} Dokumente hinzufügen; teilen Sie die Datei auf.',
+    gsw_CH: 'En Import dörf höchschtens {limit} Dokumänt dezuefüege; teiled Sie d Datei uf.',
+    fr_FR: 'Un import peut ajouter au plus {limit} documents ; divisez le fichier.',
+    it_IT: 'Un’importazione può aggiungere al massimo {limit} documenti; dividi il file.',
+  },
+  notUtf8: {
+    de_DE: 'Die Datei ist kein UTF-8-Text; speichern Sie sie als UTF-8 und importieren Sie sie erneut.',
+    gsw_CH: 'D Datei isch kei UTF-8-Text; speichered Sie si als UTF-8 und importiered Sie si nomal.',
+    fr_FR: 'Le fichier n’est pas du texte UTF-8 ; enregistrez-le en UTF-8 et importez-le à nouveau.',
+    it_IT: 'Il file non è testo UTF-8; salvalo come UTF-8 e importalo di nuovo.',
+  },
+  pdfUnreadable: {
+    de_DE: 'Die Datei ist kein lesbares PDF: {reason}',
+    gsw_CH: 'D Datei isch kei läsbars PDF: {reason}',
+    fr_FR: 'Le fichier n’est pas un PDF lisible : {reason}',
+    it_IT: 'Il file non è un PDF leggibile: {reason}',
+  },
+  docxUnreadable: {
+    de_DE: 'Die Datei ist kein lesbares Word-Dokument (.docx): {reason}',
+    gsw_CH: 'D Datei isch kei läsbars Word-Dokumänt (.docx): {reason}',
+    fr_FR: 'Le fichier n’est pas un document Word lisible (.docx) : {reason}',
+    it_IT: 'Il file non è un documento Word leggibile (.docx): {reason}',
+  },
 } as const satisfies Record<MessageCode, Translations>;
 
 /** Every text in every locale: the English templates with their translations. */

@@ -212,6 +212,18 @@ describe('answers in the request locale', () => {
     expect(limited.statusCode).toBe(429);
     expect(limited.json().message).toMatch(/^Trop de conversations ouvertes ici : 1 par heure au maximum\./);
 
+    // A refused import, as the import dialog shows it.
+    const datastore = await owner.post(`${base}/apps/${app.id}/datastores`, { name: 'faq' });
+    expect(datastore.statusCode, datastore.body).toBe(201);
+    const refusedImport = await owner.post(
+      `/v1/datastores/${datastore.json().data.id}/docs/import?locale=fr_FR`,
+      { mode: 'qa', data: JSON.stringify([{ Q: 'Where?', A: '' }]) },
+    );
+    expect(refusedImport.statusCode).toBe(400);
+    expect(refusedImport.json().errors).toEqual({
+      data: 'Élément 1 : « Q » et « A » ne doivent pas être vides.',
+    });
+
     for (const text of [error, stored.replace('Incorrect API key provided', ''), limited.json().message]) {
       expect(text.replace(/Incorrect API key provided|http:\S+|HTTP/g, '')).not.toMatch(ENGLISH_WORDS);
     }
