@@ -1,5 +1,14 @@
-import { LOCALE_FALLBACKS, LOCALES, type Locale } from './constants';
-import { ENGLISH, english, type MessageCode, type MessageParams, PARAM } from './messages-en';
+import { LOCALE_FALLBACKS, type Locale } from './constants';
+import { bcp47, formatDay } from './formats';
+import { ENGLISH, fillTemplate, type MessageParams, PARAM } from './messages-en';
+import { SERVER_ENGLISH } from './messages-server-en';
+
+/** Every English template: the schemas' and constants' (`messages-en.ts`), then the server's own. */
+const ALL_ENGLISH = /* @__PURE__ */ allEnglish();
+function allEnglish(): typeof ENGLISH & typeof SERVER_ENGLISH {
+  return { ...ENGLISH, ...SERVER_ENGLISH };
+}
+export type MessageCode = keyof typeof ALL_ENGLISH;
 
 /**
  * The texts the server answers that a person reads, in every console locale (docs/adr/0030). Each entry
@@ -13,7 +22,7 @@ import { ENGLISH, english, type MessageCode, type MessageParams, PARAM } from '.
 type Translations = Partial<Record<Exclude<Locale, 'en_US'>, string>>;
 type Entry = { en_US: string } & Translations;
 
-/** The other locales of each text (`messages-en.ts` holds the English). */
+/** The other locales of each text (`messages-en.ts` and `messages-server-en.ts` hold the English). */
 const TRANSLATIONS = {
   // Sign-in, links, account
   invalidCredentials: {
@@ -796,34 +805,10 @@ const TRANSLATIONS = {
 export const MESSAGES: Record<MessageCode, Entry> = /* @__PURE__ */ catalogue();
 
 function catalogue(): Record<MessageCode, Entry> {
-  const codes = Object.keys(ENGLISH) as MessageCode[];
+  const codes = Object.keys(ALL_ENGLISH) as MessageCode[];
   return Object.fromEntries(
-    codes.map((code) => [code, { ...TRANSLATIONS[code], en_US: ENGLISH[code] }]),
+    codes.map((code) => [code, { ...TRANSLATIONS[code], en_US: ALL_ENGLISH[code] }]),
   ) as Record<MessageCode, Entry>;
-}
-
-/** BCP 47 tag of a console locale (`de_CH` → `de-CH`; `gsw_CH` formats as `de-CH`). */
-export const bcp47 = (locale: Locale): string => (locale === 'gsw_CH' ? 'de-CH' : locale.replace('_', '-'));
-
-/** Date patterns per locale (docs/reference/console.md); locales not listed use the en_US pattern. */
-export const DATE_FORMATS: Record<string, string> = {
-  en_US: 'MM/dd/yyyy',
-  en_GB: 'dd/MM/yyyy',
-  de_DE: 'dd.MM.yyyy',
-  de_CH: 'dd.MM.yyyy',
-  gsw_CH: 'dd.MM.yyyy',
-  fr_CH: 'dd.MM.yyyy',
-  it_CH: 'dd.MM.yyyy',
-  fr_FR: 'dd/MM/yyyy',
-  it_IT: 'dd/MM/yyyy',
-};
-
-/** A calendar day (`yyyy-mm-dd`) in the locale's date pattern. */
-export function formatDay(isoDay: string, locale: Locale): string {
-  const [y, m, d] = isoDay.split('-');
-  if (!y || !m || !d) return isoDay;
-  const pattern = DATE_FORMATS[locale] ?? DATE_FORMATS.en_US!;
-  return pattern.replace('yyyy', y).replace('MM', m).replace('dd', d.slice(0, 2));
 }
 
 function presentParam(name: string, value: string, locale: Locale): string {
@@ -853,7 +838,7 @@ function template(code: MessageCode, locale: Locale): string {
  * canonical English with parameters as given (ISO days), which `localize` reads back.
  */
 export function message(code: MessageCode, params: MessageParams = {}, locale?: Locale): string {
-  if (!locale) return english(code, params);
+  if (!locale) return fillTemplate(ALL_ENGLISH[code], params);
   return template(code, locale).replace(PARAM, (whole, name: string) =>
     name in params ? presentParam(name, String(params[name]), locale) : whole,
   );
@@ -891,7 +876,3 @@ export function localize(text: string, locale: Locale): string {
   }
   return text;
 }
-
-/** `value` if it names a console locale. */
-export const asLocale = (value: unknown): Locale | undefined =>
-  typeof value === 'string' && (LOCALES as readonly string[]).includes(value) ? (value as Locale) : undefined;
