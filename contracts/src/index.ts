@@ -1,5 +1,6 @@
 export * from './constants';
 export * from './errors';
+export * from './formats';
 export * from './http';
 export * from './json';
 export * from './messages';

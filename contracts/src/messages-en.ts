@@ -2,7 +2,8 @@
  * The English templates of the server's texts (docs/adr/0030-server-texts-in-the-request-locale.md): each
  * text's stable code and its wire form without a locale; `{name}` marks a parameter. They live apart from the
  * other locales (`messages.ts`) so that what needs only the English — schemas' messages, error constants, the
- * console's first screen — does not load every locale.
+ * console's first screen — does not load every locale; texts only the server writes are in
+ * `messages-server-en.ts`, so the console does not load them either.
  */
 export const ENGLISH = {
   // Sign-in, links, account
@@ -70,15 +71,16 @@ export const ENGLISH = {
   unknownLocale: 'Unknown locale',
 } as const;
 
-export type MessageCode = keyof typeof ENGLISH;
 export type MessageParams = Record<string, string | number>;
 
 /** A `{name}` parameter in a template. */
 export const PARAM = /\{(\w+)\}/g;
 
-/** The English text of `code` with its parameters as given (ISO days): the wire text without a locale. */
-export function english(code: MessageCode, params: MessageParams = {}): string {
-  return ENGLISH[code].replace(PARAM, (whole, name: string) =>
-    name in params ? String(params[name]) : whole,
-  );
+/** `template` with its parameters as given (ISO days): the wire text without a locale. */
+export function fillTemplate(template: string, params: MessageParams = {}): string {
+  return template.replace(PARAM, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }
+
+/** The English text of `code` with its parameters as given (ISO days): the wire text without a locale. */
+export const english = (code: keyof typeof ENGLISH, params: MessageParams = {}): string =>
+  fillTemplate(ENGLISH[code], params);

@@ -1,5 +1,14 @@
-import { LOCALE_FALLBACKS, LOCALES, type Locale } from './constants';
-import { ENGLISH, english, type MessageCode, type MessageParams, PARAM } from './messages-en';
+import { LOCALE_FALLBACKS, type Locale } from './constants';
+import { bcp47, formatDay } from './formats';
+import { ENGLISH, fillTemplate, type MessageParams, PARAM } from './messages-en';
+import { SERVER_ENGLISH } from './messages-server-en';
+
+/** Every English template: the schemas' and constants' (`messages-en.ts`), then the server's own. */
+const ALL_ENGLISH = /* @__PURE__ */ allEnglish();
+function allEnglish(): typeof ENGLISH & typeof SERVER_ENGLISH {
+  return { ...ENGLISH, ...SERVER_ENGLISH };
+}
+export type MessageCode = keyof typeof ALL_ENGLISH;
 
 /**
  * The texts the server answers that a person reads, in every console locale (docs/adr/0030). Each entry
@@ -8,12 +17,12 @@ import { ENGLISH, english, type MessageCode, type MessageParams, PARAM } from '.
  * catalogue also translates the schemas' field messages in the console.
  * Locales missing from an entry fall back along LOCALE_FALLBACKS (gsw_CH → de_CH → de_DE → en_US).
  * Parameters named `date` are ISO days shown in the locale's date pattern, `count`/`limit` numbers
- * grouped the locale's way.
+ * grouped the locale's way, `reason` and `provider` translated in turn when they are catalogue texts.
  */
 type Translations = Partial<Record<Exclude<Locale, 'en_US'>, string>>;
 type Entry = { en_US: string } & Translations;
 
-/** The other locales of each text (`messages-en.ts` holds the English). */
+/** The other locales of each text (`messages-en.ts` and `messages-server-en.ts` hold the English). */
 const TRANSLATIONS = {
   // Sign-in, links, account
   invalidCredentials: {
@@ -343,44 +352,514 @@ const TRANSLATIONS = {
     fr_FR: 'Langue inconnue',
     it_IT: 'Lingua sconosciuta',
   },
+  // Not found: one text per kind of thing, so each reads right in every language
+  appNotFound: {
+    de_DE: 'App nicht gefunden',
+    gsw_CH: 'App nöd gfunde',
+    fr_FR: 'App introuvable',
+    it_IT: 'App non trovata',
+  },
+  clientNotFound: {
+    de_DE: 'API-Client nicht gefunden',
+    gsw_CH: 'API-Client nöd gfunde',
+    fr_FR: 'Client API introuvable',
+    it_IT: 'Client API non trovato',
+  },
+  conversationNotFound: {
+    de_DE: 'Unterhaltung nicht gefunden',
+    gsw_CH: 'Unterhaltig nöd gfunde',
+    fr_FR: 'Conversation introuvable',
+    it_IT: 'Conversazione non trovata',
+  },
+  datastoreNotFound: {
+    de_DE: 'Datenspeicher nicht gefunden',
+    gsw_CH: 'Datespeicher nöd gfunde',
+    fr_FR: 'Magasin de données introuvable',
+    it_IT: 'Archivio dati non trovato',
+  },
+  documentNotFound: {
+    de_DE: 'Dokument nicht gefunden',
+    gsw_CH: 'Dokumänt nöd gfunde',
+    fr_FR: 'Document introuvable',
+    it_IT: 'Documento non trovato',
+  },
+  embedNotFound: {
+    de_DE: 'Einbettung nicht gefunden',
+    gsw_CH: 'Iibettig nöd gfunde',
+    fr_FR: 'Intégration introuvable',
+    it_IT: 'Incorporamento non trovato',
+  },
+  functionNotFound: {
+    de_DE: 'Funktion nicht gefunden',
+    gsw_CH: 'Funktion nöd gfunde',
+    fr_FR: 'Fonction introuvable',
+    it_IT: 'Funzione non trovata',
+  },
+  iconNotFound: {
+    de_DE: 'Symbol nicht gefunden',
+    gsw_CH: 'Symbol nöd gfunde',
+    fr_FR: 'Icône introuvable',
+    it_IT: 'Icona non trovata',
+  },
+  invitationNotFound: {
+    de_DE: 'Einladung nicht gefunden',
+    gsw_CH: 'Iiladig nöd gfunde',
+    fr_FR: 'Invitation introuvable',
+    it_IT: 'Invito non trovato',
+  },
+  modelNotFound: {
+    de_DE: 'Modell nicht gefunden',
+    gsw_CH: 'Modell nöd gfunde',
+    fr_FR: 'Modèle introuvable',
+    it_IT: 'Modello non trovato',
+  },
+  planNotFound: {
+    de_DE: 'Plan nicht gefunden',
+    gsw_CH: 'Plan nöd gfunde',
+    fr_FR: 'Forfait introuvable',
+    it_IT: 'Piano non trovato',
+  },
+  routeNotFound: {
+    de_DE: 'Seite nicht gefunden',
+    gsw_CH: 'Siite nöd gfunde',
+    fr_FR: 'Page introuvable',
+    it_IT: 'Pagina non trovata',
+  },
+  runNotFound: {
+    de_DE: 'Ausführung nicht gefunden',
+    gsw_CH: 'Uusfüehrig nöd gfunde',
+    fr_FR: 'Exécution introuvable',
+    it_IT: 'Esecuzione non trovata',
+  },
+  slackIntegrationNotFound: {
+    de_DE: 'Slack-Integration nicht gefunden',
+    gsw_CH: 'Slack-Integration nöd gfunde',
+    fr_FR: 'Intégration Slack introuvable',
+    it_IT: 'Integrazione Slack non trovata',
+  },
+  subscriptionNotFound: {
+    de_DE: 'Abonnement nicht gefunden',
+    gsw_CH: 'Abonnement nöd gfunde',
+    fr_FR: 'Abonnement introuvable',
+    it_IT: 'Abbonamento non trovato',
+  },
+  userNotFound: {
+    de_DE: 'Benutzer nicht gefunden',
+    gsw_CH: 'Benutzer nöd gfunde',
+    fr_FR: 'Utilisateur introuvable',
+    it_IT: 'Utente non trovato',
+  },
+  vendorNotFound: {
+    de_DE: 'Anbieter nicht gefunden',
+    gsw_CH: 'Aabieter nöd gfunde',
+    fr_FR: 'Fournisseur introuvable',
+    it_IT: 'Fornitore non trovato',
+  },
+  resourceNotFound: {
+    de_DE: 'Nicht gefunden',
+    gsw_CH: 'Nöd gfunde',
+    fr_FR: 'Introuvable',
+    it_IT: 'Non trovato',
+  },
+  routeUnknown: {
+    de_DE: '{route} nicht gefunden',
+    gsw_CH: '{route} nöd gfunde',
+    fr_FR: '{route} introuvable',
+    it_IT: '{route} non trovato',
+  },
+  // Replies and model providers (`{reason}` is translated when it is a catalogue text; a provider's own message stays as it said it)
+  replyBusy: {
+    de_DE: 'In dieser Unterhaltung wird noch eine Antwort erzeugt. Warten Sie, bis sie fertig ist.',
+    gsw_CH: 'I dere Unterhaltig wird no e Antwort gmacht. Warted Sie, bis si fertig isch.',
+    fr_FR: 'Une réponse est encore en cours dans cette conversation. Attendez qu’elle se termine.',
+    it_IT: 'In questa conversazione si sta ancora generando una risposta. Attendi che finisca.',
+  },
+  replyUnexpected: {
+    de_DE: 'Die Antwort konnte wegen eines unerwarteten Fehlers nicht abgeschlossen werden.',
+    gsw_CH: 'D Antwort het wäge emne unerwartete Fähler nöd chöne fertig gmacht wärde.',
+    fr_FR: 'La réponse n’a pas pu être terminée à cause d’une erreur inattendue.',
+    it_IT: 'La risposta non è stata completata a causa di un errore imprevisto.',
+  },
+  replyInterrupted: {
+    de_DE: 'Die Antwort wurde unterbrochen (der Server wurde angehalten).',
+    gsw_CH: 'D Antwort isch unterbroche worde (de Server isch gstoppt worde).',
+    fr_FR: 'La réponse a été interrompue (le serveur s’est arrêté).',
+    it_IT: 'La risposta è stata interrotta (il server si è fermato).',
+  },
+  providerServerAt: {
+    de_DE: 'der Server unter {url}',
+    gsw_CH: 'de Server under {url}',
+    fr_FR: 'le serveur à l’adresse {url}',
+    it_IT: 'il server all’indirizzo {url}',
+  },
+  modelCouldNotAnswer: {
+    de_DE: 'Das Modell konnte nicht antworten: {reason}',
+    gsw_CH: 'S Modell het nöd chöne antworte: {reason}',
+    fr_FR: 'Le modèle n’a pas pu répondre : {reason}',
+    it_IT: 'Il modello non ha potuto rispondere: {reason}',
+  },
+  embeddingCouldNotAnswer: {
+    de_DE: 'Das Embedding-Modell konnte nicht antworten: {reason}',
+    gsw_CH: 'S Embedding-Modell het nöd chöne antworte: {reason}',
+    fr_FR: 'Le modèle d’embedding n’a pas pu répondre : {reason}',
+    it_IT: 'Il modello di embedding non ha potuto rispondere: {reason}',
+  },
+  providerKeyRejected: {
+    de_DE: '{provider} hat den API-Schlüssel abgelehnt (HTTP {status}): {reason}',
+    gsw_CH: '{provider} het de API-Schlüssel abglehnt (HTTP {status}): {reason}',
+    fr_FR: '{provider} a refusé la clé d’API (HTTP {status}) : {reason}',
+    it_IT: '{provider} ha rifiutato la chiave API (HTTP {status}): {reason}',
+  },
+  providerKeyRejectedSilently: {
+    de_DE:
+      '{provider} hat den API-Schlüssel abgelehnt (HTTP {status}). Der Anbieter antwortete HTTP {status} ohne Fehlermeldung.',
+    gsw_CH:
+      '{provider} het de API-Schlüssel abglehnt (HTTP {status}). De Aabieter het HTTP {status} ohni Fählermäldig gantwortet.',
+    fr_FR:
+      '{provider} a refusé la clé d’API (HTTP {status}). Le fournisseur a répondu HTTP {status} sans message d’erreur.',
+    it_IT:
+      '{provider} ha rifiutato la chiave API (HTTP {status}). Il fornitore ha risposto HTTP {status} senza messaggio di errore.',
+  },
+  providerRateLimited: {
+    de_DE: '{provider} begrenzt die Anfragen: {reason}',
+    gsw_CH: '{provider} begränzt d Aafroge: {reason}',
+    fr_FR: '{provider} limite le nombre de requêtes : {reason}',
+    it_IT: '{provider} sta limitando le richieste: {reason}',
+  },
+  providerRateLimitedSilently: {
+    de_DE: '{provider} begrenzt die Anfragen. Der Anbieter antwortete HTTP {status} ohne Fehlermeldung.',
+    gsw_CH: '{provider} begränzt d Aafroge. De Aabieter het HTTP {status} ohni Fählermäldig gantwortet.',
+    fr_FR:
+      '{provider} limite le nombre de requêtes. Le fournisseur a répondu HTTP {status} sans message d’erreur.',
+    it_IT:
+      '{provider} sta limitando le richieste. Il fornitore ha risposto HTTP {status} senza messaggio di errore.',
+  },
+  providerUnavailable: {
+    de_DE: '{provider} ist nicht verfügbar (HTTP {status}): {reason}',
+    gsw_CH: '{provider} isch nöd verfüegbar (HTTP {status}): {reason}',
+    fr_FR: '{provider} n’est pas disponible (HTTP {status}) : {reason}',
+    it_IT: '{provider} non è disponibile (HTTP {status}): {reason}',
+  },
+  providerUnavailableSilently: {
+    de_DE:
+      '{provider} ist nicht verfügbar (HTTP {status}). Der Anbieter antwortete HTTP {status} ohne Fehlermeldung.',
+    gsw_CH:
+      '{provider} isch nöd verfüegbar (HTTP {status}). De Aabieter het HTTP {status} ohni Fählermäldig gantwortet.',
+    fr_FR:
+      '{provider} n’est pas disponible (HTTP {status}). Le fournisseur a répondu HTTP {status} sans message d’erreur.',
+    it_IT:
+      '{provider} non è disponibile (HTTP {status}). Il fornitore ha risposto HTTP {status} senza messaggio di errore.',
+  },
+  providerRefused: {
+    de_DE: '{provider} hat die Anfrage abgelehnt (HTTP {status}): {reason}',
+    gsw_CH: '{provider} het d Aafrog abglehnt (HTTP {status}): {reason}',
+    fr_FR: '{provider} a refusé la requête (HTTP {status}) : {reason}',
+    it_IT: '{provider} ha rifiutato la richiesta (HTTP {status}): {reason}',
+  },
+  providerRefusedSilently: {
+    de_DE:
+      '{provider} hat die Anfrage abgelehnt (HTTP {status}). Der Anbieter antwortete HTTP {status} ohne Fehlermeldung.',
+    gsw_CH:
+      '{provider} het d Aafrog abglehnt (HTTP {status}). De Aabieter het HTTP {status} ohni Fählermäldig gantwortet.',
+    fr_FR:
+      '{provider} a refusé la requête (HTTP {status}). Le fournisseur a répondu HTTP {status} sans message d’erreur.',
+    it_IT:
+      '{provider} ha rifiutato la richiesta (HTTP {status}). Il fornitore ha risposto HTTP {status} senza messaggio di errore.',
+  },
+  providerUnreachableCode: {
+    de_DE: '{provider} war nicht erreichbar ({code}).',
+    gsw_CH: '{provider} isch nöd erreichbar gsi ({code}).',
+    fr_FR: 'Impossible de joindre {provider} ({code}).',
+    it_IT: 'Impossibile raggiungere {provider} ({code}).',
+  },
+  providerUnreachable: {
+    de_DE: '{provider} war nicht erreichbar.',
+    gsw_CH: '{provider} isch nöd erreichbar gsi.',
+    fr_FR: 'Impossible de joindre {provider}.',
+    it_IT: 'Impossibile raggiungere {provider}.',
+  },
+  providerUnreadable: {
+    de_DE: '{provider} hat eine Antwort gesendet, die nicht gelesen werden konnte.',
+    gsw_CH: '{provider} het e Antwort gschickt, wo mer nöd het chöne läse.',
+    fr_FR: '{provider} a envoyé une réponse illisible.',
+    it_IT: '{provider} ha inviato una risposta illeggibile.',
+  },
+  providerTimeout: {
+    de_DE: '{provider} hat nicht innerhalb von {seconds} s geantwortet.',
+    gsw_CH: '{provider} het nöd innert {seconds} s gantwortet.',
+    fr_FR: '{provider} n’a pas répondu dans les {seconds} s.',
+    it_IT: '{provider} non ha risposto entro {seconds} s.',
+  },
+  providerStreamFailed: {
+    de_DE: '{provider} hat den Stream mit einem Fehler beendet.',
+    gsw_CH: '{provider} het de Stream mit emne Fähler beändet.',
+    fr_FR: '{provider} a terminé le flux par une erreur.',
+    it_IT: '{provider} ha terminato il flusso con un errore.',
+  },
+  providerStreamUnfinished: {
+    de_DE: '{provider} hat den Stream vorzeitig beendet.',
+    gsw_CH: '{provider} het de Stream vorzitig beändet.',
+    fr_FR: '{provider} a interrompu le flux avant la fin.',
+    it_IT: '{provider} ha interrotto il flusso prima della fine.',
+  },
+  providerDimensions: {
+    de_DE:
+      '{provider} hat Vektoren mit {found} Dimensionen geliefert; das Modell ist für {expected} eingerichtet.',
+    gsw_CH:
+      '{provider} het Vektore mit {found} Dimensione gliferet; s Modell isch für {expected} iigrichtet.',
+    fr_FR:
+      '{provider} a renvoyé des vecteurs de {found} dimensions ; le modèle est configuré pour {expected}.',
+    it_IT: '{provider} ha restituito vettori di {found} dimensioni; il modello è configurato per {expected}.',
+  },
+  modelGone: {
+    de_DE: 'Das Modell „{model}“ ist nicht mehr im Katalog.',
+    gsw_CH: 'S Modell «{model}» isch nümme im Katalog.',
+    fr_FR: 'Le modèle « {model} » n’est plus au catalogue.',
+    it_IT: 'Il modello «{model}» non è più nel catalogo.',
+  },
+  modelKeyUnreadable: {
+    de_DE:
+      'Der gespeicherte API-Schlüssel von „{model}“ kann nicht entschlüsselt werden; installieren Sie das Modell erneut.',
+    gsw_CH:
+      'De gspeichereti API-Schlüssel vo «{model}» cha nöd entschlüsslet wärde; installiered Sie s Modell nomal.',
+    fr_FR:
+      'La clé d’API enregistrée de « {model} » ne peut pas être déchiffrée ; installez à nouveau le modèle.',
+    it_IT: 'La chiave API salvata di «{model}» non può essere decifrata; installa di nuovo il modello.',
+  },
+  outboundRefused: {
+    de_DE:
+      '{destination} liegt in einem privaten oder lokalen Netz; der Betreiber kann es mit OUTBOUND_ALLOW erlauben.',
+    gsw_CH:
+      '{destination} isch imene private oder lokale Netz; de Betriiber chas mit OUTBOUND_ALLOW erlaube.',
+    fr_FR:
+      '{destination} est sur un réseau privé ou local ; l’opérateur peut l’autoriser avec OUTBOUND_ALLOW.',
+    it_IT:
+      '{destination} si trova in una rete privata o locale; l’operatore può consentirlo con OUTBOUND_ALLOW.',
+  },
+  // Stripe (its own message stays as it said it)
+  stripeRefused: {
+    de_DE: 'Stripe hat die Anfrage abgelehnt: {reason}',
+    gsw_CH: 'Stripe het d Aafrog abglehnt: {reason}',
+    fr_FR: 'Stripe a refusé la requête : {reason}',
+    it_IT: 'Stripe ha rifiutato la richiesta: {reason}',
+  },
+  stripeNoCheckoutUrl: {
+    de_DE: 'Stripe hat eine Checkout-Sitzung ohne URL geliefert.',
+    gsw_CH: 'Stripe het e Checkout-Sitzig ohni URL gliferet.',
+    fr_FR: 'Stripe a renvoyé une session de paiement sans URL.',
+    it_IT: 'Stripe ha restituito una sessione di pagamento senza URL.',
+  },
+  // Rate limits
+  embedOpeningsLimited: {
+    de_DE:
+      'Zu viele Unterhaltungen hier geöffnet: höchstens {limit} pro Stunde. Versuchen Sie es in {count} s erneut.',
+    gsw_CH:
+      'Z vill Unterhaltige da göffnet: höchschtens {limit} pro Stund. Probiered Sie s i {count} s nomal.',
+    fr_FR: 'Trop de conversations ouvertes ici : {limit} par heure au maximum. Réessayez dans {count} s.',
+    it_IT: 'Troppe conversazioni aperte qui: al massimo {limit} all’ora. Riprova tra {count} s.',
+  },
+  clientRateLimited: {
+    de_DE:
+      'Dieser API-Client darf {limit} Anfragen pro {seconds} s stellen. Versuchen Sie es in {count} s erneut.',
+    gsw_CH: 'Dä API-Client dörf {limit} Aafroge pro {seconds} s mache. Probiered Sie s i {count} s nomal.',
+    fr_FR: 'Ce client API peut faire {limit} requêtes par {seconds} s. Réessayez dans {count} s.',
+    it_IT: 'Questo client API può fare {limit} richieste ogni {seconds} s. Riprova tra {count} s.',
+  },
+  // The relay (`state_err`)
+  relayUnknownConversation: {
+    de_DE: 'Unbekannte Unterhaltung',
+    gsw_CH: 'Unbekannti Unterhaltig',
+    fr_FR: 'Conversation inconnue',
+    it_IT: 'Conversazione sconosciuta',
+  },
+  relayJoinFirst: {
+    de_DE: 'Treten Sie zuerst einer Unterhaltung bei.',
+    gsw_CH: 'Träted Sie zerscht ere Unterhaltig bi.',
+    fr_FR: 'Rejoignez d’abord une conversation.',
+    it_IT: 'Entra prima in una conversazione.',
+  },
+  relayWhoUnchecked: {
+    de_DE: 'Das Relay konnte nicht prüfen, wer Sie sind.',
+    gsw_CH: 'S Relay het nöd chöne prüefe, wer Sie sind.',
+    fr_FR: 'Le relais n’a pas pu vérifier qui vous êtes.',
+    it_IT: 'Il relay non ha potuto verificare chi sei.',
+  },
+  relayFailed: {
+    de_DE: 'Das Relay konnte diese Anfrage nicht bearbeiten.',
+    gsw_CH: 'S Relay het die Aafrog nöd chöne bearbeite.',
+    fr_FR: 'Le relais n’a pas pu traiter cette requête.',
+    it_IT: 'Il relay non ha potuto gestire questa richiesta.',
+  },
+  stateChangesLimited: {
+    de_DE: 'Zu viele Zustandsänderungen: höchstens {limit} pro Minute. Versuchen Sie es in {count} s erneut.',
+    gsw_CH: 'Z vill Zuestandsänderige: höchschtens {limit} pro Minute. Probiered Sie s i {count} s nomal.',
+    fr_FR: 'Trop de changements d’état : {limit} par minute au maximum. Réessayez dans {count} s.',
+    it_IT: 'Troppe modifiche di stato: al massimo {limit} al minuto. Riprova tra {count} s.',
+  },
+  stateNotObject: {
+    de_DE: 'Der Zustand muss ein JSON-Objekt sein.',
+    gsw_CH: 'De Zuestand muess es JSON-Objekt sii.',
+    fr_FR: 'L’état doit être un objet JSON.',
+    it_IT: 'Lo stato deve essere un oggetto JSON.',
+  },
+  stateNotJson: {
+    de_DE: 'Der Zustand darf nur JSON-Werte enthalten.',
+    gsw_CH: 'De Zuestand dörf nur JSON-Wärt ha.',
+    fr_FR: 'L’état ne doit contenir que des valeurs JSON.',
+    it_IT: 'Lo stato deve contenere solo valori JSON.',
+  },
+  stateTooLarge: {
+    de_DE: 'Der Zustand darf {size} nicht überschreiten.',
+    gsw_CH: 'De Zuestand dörf nöd grösser als {size} sii.',
+    fr_FR: 'L’état ne doit pas dépasser {size}.',
+    it_IT: 'Lo stato non deve superare {size}.',
+  },
+  patchesNotArray: {
+    de_DE: 'Patches müssen ein Array von JSON-Patch-Operationen (RFC 6902) sein.',
+    gsw_CH: 'Patches müend es Array vo JSON-Patch-Operatione (RFC 6902) sii.',
+    fr_FR: 'Les patchs doivent être un tableau d’opérations JSON Patch (RFC 6902).',
+    it_IT: 'Le patch devono essere un array di operazioni JSON Patch (RFC 6902).',
+  },
+  patchInvalid: {
+    de_DE: 'Ungültiger Patch: {reason}',
+    gsw_CH: 'Ungültige Patch: {reason}',
+    fr_FR: 'Patch non valide : {reason}',
+    it_IT: 'Patch non valida: {reason}',
+  },
+  // Conversations, models, datastores, functions
+  parametersTooLarge: {
+    de_DE: 'Höchstens {limit} Bytes als JSON.',
+    gsw_CH: 'Höchschtens {limit} Bytes als JSON.',
+    fr_FR: '{limit} octets au maximum en JSON.',
+    it_IT: 'Al massimo {limit} byte come JSON.',
+  },
+  channelNotAllowed: {
+    de_DE: 'Dieser Aufrufer darf Unterhaltungen nur hier öffnen: {channels}.',
+    gsw_CH: 'Dä Uufrüefer dörf Unterhaltige nur da öffne: {channels}.',
+    fr_FR: 'Cet appelant ne peut ouvrir des conversations que sur : {channels}.',
+    it_IT: 'Questo chiamante può aprire conversazioni solo su: {channels}.',
+  },
+  modelParametersInvalid: {
+    de_DE: 'Die Modellparameter sind ungültig.',
+    gsw_CH: 'D Modellparameter sind ungültig.',
+    fr_FR: 'Les paramètres du modèle ne sont pas valides.',
+    it_IT: 'I parametri del modello non sono validi.',
+  },
+  chooseEmbeddingModel: {
+    de_DE: 'Wählen Sie eines Ihrer installierten Embedding-Modelle.',
+    gsw_CH: 'Wähled Sie eis vo Ihrne installierte Embedding-Modell.',
+    fr_FR: 'Choisissez l’un de vos modèles d’embedding installés.',
+    it_IT: 'Scegli uno dei tuoi modelli di embedding installati.',
+  },
+  datastoreNameExists: {
+    de_DE: 'Diese App hat bereits einen Datenspeicher mit diesem Namen.',
+    gsw_CH: 'Die App het scho en Datespeicher mit dem Name.',
+    fr_FR: 'Cette app a déjà un magasin de données portant ce nom.',
+    it_IT: 'Questa app ha già un archivio dati con questo nome.',
+  },
+  functionKeyExists: {
+    de_DE: 'Dieser Funktionsschlüssel existiert bereits.',
+    gsw_CH: 'Dä Funktionsschlüssel gits scho.',
+    fr_FR: 'Cette clé de fonction existe déjà.',
+    it_IT: 'Questa chiave di funzione esiste già.',
+  },
+  unknownApp: {
+    de_DE: 'Unbekannte App',
+    gsw_CH: 'Unbekannti App',
+    fr_FR: 'App inconnue',
+    it_IT: 'App sconosciuta',
+  },
+  // Datastore imports
+  fileNotJson: {
+    de_DE: 'Die Datei ist kein gültiges JSON: {reason}',
+    gsw_CH: 'D Datei isch kei gültigs JSON: {reason}',
+    fr_FR: 'Le fichier n’est pas un JSON valide : {reason}',
+    it_IT: 'Il file non è un JSON valido: {reason}',
+  },
+  qaNotArray: {
+    de_DE: 'Ein QA-Import ist ein JSON-Array aus {"Q": …, "A": …}-Objekten.',
+    gsw_CH: 'En QA-Import isch es JSON-Array us {"Q": …, "A": …}-Objekt.',
+    fr_FR: 'Un import QA est un tableau JSON d’objets {"Q": …, "A": …}.',
+    it_IT: 'Un’importazione QA è un array JSON di oggetti {"Q": …, "A": …}.',
+  },
+  qaItemShape: {
+    de_DE: 'Eintrag {item}: erwartet wird ein Objekt mit den Textfeldern „Q“ und „A“.',
+    gsw_CH: 'Iitrag {item}: erwartet wird es Objekt mit de Textfälder «Q» und «A».',
+    fr_FR: 'Élément {item} : un objet avec les champs texte « Q » et « A » est attendu.',
+    it_IT: 'Elemento {item}: è atteso un oggetto con i campi di testo «Q» e «A».',
+  },
+  qaItemEmpty: {
+    de_DE: 'Eintrag {item}: „Q“ und „A“ dürfen nicht leer sein.',
+    gsw_CH: 'Iitrag {item}: «Q» und «A» dörfed nöd läär sii.',
+    fr_FR: 'Élément {item} : « Q » et « A » ne doivent pas être vides.',
+    it_IT: 'Elemento {item}: «Q» e «A» non devono essere vuoti.',
+  },
+  jsonItemShape: {
+    de_DE: 'Eintrag {item}: erwartet wird ein JSON-Objekt.',
+    gsw_CH: 'Iitrag {item}: erwartet wird es JSON-Objekt.',
+    fr_FR: 'Élément {item} : un objet JSON est attendu.',
+    it_IT: 'Elemento {item}: è atteso un oggetto JSON.',
+  },
+  csvNoRows: {
+    de_DE: 'Die CSV-Datei hat eine Kopfzeile, aber keine Datenzeilen.',
+    gsw_CH: 'D CSV-Datei het e Chopfzile, aber kei Datezile.',
+    fr_FR: 'Le fichier CSV a une ligne d’en-tête mais aucune ligne de données.',
+    it_IT: 'Il file CSV ha una riga di intestazione ma nessuna riga di dati.',
+  },
+  textEmpty: {
+    de_DE: 'Der Text ist leer.',
+    gsw_CH: 'De Text isch läär.',
+    fr_FR: 'Le texte est vide.',
+    it_IT: 'Il testo è vuoto.',
+  },
+  fileNoText: {
+    de_DE: 'Die Datei enthält keinen Text zum Importieren.',
+    gsw_CH: 'D Datei het kei Text zum Importiere.',
+    fr_FR: 'Le fichier ne contient aucun texte à importer.',
+    it_IT: 'Il file non contiene testo da importare.',
+  },
+  importTooMany: {
+    de_DE: 'Ein Import darf höchstens {limit} Dokumente hinzufügen; teilen Sie die Datei auf.',
+    gsw_CH: 'En Import dörf höchschtens {limit} Dokumänt dezuefüege; teiled Sie d Datei uf.',
+    fr_FR: 'Un import peut ajouter au plus {limit} documents ; divisez le fichier.',
+    it_IT: 'Un’importazione può aggiungere al massimo {limit} documenti; dividi il file.',
+  },
+  notUtf8: {
+    de_DE: 'Die Datei ist kein UTF-8-Text; speichern Sie sie als UTF-8 und importieren Sie sie erneut.',
+    gsw_CH: 'D Datei isch kei UTF-8-Text; speichered Sie si als UTF-8 und importiered Sie si nomal.',
+    fr_FR: 'Le fichier n’est pas du texte UTF-8 ; enregistrez-le en UTF-8 et importez-le à nouveau.',
+    it_IT: 'Il file non è testo UTF-8; salvalo come UTF-8 e importalo di nuovo.',
+  },
+  pdfUnreadable: {
+    de_DE: 'Die Datei ist kein lesbares PDF: {reason}',
+    gsw_CH: 'D Datei isch kei läsbars PDF: {reason}',
+    fr_FR: 'Le fichier n’est pas un PDF lisible : {reason}',
+    it_IT: 'Il file non è un PDF leggibile: {reason}',
+  },
+  docxUnreadable: {
+    de_DE: 'Die Datei ist kein lesbares Word-Dokument (.docx): {reason}',
+    gsw_CH: 'D Datei isch kei läsbars Word-Dokumänt (.docx): {reason}',
+    fr_FR: 'Le fichier n’est pas un document Word lisible (.docx) : {reason}',
+    it_IT: 'Il file non è un documento Word leggibile (.docx): {reason}',
+  },
 } as const satisfies Record<MessageCode, Translations>;
 
 /** Every text in every locale: the English templates with their translations. */
 export const MESSAGES: Record<MessageCode, Entry> = /* @__PURE__ */ catalogue();
 
 function catalogue(): Record<MessageCode, Entry> {
-  const codes = Object.keys(ENGLISH) as MessageCode[];
+  const codes = Object.keys(ALL_ENGLISH) as MessageCode[];
   return Object.fromEntries(
-    codes.map((code) => [code, { ...TRANSLATIONS[code], en_US: ENGLISH[code] }]),
+    codes.map((code) => [code, { ...TRANSLATIONS[code], en_US: ALL_ENGLISH[code] }]),
   ) as Record<MessageCode, Entry>;
-}
-
-/** BCP 47 tag of a console locale (`de_CH` → `de-CH`; `gsw_CH` formats as `de-CH`). */
-export const bcp47 = (locale: Locale): string => (locale === 'gsw_CH' ? 'de-CH' : locale.replace('_', '-'));
-
-/** Date patterns per locale (docs/reference/console.md); locales not listed use the en_US pattern. */
-export const DATE_FORMATS: Record<string, string> = {
-  en_US: 'MM/dd/yyyy',
-  en_GB: 'dd/MM/yyyy',
-  de_DE: 'dd.MM.yyyy',
-  de_CH: 'dd.MM.yyyy',
-  gsw_CH: 'dd.MM.yyyy',
-  fr_CH: 'dd.MM.yyyy',
-  it_CH: 'dd.MM.yyyy',
-  fr_FR: 'dd/MM/yyyy',
-  it_IT: 'dd/MM/yyyy',
-};
-
-/** A calendar day (`yyyy-mm-dd`) in the locale's date pattern. */
-export function formatDay(isoDay: string, locale: Locale): string {
-  const [y, m, d] = isoDay.split('-');
-  if (!y || !m || !d) return isoDay;
-  const pattern = DATE_FORMATS[locale] ?? DATE_FORMATS.en_US!;
-  return pattern.replace('yyyy', y).replace('MM', m).replace('dd', d.slice(0, 2));
 }
 
 function presentParam(name: string, value: string, locale: Locale): string {
   if (name === 'date') return formatDay(value, locale);
+  // A reason or a provider may itself be a catalogue text (a provider's failure inside "The model could not
+  // answer: …", "the server at …"); one the catalogue does not know (the provider's or Stripe's own message,
+  // "OpenAI") stays as it was said.
+  if (name === 'reason' || name === 'provider') return localize(value, locale);
   if ((name === 'count' || name === 'limit') && /^\d+$/.test(value)) {
     return new Intl.NumberFormat(bcp47(locale)).format(Number(value));
   }
@@ -402,7 +881,7 @@ function template(code: MessageCode, locale: Locale): string {
  * canonical English with parameters as given (ISO days), which `localize` reads back.
  */
 export function message(code: MessageCode, params: MessageParams = {}, locale?: Locale): string {
-  if (!locale) return english(code, params);
+  if (!locale) return fillTemplate(ALL_ENGLISH[code], params);
   return template(code, locale).replace(PARAM, (whole, name: string) =>
     name in params ? presentParam(name, String(params[name]), locale) : whole,
   );
@@ -440,7 +919,3 @@ export function localize(text: string, locale: Locale): string {
   }
   return text;
 }
-
-/** `value` if it names a console locale. */
-export const asLocale = (value: unknown): Locale | undefined =>
-  typeof value === 'string' && (LOCALES as readonly string[]).includes(value) ? (value as Locale) : undefined;

@@ -41,6 +41,8 @@ export interface RelayAuth {
   vendor?: string;
   /** A web embed's widget: the embed token (the page's Origin is checked as on HTTP). */
   embed_token?: string;
+  /** The console locale `state_err` texts are written in (docs/adr/0030); English without one. */
+  locale?: string;
 }
 /** RelayAuth's keys, for clients that cannot import the type (the widget pins its copy to these). */
 export const RELAY_AUTH_KEYS = {

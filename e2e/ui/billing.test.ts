@@ -102,6 +102,20 @@ describe('billing', () => {
     expect(await page.getByTestId('billing-usage-requests-text').innerText()).toBe('2 of 2 · Limit reached');
     expect(await page.getByTestId('billing-usage-tokens-text').innerText()).toMatch(/\(unlimited\)$/);
 
+    // A new conversation started from the composer is refused the same way, and none is left empty.
+    await page.goto(`/apps/${appId}/chat`);
+    await page.getByTestId('conversation-empty').waitFor();
+    const history = page.getByTestId('conversation-history-item');
+    await expect.poll(() => history.count()).toBe(1);
+    await send(page, 'a new start');
+    await banner.waitFor();
+    expect(await banner.innerText()).toMatch(/2 requests for this period are used up/);
+    expect(await page.getByTestId('composer-input').inputValue()).toBe('a new start');
+    expect(new URL(page.url()).pathname).toBe(`/apps/${appId}/chat`);
+    await page.reload();
+    await page.getByTestId('conversation-empty').waitFor();
+    await expect.poll(() => history.count()).toBe(1);
+
     // The superuser assigns a bigger plan; sending works again and the banner goes.
     await createPlan(page, 'Team', '100');
     await assignPlan(page, 'Team');

@@ -96,6 +96,9 @@ describe('organisations: a superuser onboards Acme and its people from the conso
     // The colleague accepts, sees Acme, and Settings says it is for owners.
     const member = await acceptInvitation(memberLink, 'member password 1', undefined, 'Dana');
     await expect.poll(() => member.page.getByTestId('org-current').textContent()).toBe('Acme');
+    // The name the inviter typed is still the colleague's once accepted, not wiped.
+    await member.page.goto('/account');
+    await expect.poll(() => member.page.getByTestId('account-firstname').inputValue()).toBe('Dana');
     await member.page.goto('/settings/users');
     await member.page.getByTestId('settings-owners-only').waitFor();
     // Nothing in Settings is a member's: no sidebar link, no sub-navigation, one crumb.

@@ -3,6 +3,7 @@
  * (docs/adr/0029-unsaved-changes.md), which asks before in-app navigation (sidebar, breadcrumbs,
  * section tabs) and lets the browser ask before a reload or close.
  */
+import type { AdminVendorCreated } from '@llmor/contracts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -21,6 +22,8 @@ let app: Console;
 let browser: Browser;
 let appId: number;
 let functionId: number;
+/** An invitation that sets a new account's password (the page outside the signed-in shell). */
+let invitationUrl: string;
 
 beforeAll(async () => {
   app = await startConsole();
@@ -39,12 +42,13 @@ beforeAll(async () => {
   ).data;
   functionId = fn.id;
   // A second vendor to switch to (the superuser works in every vendor).
-  await api('POST', '/v1/admin/vendors', {
+  const globex = await api<AdminVendorCreated>('POST', '/v1/admin/vendors', {
     key: 'globex',
     name: 'Globex',
     currency: 'EUR',
     owner_email: 'owner@globex.test',
   });
+  invitationUrl = globex.invite_url!;
 });
 afterAll(async () => {
   await browser?.close();
@@ -179,6 +183,48 @@ describe('unsaved changes', () => {
     await page.reload();
     await vendorName.waitFor();
     expect(dialogs).toEqual(['beforeunload']);
+
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("guards the invitation's form outside the signed-in shell: the browser asks, a successful accept does not", async () => {
+    const { context, page, errors } = await newPage(browser, app.url);
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.type());
+      void dialog.accept();
+    });
+    const unsaved = () => page.evaluate(() => document.documentElement.dataset.unsaved ?? null);
+
+    await page.goto('/login');
+    await page.getByTestId('login-form').waitFor();
+    await page.goto(invitationUrl);
+    const password = page.getByTestId('link-password');
+    await password.waitFor();
+    // The names the inviter offered are the form's starting point, not unsaved input.
+    expect(await unsaved()).toBe(null);
+    await password.fill('a password typed');
+    await expect.poll(unsaved).toBe('true');
+    // Back to the sign-in page, then a reload: the browser asks each time (accepted: the input is gone).
+    await page.goBack();
+    await page.getByTestId('login-form').waitFor();
+    expect(dialogs).toEqual(['beforeunload']);
+    await page.goForward();
+    await password.waitFor();
+    expect(await password.inputValue()).toBe('');
+    await password.fill('a password typed');
+    await expect.poll(unsaved).toBe('true');
+    await page.reload();
+    expect(dialogs).toEqual(['beforeunload', 'beforeunload']);
+
+    // Accepting leaves for the dashboard without a question.
+    await password.fill('globex owner password');
+    await page.getByTestId('link-confirm').fill('globex owner password');
+    await page.getByTestId('link-submit').click();
+    await page.getByTestId('dashboard-heading').waitFor();
+    expect(await prompt(page).count()).toBe(0);
+    expect(dialogs).toEqual(['beforeunload', 'beforeunload']);
 
     expect(errors).toEqual([]);
     await context.close();

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ErrorName } from '@llmor/contracts';
+import { ErrorName, message } from '@llmor/contracts';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { adminJobs, queueRoutes } from './modules/admin/queue';
 import { adminRoutes } from './modules/admin/routes';
@@ -45,6 +45,7 @@ import type { SecretBox } from './platform/crypto';
 import { type Database, registerDatabaseMetrics } from './platform/db';
 import { proxyTrust } from './platform/http/client-address';
 import { endConnectionsWhenStopping } from './platform/http/connections';
+import { inRequestLocale } from './platform/http/locale';
 import { openApiRoutes, registerOpenApi } from './platform/http/openapi';
 import { Pipeline } from './platform/http/pipeline';
 import type { RouteSpec } from './platform/http/route';
@@ -167,6 +168,7 @@ export async function buildApp(
     },
     spending: {
       reserveReply: (vendorId) => billing.reserveReply(ctx, vendorId),
+      assertReplyRoom: (vendorId) => billing.assertReplyRoom(ctx, vendorId),
       reserveCall: (vendorId, reservation) => billing.reserveCall(ctx, vendorId, reservation),
       recordTokens: (vendorId, tokens, reservation) =>
         billing.recordTokens(ctx, vendorId, tokens, reservation),
@@ -275,9 +277,13 @@ export async function buildApp(
     if (webServed && (request.method === 'GET' || request.method === 'HEAD') && isConsoleRoute(request.url)) {
       return sendConsole(reply);
     }
-    return reply
-      .code(404)
-      .send({ name: ErrorName.NotFound, message: `Route ${request.method} ${request.url} not found` });
+    return reply.code(404).send({
+      name: ErrorName.NotFound,
+      message: inRequestLocale(
+        request,
+        message('routeUnknown', { route: `${request.method} ${request.url}` }),
+      ),
+    });
   });
 
   return { app, ctx, routes: pipeline.routes };

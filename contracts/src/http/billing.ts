@@ -21,8 +21,8 @@
  *
  * A vendor without a live subscription is on the plan marked `default` (unlimited without one). Limits
  * are per plan × quantity; `null` is unlimited. Requests and tokens count per period: the subscription's
- * current period, else the calendar month (UTC). Past them a send answers 402 code 60; an app or member
- * past `apps`/`members` answers 402 code 61.
+ * current period, else the calendar month (UTC). Past them a send answers 402 code 60 (opening a conversation
+ * too, so none is left empty); an app or member past `apps`/`members` answers 402 code 61.
  */
 import { z } from 'zod';
 import { COUNTRY_CODES } from '../constants';

@@ -89,7 +89,10 @@ export const conversationSchema = z.object({
 });
 export type Conversation = z.infer<typeof conversationSchema>;
 
-/** `POST /v1/conversations` → 201 `{data: ConversationCreated}`; `messages` holds the greeting if the app has one. */
+/**
+ * `POST /v1/conversations` → 201 `{data: ConversationCreated}`; `messages` holds the greeting if the app has one.
+ * While the vendor's plan has no requests or tokens left, 402 code 60 (the send's text) and nothing opened.
+ */
 export const conversationCreatedSchema = conversationSchema.extend({ messages: z.array(messageSchema) });
 export type ConversationCreated = z.infer<typeof conversationCreatedSchema>;
 

@@ -1,4 +1,11 @@
-import { type ErrorBody, ErrorName, type FieldErrors, MESSAGES } from '@llmor/contracts';
+import {
+  type ErrorBody,
+  ErrorName,
+  type FieldErrors,
+  MESSAGES,
+  type MessageCode,
+  message,
+} from '@llmor/contracts';
 
 /**
  * A failure a caller can act on, raised by services and the request pipeline alike. It carries the
@@ -34,7 +41,32 @@ export const unauthorized = (message: string) => new AppError(ErrorName.Unauthor
 export const paymentRequired = (message: string, code: number) =>
   new AppError(ErrorName.PaymentRequired, message, { code });
 export const forbidden = (message: string) => new AppError(ErrorName.Forbidden, message);
-export const notFound = (what = 'Resource') => new AppError(ErrorName.NotFound, `${what} not found`);
+/** What a 404 names, each with its own catalogue text (docs/adr/0030). */
+const NOT_FOUND = {
+  App: 'appNotFound',
+  Client: 'clientNotFound',
+  Conversation: 'conversationNotFound',
+  Datastore: 'datastoreNotFound',
+  Document: 'documentNotFound',
+  Embed: 'embedNotFound',
+  Function: 'functionNotFound',
+  Icon: 'iconNotFound',
+  Invitation: 'invitationNotFound',
+  Model: 'modelNotFound',
+  Plan: 'planNotFound',
+  Route: 'routeNotFound',
+  Run: 'runNotFound',
+  'Slack integration': 'slackIntegrationNotFound',
+  Subscription: 'subscriptionNotFound',
+  User: 'userNotFound',
+  Vendor: 'vendorNotFound',
+  Resource: 'resourceNotFound',
+} as const satisfies Record<string, MessageCode>;
+export type NotFoundThing = keyof typeof NOT_FOUND;
+
+/** 404 `App not found` and the like (English on the wire, the request's locale through the catalogue). */
+export const notFound = (what: NotFoundThing = 'Resource') =>
+  new AppError(ErrorName.NotFound, message(NOT_FOUND[what]));
 export const conflict = (message: string, errors?: FieldErrors) =>
   new AppError(ErrorName.Conflict, message, { errors });
 export const tooManyRequests = (

@@ -5,20 +5,28 @@
  */
 import { formatDay, INVALID_CREDENTIALS, LOCALES, localize, MESSAGES, message } from '@llmor/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeOpenAI, startFakeOpenAI } from '../../test/fakes';
 import { Client, createTestServer, makeUser, makeVendor, type TestServer, uniq } from '../../test/harness';
 import { makeChatApp, makeConversation, makeVendorModel } from '../completion/testing';
 
 let server: TestServer;
 let admin: Client;
+let fake: FakeOpenAI;
 
 beforeAll(async () => {
-  server = await createTestServer();
+  fake = await startFakeOpenAI();
+  server = await createTestServer({ env: { EMBED_CONVERSATIONS_PER_ADDRESS_PER_HOUR: '1' } });
   const su = await makeUser(server.ctx, { isSu: true });
   admin = await Client.signedIn(server.app, su.email, su.password);
 });
 afterAll(async () => {
   await server?.close();
+  await fake?.close();
 });
+
+/** Words that give an English text away (none of them is a word of the other locales' texts). */
+const ENGLISH_WORDS =
+  /\b(not found|could not|the|is|are|was|rejected|refused|request|requests|unavailable|too many|try again|per hour|without)\b/i;
 
 describe('the message catalogue', () => {
   it('has every text in every locale, with the same parameters as the English one', () => {
@@ -133,5 +141,91 @@ describe('answers in the request locale', () => {
       email: MESSAGES.validEmail.fr_FR,
       role: MESSAGES.chooseRole.fr_FR,
     });
+  });
+
+  it('says "not found", a provider refusal and rate limits in the locale; quoted messages as said', async () => {
+    const vendor = await makeVendor(server.ctx);
+    const ownerUser = await makeUser(server.ctx, { vendors: [vendor], role: 'owner' });
+    const owner = await Client.signedIn(server.app, ownerUser.email, ownerUser.password);
+    owner.vendorKey = vendor.key;
+    const base = `/v1/vendors/${vendor.id}`;
+
+    for (const [url, german, french] of [
+      [`${base}/apps/999999`, 'App nicht gefunden', 'App introuvable'],
+      [`${base}/users/abc`, 'Benutzer nicht gefunden', 'Utilisateur introuvable'],
+      [`/v1/conversations/${'A'.repeat(43)}`, 'Unterhaltung nicht gefunden', 'Conversation introuvable'],
+      ['/v1/nothing-here', 'GET /v1/nothing-here?locale=de_CH nicht gefunden', null],
+    ] as const) {
+      const de = await owner.get(`${url}?locale=de_CH`);
+      expect(de.statusCode, url).toBe(404);
+      expect(de.json().message, url).toBe(german);
+      if (french) expect((await owner.get(`${url}?locale=fr_FR`)).json().message, url).toBe(french);
+    }
+    expect((await owner.get(`${base}/apps/999999`)).json().message).toBe('App not found');
+
+    // A provider's refusal: the fixed parts in the locale, the provider's own message as it said it.
+    const model = await owner.post(`${base}/avamodels/openai-compatible-chat/install`, {
+      parameters: { base_url: fake.baseUrl, model: 'm', api_key: 'sk-test', cost_per_1k: 0 },
+    });
+    expect(model.statusCode, model.body).toBe(201);
+    const app = (await owner.post(`${base}/apps`, { app_key: 'chatbot' })).json().data;
+    await owner.put(`${base}/apps/${app.id}`, {
+      name: app.name,
+      completion_vendor_model_id: model.json().data.id,
+    });
+    const opened = await owner.post('/v1/conversations', {
+      vendor_app_id: app.id,
+      vendor_channel: 'management',
+      parameters: {},
+    });
+    const token = opened.json().data.token as string;
+    fake.chat({ kind: 'error', status: 401, body: { error: { message: 'Incorrect API key provided' } } });
+    const sent = await owner.post(`/v1/conversations/${token}?locale=de_CH`, { content: 'Hallo' });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const error = sent.json().data.find((m: { role: string }) => m.role === 'error').message as string;
+    expect(error).toMatch(
+      /^Das Modell konnte nicht antworten: der Server unter http:\S+ hat den API-Schlüssel abgelehnt \(HTTP 401\): Incorrect API key provided$/,
+    );
+    const page = await owner.get(`/v1/conversations/${token}?locale=fr_FR`);
+    const stored = page.json().data.find((m: { role: string }) => m.role === 'error').message as string;
+    expect(stored).toMatch(
+      /^Le modèle n’a pas pu répondre : le serveur à l’adresse http:\S+ a refusé la clé d’API \(HTTP 401\) : Incorrect API key provided$/,
+    );
+    const english = (await owner.get(`/v1/conversations/${token}`)).json().data;
+    expect(english.find((m: { role: string }) => m.role === 'error').message).toMatch(
+      /^The model could not answer: .+ rejected the API key \(HTTP 401\): Incorrect API key provided$/,
+    );
+    fake.expectNoFailures();
+
+    // Rate limits: an embed's visitor past the openings allowed per hour.
+    const embed = await owner.post(`${base}/apps/${app.id}/embed`, { name: 'Site' });
+    expect(embed.statusCode, embed.body).toBe(201);
+    const openThroughEmbed = (query: string) =>
+      server.app.inject({
+        method: 'POST',
+        url: `/v1/conversations${query}`,
+        headers: { 'x-embedtoken': embed.json().data.token },
+        payload: { vendor_app_id: app.id, vendor_channel: 'embed', parameters: {} },
+      });
+    expect((await openThroughEmbed('')).statusCode).toBe(201);
+    const limited = await openThroughEmbed('?locale=fr_FR');
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().message).toMatch(/^Trop de conversations ouvertes ici : 1 par heure au maximum\./);
+
+    // A refused import, as the import dialog shows it.
+    const datastore = await owner.post(`${base}/apps/${app.id}/datastores`, { name: 'faq' });
+    expect(datastore.statusCode, datastore.body).toBe(201);
+    const refusedImport = await owner.post(
+      `/v1/datastores/${datastore.json().data.id}/docs/import?locale=fr_FR`,
+      { mode: 'qa', data: JSON.stringify([{ Q: 'Where?', A: '' }]) },
+    );
+    expect(refusedImport.statusCode).toBe(400);
+    expect(refusedImport.json().errors).toEqual({
+      data: 'Élément 1 : « Q » et « A » ne doivent pas être vides.',
+    });
+
+    for (const text of [error, stored.replace('Incorrect API key provided', ''), limited.json().message]) {
+      expect(text.replace(/Incorrect API key provided|http:\S+|HTTP/g, '')).not.toMatch(ENGLISH_WORDS);
+    }
   });
 });

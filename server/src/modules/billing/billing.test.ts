@@ -362,7 +362,7 @@ describe('limits where usage happens', () => {
     const send = () => owner.post(`/v1/conversations/${conversation.token}`, { content: 'hello' });
     const usage = async () =>
       (await owner.get(`/v1/vendors/${vendor.id}/billing/subscription_limits`)).json().data.limits;
-    return { vendor, owner, plan, send, usage };
+    return { vendor, owner, plan, app, send, usage };
   }
 
   it('refuses a send past the requests limit with 402 code 60 and calls no provider', async () => {
@@ -398,6 +398,24 @@ describe('limits where usage happens', () => {
     expect(refused.json()).toMatchObject({ code: 60 });
     expect(refused.json().message).toMatch(/20 tokens/);
     expect(providerCalls).toBe(calls);
+  });
+
+  it("refuses opening a conversation once the plan is used up, with the send's message, and stores none", async () => {
+    const { vendor, owner, app, send } = await sendingVendor({ requests: 1 });
+    const body = { vendor_app_id: app.id, vendor_channel: 'management', parameters: {} };
+    const open = (query = '') => owner.post(`/v1/conversations${query}`, body);
+    expect((await open()).statusCode).toBe(201); // room left: opening counts nothing
+    expect((await send()).statusCode).toBe(200);
+    const refusedSend = (await send()).json();
+    const conversations = async () =>
+      (await server.ctx.db.select().from(schema.conversations).where(sql`vendor_id = ${vendor.id}`)).length;
+    const before = await conversations();
+    const refused = await open();
+    expect(refused.statusCode).toBe(402);
+    expect(refused.json()).toEqual({ name: 'PaymentRequired', code: 60, message: refusedSend.message });
+    expect(await conversations()).toBe(before);
+    const inGerman = await open('?locale=de_CH');
+    expect(inGerman.json().message).toMatch(/^Die 1 Anfragen des Plans .* sind aufgebraucht/);
   });
 
   it('a plan with no requests refuses the first send', async () => {

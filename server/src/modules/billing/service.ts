@@ -148,6 +148,21 @@ export async function reserveCall(
   throw await usedUp(ctx, vendorId, counted, limits);
 }
 
+/**
+ * Refuses (402 code 60, the text `reserveReply` answers) when the period's requests or tokens are used up,
+ * counting nothing: a conversation is not opened for a send the plan would refuse.
+ */
+export async function assertReplyRoom(ctx: AppContext, vendorId: number): Promise<void> {
+  const { period, limits } = await billingState(ctx, vendorId);
+  if (limits.requests === null && limits.tokens === null) return;
+  const used = await readUsage(ctx.db, vendorId, period.start);
+  // The rule of `reserveRequest`: room while both counts are below their limits.
+  const full =
+    (limits.requests !== null && used.requests >= limits.requests) ||
+    (limits.tokens !== null && used.tokens >= limits.tokens);
+  if (full) throw await usedUp(ctx, vendorId, period, limits);
+}
+
 /** The refusal of a request past the plan: which limit is used up and when the period ends. */
 async function usedUp(ctx: AppContext, vendorId: number, period: Period, limits: PlanLimits) {
   const used = await readUsage(ctx.db, vendorId, period.start);
@@ -340,7 +355,7 @@ async function atStripe<T>(call: Promise<T>): Promise<T> {
     const e = err as { type?: string; message?: string };
     if (e.type === 'StripeConnectionError') throw badGateway(STRIPE_UNREACHABLE);
     if (typeof e.type === 'string' && e.type.startsWith('Stripe')) {
-      throw badRequest(`Stripe refused the request: ${e.message ?? e.type}`);
+      throw badRequest(message('stripeRefused', { reason: e.message ?? e.type }));
     }
     throw err;
   }
@@ -394,7 +409,7 @@ export async function checkout(ctx: AppContext, vendor: VendorRow, body: Checkou
       subscription_data: { metadata },
     }),
   );
-  if (!session.url) throw badRequest('Stripe answered a checkout session without a URL.');
+  if (!session.url) throw badRequest(message('stripeNoCheckoutUrl'));
   return { url: session.url };
 }
 

@@ -172,6 +172,11 @@ describe('checkout, portal and address through Stripe', () => {
     expect(refused.json().message).toMatch(
       /^Stripe refused the request: No such price: 'price_doesnotexist'/,
     );
+    // In the console's locale: the refusal's words translated, Stripe's own message as Stripe said it.
+    const inGerman = await owner.post(`${base}?locale=de_CH`, { subscription_id: ghost.id });
+    expect(inGerman.json().message).toMatch(
+      /^Stripe hat die Anfrage abgelehnt: No such price: 'price_doesnotexist'/,
+    );
   });
 
   it('opens the billing portal for the vendor’s customer and syncs the address to it', async () => {

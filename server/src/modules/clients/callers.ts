@@ -9,7 +9,13 @@
  * - `X-EmbedToken: <token>`: the embed; unknown → 401; when its `allowed_origins` is not empty the
  *   request's `Origin` must be one of them, else 403.
  */
-import { CLIENT_TOKEN_PREFIX, EMBED_ORIGIN_REFUSED, ErrorName, embedAllowsOrigin } from '@llmor/contracts';
+import {
+  CLIENT_TOKEN_PREFIX,
+  EMBED_ORIGIN_REFUSED,
+  ErrorName,
+  embedAllowsOrigin,
+  message,
+} from '@llmor/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../platform/context';
 import { safeEqualHex, sha256Hex } from '../../platform/crypto';
@@ -64,7 +70,11 @@ async function clientCaller(
     if (!hit.allowed) {
       throw tooManyRequests(
         hit.retryAfter,
-        `This API client may make ${client.requestRateLimit} requests per ${client.requestRateInterval} s. Try again in ${hit.retryAfter} s.`,
+        message('clientRateLimited', {
+          limit: client.requestRateLimit,
+          seconds: client.requestRateInterval,
+          count: hit.retryAfter,
+        }),
       );
     }
   }

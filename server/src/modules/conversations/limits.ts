@@ -3,6 +3,7 @@
  * (it sits in the HTML of every page that uses the embed), so its callers are anonymous: conversations are
  * counted per visitor address and per embed, and their `parameters` are held to a smaller size.
  */
+import { message } from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
 import { tooManyRequests, validationError } from '../../platform/errors';
 import type { Caller } from './access';
@@ -21,7 +22,7 @@ export function checkParametersSize(
       ? ctx.config.EMBED_PARAMETERS_MAX_BYTES
       : ctx.config.CONVERSATION_PARAMETERS_MAX_BYTES;
   if (Buffer.byteLength(JSON.stringify(parameters), 'utf8') > max) {
-    throw validationError({ parameters: `At most ${max} bytes as JSON.` });
+    throw validationError({ parameters: message('parametersTooLarge', { limit: max }) });
   }
 }
 
@@ -44,7 +45,7 @@ export async function countEmbedOpening(
     if (!hit.allowed) {
       throw tooManyRequests(
         hit.retryAfter,
-        `Too many conversations opened here: at most ${max} per hour. Try again in ${hit.retryAfter} s.`,
+        message('embedOpeningsLimited', { limit: max, count: hit.retryAfter }),
       );
     }
   }
@@ -58,8 +59,6 @@ export async function countStateChange(ctx: AppContext, target: StateTarget): Pr
   const max = ctx.config.RELAY_STATE_CHANGES_PER_MINUTE;
   const hit = await ctx.rateLimiter.hit(`relay-state:${target.id}`, max, 60);
   if (!hit.allowed) {
-    throw new StateError(
-      `Too many state changes: at most ${max} per minute. Try again in ${hit.retryAfter} s.`,
-    );
+    throw new StateError(message('stateChangesLimited', { limit: max, count: hit.retryAfter }));
   }
 }

@@ -88,6 +88,8 @@ export interface RelayCallerPort {
  */
 export interface SpendingPort {
   reserveReply(vendorId: number): Promise<ReplyReservation>;
+  /** Throws what `reserveReply` would past the limits, counting nothing (before opening a conversation). */
+  assertReplyRoom(vendorId: number): Promise<void>;
   /**
    * Counts a reply's further provider call as one more request of the reservation's period (the engine,
    * before each call after the first; ADR 0021), by the same rule as `reserveReply`.

@@ -1,11 +1,13 @@
-import type {
-  Conversation,
-  ConversationChannel,
-  ConversationListItem,
-  FunctionCall,
-  Message,
-  MessageRole,
-  MessageSource,
+import {
+  type Conversation,
+  type ConversationChannel,
+  type ConversationListItem,
+  type FunctionCall,
+  type Locale,
+  localize,
+  type Message,
+  type MessageRole,
+  type MessageSource,
 } from '@llmor/contracts';
 import type { ConversationListRow, ConversationRow, MessageRow } from './repo';
 
@@ -46,4 +48,16 @@ export function presentListItem(row: ConversationListRow): ConversationListItem 
     channel: row.channel as ConversationChannel,
     message_count: row.messageCount,
   };
+}
+
+/**
+ * The error entries of an answer in `locale`: stored as the catalogue's English (a provider's failure,
+ * an interrupted reply), read in the console's language (docs/adr/0030). Other messages are as written.
+ */
+export function errorsInLocale<T extends { data: Message[] }>(answer: T, locale: Locale | undefined): T {
+  if (!locale) return answer;
+  const data = answer.data.map((m) =>
+    m.role === 'error' && m.message ? { ...m, message: localize(m.message, locale) } : m,
+  );
+  return { ...answer, data };
 }

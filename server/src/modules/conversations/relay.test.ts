@@ -221,6 +221,26 @@ describe('relay: completion events', () => {
   });
 });
 
+describe('relay: texts in the console locale', () => {
+  it('writes state_err in the locale the handshake names, English without one', async () => {
+    const german = await RelayClient.connect(server.url, { ...http.relayAuth(), locale: 'de_CH' });
+    const french = await RelayClient.connect(server.url, { ...http.relayAuth(), locale: 'fr_FR' });
+    sockets.push(german, french);
+    expect(await german.ask('get')).toEqual({
+      ok: false,
+      error: 'Treten Sie zuerst einer Unterhaltung bei.',
+    });
+    expect(await french.ask('join', 'A'.repeat(32))).toEqual({ ok: false, error: 'Conversation inconnue' });
+    const conversation = await makeConversation(server.ctx, app);
+    expect(await french.ask('join', conversation.token)).toEqual({ ok: true });
+    expect(await french.ask('set', [1])).toEqual({ ok: false, error: 'L’état doit être un objet JSON.' });
+    expect(await french.ask('patchState', [{ op: 'move', path: '/x' }])).toEqual({
+      ok: false,
+      error: 'Les patchs doivent être un tableau d’opérations JSON Patch (RFC 6902).',
+    });
+  });
+});
+
 describe('relay: conversation state', () => {
   it('gets, sets and patches the state: the sender gets get/set/patch, the room state_change; durable in the DB', async () => {
     const conversation = await makeConversation(server.ctx, app);

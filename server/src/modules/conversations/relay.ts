@@ -1,5 +1,8 @@
 import {
+  asLocale,
   conversationTokenParam,
+  localize,
+  message,
   RELAY_AUTH_REQUIRED,
   RELAY_PATH,
   type RelayAuth,
@@ -23,8 +26,8 @@ import {
   setConversationState,
 } from './state';
 
-export const UNKNOWN_CONVERSATION = 'Unknown conversation';
-export const NOT_JOINED = 'Join a conversation first.';
+export const UNKNOWN_CONVERSATION = message('relayUnknownConversation');
+export const NOT_JOINED = message('relayJoinFirst');
 
 /** What a socket's handshake proved: checked again, against the database, on every join. */
 type RelayCredentials =
@@ -92,12 +95,15 @@ export function handleRelayConnection(ctx: ConversationContext, socket: Socket):
   let joined: (StateTarget & { rooms: string[] }) | null = null;
   const credentials = handshakeCredentials(ctx, socket).catch((err: unknown) => {
     ctx.log.error({ err }, 'relay handshake failed');
-    return 'The relay could not check who you are.';
+    return message('relayWhoUnchecked');
   });
+  // `state_err` texts in the console's locale, as its HTTP answers are (docs/adr/0030).
+  const locale = asLocale((socket.handshake.auth as RelayAuth | undefined)?.locale);
   // One event at a time per socket, so a client's patches apply in the order it sent them.
   let queue: Promise<void> = Promise.resolve();
 
-  const fail = (error: string, ack?: Ack) => {
+  const fail = (english: string, ack?: Ack) => {
+    const error = locale ? localize(english, locale) : english;
     const body: StateErrorBody = { error };
     socket.emit(RelayServerEvent.stateErr, body);
     ack?.({ ok: false, error });
@@ -113,7 +119,7 @@ export function handleRelayConnection(ctx: ConversationContext, socket: Socket):
         } catch (err) {
           if (err instanceof StateError || err instanceof AppError) return fail(err.message, ack);
           ctx.log.error({ err, event }, 'relay event failed');
-          fail('The relay could not handle this request.', ack);
+          fail(message('relayFailed'), ack);
         }
       });
     });

@@ -1,4 +1,5 @@
 import {
+  asLocale,
   conversationCreatedSchema,
   conversationListItemSchema,
   conversationMessagesQuery,
@@ -14,12 +15,14 @@ import {
   sendMessageBody,
 } from '@llmor/contracts';
 import type { FastifyRequest } from 'fastify';
+import { requestLocale } from '../../platform/http/locale';
 import { route } from '../../platform/http/route';
 import { callerOf, userCaller } from './access';
 import type { ConversationContext } from './ports';
+import { errorsInLocale } from './present';
 import {
   conversationPage,
-  createConversation,
+  createConversationWithinPlan,
   listConversationsOf,
   relayUrl,
   requireConversation,
@@ -50,8 +53,10 @@ export const conversationRoutes = (ctx: ConversationContext) => [
     query: localeQuery,
     status: 201,
     response: dataEnvelopeSchema(conversationCreatedSchema),
+    // The plan's requests or tokens are used up (code 60): no conversation is opened.
+    errors: ['PaymentRequired'],
     handler: async ({ vendor, identity, outsider, body, query, request }) => ({
-      data: await createConversation(ctx, callerOf({ vendor, identity, outsider }), body, {
+      data: await createConversationWithinPlan(ctx, callerOf({ vendor, identity, outsider }), body, {
         locale: query.locale,
         relayUrl: relayUrl(ctx),
         address: request.ip,
@@ -84,7 +89,10 @@ export const conversationRoutes = (ctx: ConversationContext) => [
         callerOf({ vendor, identity, outsider }),
         params.token,
       );
-      return conversationPage(ctx, conversation, relayUrl(ctx), query);
+      return errorsInLocale(
+        await conversationPage(ctx, conversation, relayUrl(ctx), query),
+        asLocale(query.locale),
+      );
     },
   }),
   route({
@@ -104,16 +112,17 @@ export const conversationRoutes = (ctx: ConversationContext) => [
     resource: 'Conversation',
     body: sendMessageBody,
     response: messageSentSchema,
-    errors: ['Conflict', 'GatewayTimeout'],
+    errors: ['Conflict', 'GatewayTimeout', 'PaymentRequired'],
     handler: async ({ vendor, identity, outsider, params, body, request }) => {
       const caller = callerOf({ vendor, identity, outsider });
       const { conversation, app, model } = await requireConversationWithApp(ctx, caller, params.token);
-      return sendMessage(ctx, caller, conversation, body.content, {
+      const sent = await sendMessage(ctx, caller, conversation, body.content, {
         app,
         model,
         posterSocket: posterSocket(request),
         relayUrl: relayUrl(ctx),
       });
+      return errorsInLocale(sent, requestLocale(request));
     },
   }),
 ];

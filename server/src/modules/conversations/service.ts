@@ -114,6 +114,20 @@ export async function createConversation(
   return { ...presentConversation(conversation, opts.relayUrl), messages: messages.map(presentMessage) };
 }
 
+/**
+ * `POST /v1/conversations`: refused like a send (402 code 60) while the plan's requests or tokens are used
+ * up, so no conversation is left empty by a first send the plan refuses.
+ */
+export async function createConversationWithinPlan(
+  ctx: ConversationContext,
+  caller: Caller,
+  body: CreateConversationBody,
+  opts: { locale?: string; relayUrl: string; address?: string },
+): Promise<ConversationCreated> {
+  await ctx.spending.assertReplyRoom(caller.vendor.id);
+  return createConversation(ctx, caller, body, opts);
+}
+
 /** A page of the conversation's messages, newest page first (docs/adr/0026-messages-contract.md). */
 export async function conversationPage(
   ctx: AppContext,

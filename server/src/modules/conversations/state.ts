@@ -1,4 +1,4 @@
-import { jsonInputProblem, jsonPatch } from '@llmor/contracts';
+import { jsonInputProblem, jsonPatch, message } from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
 import { applyPatch, deepClone, type Operation, validate as validatePatch } from '../../platform/json-patch';
 import { changeState, readState } from './repo';
@@ -40,33 +40,34 @@ function checkJsonInput(value: unknown): void {
 /** The state if it is a JSON object within `maxBytes`; otherwise a StateError saying why. */
 export function checkState(value: unknown, maxBytes: number): Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new StateError('The state must be a JSON object.');
+    throw new StateError(message('stateNotObject'));
   }
   checkJsonInput(value);
-  if (!isJsonValue(value)) throw new StateError('The state must contain JSON values only.');
+  if (!isJsonValue(value)) throw new StateError(message('stateNotJson'));
   if (Buffer.byteLength(JSON.stringify(value), 'utf8') > maxBytes) {
-    throw new StateError(`The state must not exceed ${formatBytes(maxBytes)}.`);
+    throw new StateError(message('stateTooLarge', { size: formatBytes(maxBytes) }));
   }
   return value as Record<string, unknown>;
 }
 
+const firstLine = (text: string) => text.split('\n')[0] ?? '';
 const formatBytes = (bytes: number) => (bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`);
 
 function applyPatches(current: unknown, patches: unknown, maxBytes: number): Record<string, unknown> {
   checkJsonInput(patches);
   const shape = jsonPatch.safeParse(patches);
   if (!shape.success) {
-    throw new StateError('Patches must be an array of JSON Patch (RFC 6902) operations.');
+    throw new StateError(message('patchesNotArray'));
   }
   const ops = patches as Operation[];
   const document = deepClone(current ?? {});
   const invalid = validatePatch(ops, document);
-  if (invalid) throw new StateError(`Invalid patch: ${invalid.message.split('\n')[0]}`);
+  if (invalid) throw new StateError(message('patchInvalid', { reason: firstLine(invalid.message) }));
   let result: unknown;
   try {
     result = applyPatch(document, ops, true, true, true).newDocument;
   } catch (err) {
-    throw new StateError(`Invalid patch: ${(err as Error).message.split('\n')[0]}`);
+    throw new StateError(message('patchInvalid', { reason: firstLine((err as Error).message) }));
   }
   return checkState(result, maxBytes);
 }
@@ -87,7 +88,7 @@ async function change(
   opts: { exceptSocket?: string },
 ): Promise<Record<string, unknown>> {
   const state = await changeState(ctx.db, target.vendorId, target.id, next);
-  if (!state) throw new StateError('Unknown conversation');
+  if (!state) throw new StateError(message('relayUnknownConversation'));
   ctx.relay.stateChanged(target.token, state, { except: opts.exceptSocket });
   return state;
 }

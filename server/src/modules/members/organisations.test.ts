@@ -163,17 +163,22 @@ describe('onboarding a vendor: admin creates it, the owner accepts, invites a co
     });
     const mail = await smtp.mailTo(colleagueEmail);
     expect(mail.subject).toContain('Acme');
-    const { visitor: member, used: accepted } = await followLink(
-      linkIn(mail.text)!,
-      'member password',
-      'invitations/accept',
-    );
+    const {
+      visitor: member,
+      info: offered,
+      used: accepted,
+    } = await followLink(linkIn(mail.text)!, 'member password', 'invitations/accept');
     expect(accepted.statusCode, accepted.body).toBe(200);
+    // The names the inviter typed: offered on the link's page, and still the person's once accepted.
+    expect(offered.json().data).toMatchObject({ firstname: 'Dana', lastname: 'Dev' });
+    expect(accepted.json().data).toMatchObject({ firstname: 'Dana', lastname: 'Dev' });
     expect((await member.get('/v1/vendors')).json().data.map((v: { key: string }) => v.key)).toEqual([key]);
     const list = (await owner.get(`/v1/vendors/${vendor.id}/users?order=email`)).json();
     expect(list.total_count).toBe(2);
     expect(list.data.find((m: { email: string }) => m.email === colleagueEmail)).toMatchObject({
       invited: false,
+      firstname: 'Dana',
+      lastname: 'Dev',
     });
 
     // The member may build apps but sees no owner route: each answers 404 and changes nothing.

@@ -102,7 +102,7 @@ async function build(): Promise<FastifyInstance> {
       tags: ['test'],
       access: { auth: 'user', vendor: 'path' },
       params: vendorPath,
-      resource: 'Thing',
+      resource: 'Document',
       query: z.object({ n: z.coerce.number().int().max(5).optional() }),
       body: z.object({ name: z.string().min(1, 'Name is required') }),
       status: 201,
@@ -220,7 +220,7 @@ describe('the request pipeline', () => {
   it('validates params (404 naming the resource), query and body (400 with field errors)', async () => {
     calls.length = 0;
     const badId = await call('POST', '/v1/vendors/1/things/abc', 'member', { name: 'x' });
-    expect(badId.json()).toEqual({ name: 'NotFound', message: 'Thing not found' });
+    expect(badId.json()).toEqual({ name: 'NotFound', message: 'Document not found' });
     const badBody = await call('POST', '/v1/vendors/1/things/1', 'member', { name: '' });
     expect(badBody.statusCode).toBe(400);
     expect(badBody.json()).toMatchObject({ name: 'ValidationError', errors: { name: 'Name is required' } });

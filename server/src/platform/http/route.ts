@@ -2,6 +2,7 @@ import type { ErrorBody, ErrorName, FieldErrors } from '@llmor/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Config } from '../config';
+import type { NotFoundThing } from '../errors';
 import type { AppRow, Identity, MemberRole, Outsider, SignedIn, VendorRow } from './identity';
 
 /**
@@ -82,7 +83,7 @@ export interface RouteSpec<
   query?: Q;
   body?: B;
   /** Which thing an unparseable path id names: `/apps/abc` answers 404 `App not found`. */
-  resource?: string;
+  resource?: NotFoundThing;
   /** Success status (default 200, or 204 when there is no response schema). */
   status?: SuccessStatus;
   response?: R;

@@ -18,6 +18,7 @@ import { IconAlertCircle, IconInfoCircle } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
+import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 import { isApiError } from '../../../lib/api/error';
 import { useAppState } from '../../../lib/appState';
 import { events } from '../../../lib/events';
@@ -51,16 +52,22 @@ export function LinkPage({ token, purpose }: { token: string; purpose: 'invite' 
     },
   });
   const data = info.data?.data;
-  // The names the inviter typed, for the invited person to keep or correct.
+  // The names the inviter typed, for the invited person to keep or correct: the form's starting values
+  // (not an edit of the person's, so not unsaved input), set once — a later answer never overwrites typing.
   // biome-ignore lint/correctness/useExhaustiveDependencies: filled once when the link's answer arrives.
   useEffect(() => {
-    if (purpose === 'invite' && data) form.setValues({ firstname: data.firstname, lastname: data.lastname });
+    if (purpose === 'invite' && data) {
+      form.initialize({ ...form.getValues(), firstname: data.firstname, lastname: data.lastname });
+    }
   }, [data]);
+  // A typed password or name is not dropped without asking (docs/adr/0029-unsaved-changes.md).
+  const { allowNextNavigation } = useUnsavedChanges(form.isDirty());
   const onSubmit = async ({ confirm: _confirm, ...values }: Values) => {
     const body = purpose === 'invite' ? values : { token, password: values.password };
     try {
       await use.mutateAsync(body);
       events.emit('user-did-sign-in');
+      allowNextNavigation();
       navigate('/', { replace: true });
     } catch {
       // Shown below from the mutation's error.

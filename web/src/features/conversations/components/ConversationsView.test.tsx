@@ -420,4 +420,24 @@ describe('the conversation screen', () => {
     expect(composer().value).toBe('First words');
     expect(api.sends).toHaveLength(0);
   });
+
+  it("past the plan's limits opens no conversation: the server's message, the text kept, no route", async () => {
+    const { api } = setup(undefined);
+    await sendText('First words');
+    await act(async () =>
+      api.creates[0]!.reject(
+        new ApiError(402, {
+          name: 'PaymentRequired',
+          code: ErrorCode.USAGE_LIMIT_REACHED,
+          message: 'The plan allows no more requests this month.',
+        }),
+      ),
+    );
+    expect(screen.getByTestId('usage-limit-banner').textContent).toContain(
+      'The plan allows no more requests this month.',
+    );
+    expect(screen.getByTestId('location').textContent).toBe('/apps/7/chat');
+    expect(composer().value).toBe('First words');
+    expect(api.sends).toHaveLength(0);
+  });
 });

@@ -47,6 +47,11 @@ function serverMessage(error: unknown): string | undefined {
   return error instanceof ApiError ? error.serverMessage : undefined;
 }
 
+/** A refusal past the plan's requests or tokens (402 code 60). */
+function isUsageLimit(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.body?.code === ErrorCode.USAGE_LIMIT_REACHED;
+}
+
 /** The console's calls, through the feature's API hooks. */
 function useConversationApi(): ConversationApi {
   const load = useLoadConversation();
@@ -242,9 +247,7 @@ export function useConversation(
           dispatch({ type: 'sendTimedOut' });
           return;
         }
-        if (error instanceof ApiError && error.body?.code === ErrorCode.USAGE_LIMIT_REACHED) {
-          setUsageLimit(error.serverMessage ?? '');
-        }
+        if (isUsageLimit(error)) setUsageLimit(error.serverMessage ?? '');
         dispatch({
           type: 'sendFailed',
           restore,
@@ -267,6 +270,8 @@ export function useConversation(
       } catch (error) {
         setCreating(false);
         setInput((current) => (current.trim() === '' ? text : current));
+        // The plan is used up: the server opened no conversation and says why, as it does for a send.
+        if (isUsageLimit(error)) setUsageLimit(error.serverMessage ?? '');
         addError(serverMessage(error) ?? t('conversations.errors.failedToCreate'));
         return;
       }

@@ -9,6 +9,7 @@ import {
 } from '@llmor/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { io } from 'socket.io-client';
+import { apiLocale } from '../../../lib/api/client';
 import { loadSession } from '../../../lib/session';
 import { accessTokenHeader } from '../../../lib/signing';
 import { parseRelayMessage } from '../model/relay';
@@ -89,8 +90,10 @@ function signedRelayAuth(callback: (auth: RelayAuth) => void): void {
     callback({});
     return;
   }
+  // The console's locale, so `state_err` reads like the HTTP answers (docs/adr/0030).
+  const locale = apiLocale() ?? undefined;
   accessTokenHeader(session, 'GET', RELAY_PATH).then(
-    (accessToken) => callback({ access_token: accessToken }),
+    (accessToken) => callback({ access_token: accessToken, locale }),
     () => callback({}),
   );
 }
