@@ -7,7 +7,10 @@ import { build } from 'esbuild';
 
 const root = new URL('..', import.meta.url);
 const manifest = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
-const external = Object.keys(manifest.dependencies).filter((name) => !name.startsWith('@llmor/'));
+const external = [
+  ...Object.keys(manifest.dependencies),
+  ...Object.keys(manifest.optionalDependencies),
+].filter((name) => !name.startsWith('@llmor/'));
 
 await build({
   absWorkingDir: new URL('.', root).pathname,

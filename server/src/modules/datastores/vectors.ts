@@ -292,7 +292,7 @@ async function currentMemoryIndex(database: Database, datastore: SearchedDatasto
   while (entry.refresh) await entry.refresh;
   // The embedded database has one process, this one: nothing new to read unless it wrote since.
   const writes = vectorWrites.get(datastore.id) ?? 0;
-  if (database.kind === 'pglite' && entry.writesSeen === writes) return entry.index;
+  if (database.soleProcess && entry.writesSeen === writes) return entry.index;
   entry.writesSeen = writes;
   entry.refresh = refresh(database, datastore, dims, entry.index).finally(() => {
     entry.refresh = undefined;

@@ -1,6 +1,5 @@
 import {
   appendFileSync,
-  cpSync,
   existsSync,
   mkdirSync,
   readFileSync,
@@ -47,7 +46,7 @@ function templateRoot(): string {
 }
 
 export interface PgliteTemplate {
-  /** A data directory to copy for a new on-disk database. */
+  /** The cluster as a directory (the tarball's source). */
   dir: string;
   /** The same cluster as a tarball, for in-memory databases (`loadDataDir`). */
   tarball: string;
@@ -85,12 +84,6 @@ export async function ensurePgliteTemplate(): Promise<PgliteTemplate> {
     rmSync(building, { recursive: true, force: true });
   }
   return template;
-}
-
-/** A new on-disk database: a copy of the template (the caller holds the data directory's lock). */
-export async function createFromTemplate(pgDir: string): Promise<void> {
-  const template = await ensurePgliteTemplate();
-  cpSync(template.dir, pgDir, { recursive: true });
 }
 
 /** Applies our settings to a data directory made before they existed (takes effect on this open). */
