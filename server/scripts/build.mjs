@@ -30,4 +30,3 @@ await build({
   sourcemap: 'linked',
   logLevel: 'warning',
 });
-
