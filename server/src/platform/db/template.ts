@@ -12,10 +12,10 @@ import { dirname, join } from 'node:path';
 import { SERVER_ROOT } from '../paths';
 
 /**
- * A fresh PGlite database made once per machine and copied for every new one, so no start pays for
- * `initdb` (~2.5–5 s of WebAssembly Postgres; ADR 0015). The template holds an empty cluster with
- * pgvector and our settings, no schema: migrations still run on every open, so it never goes stale with
- * them. `npm run build -w server` makes it; tests and dev make it on first use.
+ * A fresh PGlite database made once per machine and loaded by every in-memory one (`DATA_DIR=memory://`:
+ * tests and benches), so none pays for `initdb` (~2.5–5 s of WebAssembly Postgres; ADR 0015). The template
+ * holds an empty cluster with pgvector and our settings, no schema: migrations still run on every open, so
+ * it never goes stale with them. Made on first use.
  */
 
 /**
