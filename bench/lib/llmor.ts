@@ -145,8 +145,11 @@ export function countQueries(db: Db) {
       const ms = performance.now() - t0;
       counter.ms += ms;
       if (counter.trace) {
-        const seen = counter.trace.get(args[0]) ?? { n: 0, ms: 0 };
-        counter.trace.set(args[0], { n: seen.n + 1, ms: seen.ms + ms });
+        // node-postgres (the embedded server) takes a query config, PGlite the text.
+        const arg = args[0] as string | { text: string };
+        const text = typeof arg === 'string' ? arg : arg.text;
+        const seen = counter.trace.get(text) ?? { n: 0, ms: 0 };
+        counter.trace.set(text, { n: seen.n + 1, ms: seen.ms + ms });
       }
     }
   }) as PgliteThread['query'];
