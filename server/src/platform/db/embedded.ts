@@ -272,6 +272,10 @@ export async function startEmbeddedPostgres(
   ready = true;
   // Supervised, but not what keeps the process alive: an idle llmor ends when its work does.
   child.unref();
+  // A process that exits without stopping it (a stop past its deadline, an uncaught error) still asks it
+  // to shut down; only a kill -9 leaves it running, for the next start to stop.
+  const stopOnExit = () => child.kill('SIGINT');
+  process.once('exit', stopOnExit);
 
   return {
     connection: { host: socketDir, port: PORT, user: EMBEDDED_USER, database: EMBEDDED_DATABASE },
@@ -280,6 +284,7 @@ export async function startEmbeddedPostgres(
     stop: async () => {
       if (exited !== undefined) return;
       stopping = true;
+      process.off('exit', stopOnExit);
       child.ref(); // held open until the server has exited
       child.kill('SIGINT');
       await exit;

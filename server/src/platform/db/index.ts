@@ -38,7 +38,7 @@ export interface Database {
   executeSql(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
   ping(): Promise<void>;
   close(): Promise<void>;
-  /** The connection pool's figures (PostgreSQL; the embedded database has one connection in its thread). */
+  /** The connection pool's figures (PostgreSQL, embedded or not; PGlite has one connection in its thread). */
   connections?(): { total: number; idle: number; waiting: number };
 }
 
