@@ -62,14 +62,35 @@ describe('embedded PostgreSQL', () => {
     await again.close();
   });
 
-  it('a DATA_DIR too long for a unix socket path puts the socket in a short directory named by its hash', () => {
-    const long = join(tmpdir(), 'x'.repeat(120));
-    const dir = socketDirectory(long);
+  it('a DATA_DIR too long for a unix socket path puts the socket in a short directory named by its hash', async () => {
+    const dataDir = `${newDataDir()}-${'x'.repeat(120)}`;
+    dataDirs.push(dataDir);
+    const dir = socketDirectory(dataDir);
     expect(Buffer.byteLength(join(dir, '.s.PGSQL.5432.lock'))).toBeLessThanOrEqual(107);
-    expect(socketDirectory(long)).toBe(dir);
-    expect(socketDirectory(`${long}y`)).not.toBe(dir);
+    expect(socketDirectory(dataDir)).toBe(dir);
+    expect(socketDirectory(`${dataDir}y`)).not.toBe(dir);
     expect(socketDirectory('/srv/llmor')).toBe('/srv/llmor/postgres-run');
+    const database = await openDatabase({ dataDir });
+    try {
+      expect(await one(database, sql`select current_setting('unix_socket_directories') as socket`)).toEqual({
+        socket: dir,
+      });
+    } finally {
+      await database.close();
+    }
   });
+
+  it.runIf(process.getuid?.() === 0)(
+    'run as root, a DATA_DIR under a directory the postgres user cannot traverse is refused, saying what to do',
+    async () => {
+      const dataDir = join(newDataDir(), 'data'); // mkdtemp made its parent 0700, root's
+      await expect(openDatabase({ dataDir })).rejects.toThrow(
+        /PostgreSQL runs as user postgres when llmor runs as root, and cannot reach .* is not traversable/,
+      );
+      // The lock went with the failed start.
+      expect(existsSync(join(dataDir, 'llmor.lock'))).toBe(false);
+    },
+  );
 
   it('imports the PGlite directory an older llmor left: every row, the sequences, the embeddings; keeps it aside', async () => {
     const dataDir = newDataDir();
