@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { insertConversation, insertMessage } from '../modules/conversations/repo';
+import { insertConversation, insertMessage, insertMessages } from '../modules/conversations/repo';
 import { prepareVectorStore, rankedMatches, writeVectors } from '../modules/datastores/vectors';
 import type { AppContext } from '../platform/context';
 import { type Database, openDatabase, openPglite, schema } from '../platform/db';
@@ -113,6 +113,17 @@ describe('embedded PostgreSQL', () => {
       creator: 'user',
       message: 'Grüezi',
     });
+    // More rows than one page of the copy.
+    await insertMessages(
+      old.db,
+      vendor.id,
+      conversation.id,
+      Array.from({ length: 1_200 }, (_, i) => ({
+        role: 'assistant',
+        creator: 'bot',
+        message: `answer ${i}`,
+      })),
+    );
     const [datastore] = await old.db
       .insert(schema.datastores)
       .values({ vendorId: vendor.id, appId: app.id, name: 'Knowledge' })
@@ -149,7 +160,7 @@ describe('embedded PostgreSQL', () => {
       vendors: 1,
       apps: 1,
       conversations: 1,
-      messages: 1,
+      messages: 1_201,
       documents: 2,
       embeddings: 2,
     });
@@ -160,7 +171,7 @@ describe('embedded PostgreSQL', () => {
       expect(await counts(database)).toEqual(before);
       const [copied] = await database.db.select().from(schema.apps).where(eq(schema.apps.id, app.id));
       expect(copied).toMatchObject({ name: 'Imported app', vendorId: vendor.id, parameters: {} });
-      const [message] = await database.db.select().from(schema.messages);
+      const [message] = await database.db.select().from(schema.messages).orderBy(schema.messages.id).limit(1);
       expect(message).toMatchObject({ conversationId: conversation.id, message: 'Grüezi' });
       // Sequences carried over: a new vendor takes the next id, not 1 again.
       const next = await makeVendor({ db: database.db } as AppContext);
@@ -187,5 +198,23 @@ describe('embedded PostgreSQL', () => {
     const reopened = await openDatabase({ dataDir, prepareTables: prepareVectorStore });
     expect(await counts(reopened)).toMatchObject({ vendors: 2, embeddings: 2 });
     await reopened.close();
+  });
+});
+
+describe('a PGlite directory that cannot be imported', () => {
+  it('fails the start, saying what to do, and leaves the directory where it was', async () => {
+    const dataDir = newDataDir();
+    cpSync((await ensurePgliteTemplate()).dir, pgliteDataDir(dataDir), { recursive: true });
+    const old = await openPglite(pgliteDataDir(dataDir));
+    await makeVendor({ db: old.db } as AppContext);
+    // A table the new database does not have (made by hand, or by a newer llmor).
+    await old.db.execute(sql`create table stray (x int)`);
+    await old.close();
+
+    await expect(openDatabase({ dataDir, prepareTables: prepareVectorStore })).rejects.toThrow(
+      /Importing the PGlite database in .* failed, nothing was imported: no table for stray in the new database\. Move that directory out of DATA_DIR/,
+    );
+    expect(existsSync(join(pgliteDataDir(dataDir), 'PG_VERSION'))).toBe(true);
+    expect(existsSync(join(dataDir, 'llmor.lock'))).toBe(false);
   });
 });

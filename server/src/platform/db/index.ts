@@ -130,7 +130,10 @@ async function openEmbedded(dataDir: string, prepareTables: OpenDatabaseOptions[
         await importPgliteData(dataDir, database, prepareTables, say);
       } catch (err) {
         await database.close();
-        throw err;
+        throw new Error(
+          `Importing the PGlite database in ${pgliteDataDir(dataDir)} failed, nothing was imported: ${(err as Error).message}. Move that directory out of DATA_DIR to start without it.`,
+          { cause: err },
+        );
       }
     }
     return database;

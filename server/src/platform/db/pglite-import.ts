@@ -121,14 +121,17 @@ export async function importPgliteData(
         const list = columns.map((c) => ident(c.name)).join(', ');
         // Read as the new database types each column (pgvector's `vector` becomes `real[]` there).
         const select = columns.map((c) => `${ident(c.name)}::${c.type} as ${ident(c.name)}`).join(', ');
-        for (let offset = 0; ; offset += PAGE) {
-          const [page] = rowsOf<{ rows: string }>(
+        // Pages follow the physical row order (a table nothing else writes to meanwhile), each after the last.
+        for (let after = '(0,0)'; ; ) {
+          const [page] = rowsOf<{ rows: string | null; last: string | null }>(
             await source.executeSql(
-              `select coalesce(json_agg(x), '[]')::text as rows from (select ${select} from public.${ident(table)} order by ctid limit ${PAGE} offset ${offset}) x`,
+              `select json_agg(x)::text as rows, max(x.__ctid)::text as last from (select ${select}, ctid as __ctid from public.${ident(table)} where ctid > $1::tid order by ctid limit ${PAGE}) x`,
+              [after],
             ),
           );
-          const json = page?.rows ?? '[]';
-          if (json === '[]') break;
+          if (!page?.rows || !page.last) break;
+          after = page.last;
+          const json = page.rows;
           const inserted = await tx.execute(
             sql`insert into ${sql.raw(`public.${ident(table)}`)} (${sql.raw(list)})
               select ${sql.raw(list)} from json_populate_recordset(null::${sql.raw(`public.${ident(table)}`)}, ${json}::json)`,
