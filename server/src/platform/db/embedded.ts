@@ -80,10 +80,16 @@ function serverUser(): { uid: number; gid: number } | undefined {
   try {
     return { uid: id('-u'), gid: id('-g') };
   } catch {
-    execFileSync('useradd', ['--system', '--user-group', '--no-create-home', 'postgres'], {
-      stdio: 'ignore',
-    });
-    return { uid: id('-u'), gid: id('-g') };
+    try {
+      execFileSync('useradd', ['--system', '--user-group', '--no-create-home', 'postgres'], {
+        stdio: 'ignore',
+      });
+      return { uid: id('-u'), gid: id('-g') };
+    } catch (err) {
+      throw new Error(
+        `PostgreSQL does not run as root, and the user postgres it would run as could not be created (${(err as Error).message}). Create that user, or run llmor as a user other than root.`,
+      );
+    }
   }
 }
 
@@ -98,8 +104,8 @@ function ownedDirectory(path: string, user: { uid: number; gid: number } | undef
   chownSync(path, user.uid, user.gid);
   chmodSync(path, 0o700);
   const top = resolve(dataDir);
+  if (!path.startsWith(top)) return; // the socket's fallback directory, in the system's tmp
   for (let dir = dirname(path); dirname(dir) !== dir; dir = dirname(dir)) {
-    if (!path.startsWith(top)) break; // the socket's fallback directory sits in the system's tmp
     const { mode } = statSync(dir);
     if (mode & 0o001) continue;
     if (dir.startsWith(top)) chmodSync(dir, mode | 0o001);
