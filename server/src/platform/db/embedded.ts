@@ -40,8 +40,8 @@ const SETTINGS = {
   max_connections: '30',
   shared_buffers: '32MB',
   // A commit returns before its WAL reaches the disk (flushed within ~0.6 s): a crash of the machine or of
-  // PostgreSQL may lose the last moment's commits, never consistency. A send's statements otherwise wait
-  // ~8 ms each for fsync here (ADR 0036; PGlite never flushed at all).
+  // PostgreSQL may lose the last moment's commits, never consistency; a send no longer waits for a flush
+  // per statement (ADR 0036).
   synchronous_commit: 'off',
 };
 
