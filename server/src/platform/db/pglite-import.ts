@@ -63,12 +63,8 @@ async function insertableColumns(target: Database, table: string): Promise<Colum
   );
 }
 
-async function count(database: Database, table: string): Promise<number> {
-  const [row] = rowsOf<{ n: string | number }>(
-    await database.db.execute(sql.raw(`select count(*) as n from public.${ident(table)}`)),
-  );
-  return Number(row?.n ?? 0);
-}
+const countRows = (table: string) => sql.raw(`select count(*) as n from public.${ident(table)}`);
+const countOf = (result: unknown) => Number(rowsOf<{ n: string | number }>(result)[0]?.n ?? 0);
 
 export interface PgliteImport {
   tables: number;
@@ -138,16 +134,9 @@ export async function importPgliteData(
           );
           rows += (inserted as unknown as { rowCount: number }).rowCount;
         }
-        const [expected, copied] = [
-          await count(source, table),
-          Number(
-            rowsOf<{ n: string }>(
-              await tx.execute(sql.raw(`select count(*) as n from public.${ident(table)}`)),
-            )[0]?.n,
-          ),
-        ];
-        if (expected !== copied)
-          throw new Error(`${table}: ${copied} rows copied of ${expected}; nothing was imported`);
+        const expected = countOf(await source.db.execute(countRows(table)));
+        const copied = countOf(await tx.execute(countRows(table)));
+        if (expected !== copied) throw new Error(`${table}: ${copied} rows copied of ${expected}`);
       }
       for (const sequence of sequences) {
         if (sequence.value === null) continue; // never used: stays at its start
