@@ -4,7 +4,7 @@
  * pointing at a fake provider. Plus what those benchmarks measure through: a console session signing its
  * requests like the web console, a socket.io client on the relay, and a count of the SQL statements run.
  */
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeAccessToken, RELAY_PATH, signingMessage } from '@llmor/contracts';
@@ -24,6 +24,7 @@ const ADMIN_PASSWORD = 'bench-password';
 
 const embeddedDataDir =
   process.env.BENCH_DATABASE === 'embedded' ? mkdtempSync(join(tmpdir(), 'llmor-bench-')) : undefined;
+if (embeddedDataDir) process.once('exit', () => rmSync(embeddedDataDir, { recursive: true, force: true }));
 
 /**
  * The embedded PostgreSQL's CPU so far in ms (its postmaster, its live backends, and the backends that ended,
