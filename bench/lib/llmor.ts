@@ -22,19 +22,21 @@ import { io, type Socket } from 'socket.io-client';
 const ADMIN_EMAIL = 'bench@llmor.local';
 const ADMIN_PASSWORD = 'bench-password';
 
-const embeddedDataDir =
-  process.env.BENCH_DATABASE === 'embedded' ? mkdtempSync(join(tmpdir(), 'llmor-bench-')) : undefined;
-if (embeddedDataDir) process.once('exit', () => rmSync(embeddedDataDir, { recursive: true, force: true }));
+const embedded = process.env.BENCH_DATABASE === 'embedded';
+/** The embedded servers' data directories, the first bench server's first (each server its own). */
+const embeddedDataDirs: string[] = [];
+process.once('exit', () => {
+  for (const dir of embeddedDataDirs) rmSync(dir, { recursive: true, force: true });
+});
 
 /**
- * The embedded PostgreSQL's CPU so far in ms (its postmaster, its live backends, and the backends that ended,
+ * The first bench server's embedded PostgreSQL: its CPU so far in ms (its postmaster, its live backends, and the backends that ended,
  * which the postmaster reaped), read from /proc; null on PGlite, whose CPU is the process's own.
  */
 export function databaseServerCpuMs(): number | null {
-  if (!embeddedDataDir) return null;
-  const postmaster = Number(
-    readFileSync(join(embeddedDataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0],
-  );
+  const [dataDir] = embeddedDataDirs;
+  if (!dataDir) return null;
+  const postmaster = Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
   const ticksPerMs = 100 / 1000; // USER_HZ
   let ticks = 0;
   for (const entry of readdirSync('/proc')) {
@@ -56,9 +58,11 @@ export function databaseServerCpuMs(): number | null {
 }
 
 export async function startBenchServer(providerUrl: string, env: Record<string, string> = {}) {
+  const dataDir = embedded ? mkdtempSync(join(tmpdir(), 'llmor-bench-')) : 'memory://';
+  if (embedded) embeddedDataDirs.push(dataDir);
   const server: RunningServer = await startServer(
     loadConfig({
-      DATA_DIR: embeddedDataDir ?? 'memory://',
+      DATA_DIR: dataDir,
       PORT: '0',
       LOG_LEVEL: 'warn',
       SEED_ADMIN_EMAIL: ADMIN_EMAIL,
