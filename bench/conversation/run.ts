@@ -38,7 +38,13 @@ import type { ChatModel } from '@llmor/server/modules/models/providers/types';
 import { schema } from '@llmor/server/platform/db/index';
 import { startTracing } from '@llmor/server/platform/tracing';
 import { directStreamBody, FAKE_REPLY, LONG_REPLY_CHUNKS, startFakeProvider } from '../lib/fake-provider';
-import { consoleSession, countQueries, relayClient, startBenchServer } from '../lib/llmor';
+import {
+  consoleSession,
+  countQueries,
+  databaseServerCpuMs,
+  relayClient,
+  startBenchServer,
+} from '../lib/llmor';
 import { type Cell, fmt, load, median, percentile, postJson, printTable } from '../lib/load';
 
 const REPLIES = Number(process.env.CONVERSATION_REPLIES ?? 320);
@@ -97,17 +103,21 @@ async function overheadPart(): Promise<void> {
   const sendCells: Record<number, Cell> = {};
   let queriesPerSend = 0;
   let databaseMsPerSend = 0;
+  /** The embedded PostgreSQL's CPU per send, by callers (BENCH_DATABASE=embedded). */
+  const serverCpuPerSend: Record<number, number> = {};
   for (const n of CONCURRENCY) {
     const perCaller = Math.ceil(REPLIES / n);
     directCells[n] = await load(n, (w, i) => direct(`question ${w}-${i}`), { perCaller });
     const pool: string[][] = [];
     for (let w = 0; w < n; w++) pool.push(await conversations(Math.ceil(perCaller / CONVERSATION_LENGTH)));
     const before = { ...queries };
+    const serverCpu = databaseServerCpuMs();
     sendCells[n] = await load(
       n,
       (w, i) => send(pool[w]![Math.floor(i / CONVERSATION_LENGTH)]!, `question ${w}-${i}`),
       { perCaller },
     );
+    if (serverCpu !== null) serverCpuPerSend[n] = (databaseServerCpuMs()! - serverCpu) / sendCells[n].calls;
     if (n === 1) {
       queriesPerSend = (queries.n - before.n) / sendCells[n].calls;
       databaseMsPerSend = (queries.ms - before.ms) / sendCells[n].calls;
@@ -139,9 +149,18 @@ async function overheadPart(): Promise<void> {
       ...CONCURRENCY.map((n) => `${(sendCells[n]!.cpuMs - directCells[n]!.cpuMs).toFixed(2)} ms`),
       '',
     ],
+    ...(serverCpuPerSend[1] === undefined
+      ? []
+      : [
+          [
+            '+ PostgreSQL CPU per reply',
+            ...CONCURRENCY.map((n) => `${serverCpuPerSend[n]!.toFixed(2)} ms`),
+            '',
+          ],
+        ]),
   ]);
   console.log(
-    `\nPer console send (1 caller): ${queriesPerSend.toFixed(1)} SQL statements, ${databaseMsPerSend.toFixed(2)} ms in PGlite`,
+    `\nPer console send (1 caller): ${queriesPerSend.toFixed(1)} SQL statements, ${databaseMsPerSend.toFixed(2)} ms waiting for the database`,
   );
 }
 

@@ -1,7 +1,7 @@
 /**
  * Knowledge benchmark: npx tsx bench/knowledge/run.ts  (KNOWLEDGE_DOCS=100000 by default)
  *
- * On the embedded default (PGlite in a temp DATA_DIR, all roles in one process, the offline lexical
+ * On the embedded default (its PostgreSQL in a temp DATA_DIR, ADR 0036; all roles in one process, the offline lexical
  * embedder): import N QA documents through the datastores service, let the worker embed them, then
  * search. Reports documents/s end to end, hybrid search p50/p99, each half of it (vectors, words) against
  * its exact baseline in the same run (a brute-force cosine scan and a brute-force BM25 over every

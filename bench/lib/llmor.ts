@@ -1,9 +1,12 @@
 /**
- * An llmor server for the reply benchmarks (reach, conversation): the embedded default (PGlite in memory),
- * every role in one process, and a chatbot app whose completion model is an OpenAI-compatible model
+ * An llmor server for the reply benchmarks (reach, conversation): PGlite in memory (or, with
+ * `BENCH_DATABASE=embedded`, the embedded PostgreSQL in a temporary DATA_DIR, ADR 0036), every role in one process, and a chatbot app whose completion model is an OpenAI-compatible model
  * pointing at a fake provider. Plus what those benchmarks measure through: a console session signing its
  * requests like the web console, a socket.io client on the relay, and a count of the SQL statements run.
  */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { encodeAccessToken, RELAY_PATH, signingMessage } from '@llmor/contracts';
 import { findVendorModel } from '@llmor/server/modules/completion/repo';
 import { makeChatApp } from '@llmor/server/modules/completion/testing';
@@ -19,10 +22,47 @@ import { io, type Socket } from 'socket.io-client';
 const ADMIN_EMAIL = 'bench@llmor.local';
 const ADMIN_PASSWORD = 'bench-password';
 
+const embedded = process.env.BENCH_DATABASE === 'embedded';
+/** The embedded servers' data directories, the first bench server's first (each server its own). */
+const embeddedDataDirs: string[] = [];
+process.once('exit', () => {
+  for (const dir of embeddedDataDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/**
+ * The first bench server's embedded PostgreSQL: its CPU so far in ms (its postmaster, its live backends, and the backends that ended,
+ * which the postmaster reaped), read from /proc; null on PGlite, whose CPU is the process's own.
+ */
+export function databaseServerCpuMs(): number | null {
+  const [dataDir] = embeddedDataDirs;
+  if (!dataDir) return null;
+  const postmaster = Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const ticksPerMs = 100 / 1000; // USER_HZ
+  let ticks = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const pid = Number(entry);
+    const parent = Number(fields[1]);
+    if (pid !== postmaster && parent !== postmaster) continue;
+    ticks += Number(fields[11]) + Number(fields[12]);
+    if (pid === postmaster) ticks += Number(fields[13]) + Number(fields[14]);
+  }
+  return ticks / ticksPerMs;
+}
+
 export async function startBenchServer(providerUrl: string, env: Record<string, string> = {}) {
+  const dataDir = embedded ? mkdtempSync(join(tmpdir(), 'llmor-bench-')) : 'memory://';
+  if (embedded) embeddedDataDirs.push(dataDir);
   const server: RunningServer = await startServer(
     loadConfig({
-      DATA_DIR: 'memory://',
+      DATA_DIR: dataDir,
       PORT: '0',
       LOG_LEVEL: 'warn',
       SEED_ADMIN_EMAIL: ADMIN_EMAIL,
@@ -110,8 +150,11 @@ export function countQueries(db: Db) {
       const ms = performance.now() - t0;
       counter.ms += ms;
       if (counter.trace) {
-        const seen = counter.trace.get(args[0]) ?? { n: 0, ms: 0 };
-        counter.trace.set(args[0], { n: seen.n + 1, ms: seen.ms + ms });
+        // node-postgres (the embedded server) takes a query config, PGlite the text.
+        const arg = args[0] as string | { text: string };
+        const text = typeof arg === 'string' ? arg : arg.text;
+        const seen = counter.trace.get(text) ?? { n: 0, ms: 0 };
+        counter.trace.set(text, { n: seen.n + 1, ms: seen.ms + ms });
       }
     }
   }) as PgliteThread['query'];

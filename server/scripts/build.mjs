@@ -1,20 +1,21 @@
 // Builds the server once into dist/main.js, so `npm start` runs plain Node (no TypeScript compiler at run
 // time). Our code and @llmor/contracts (TypeScript sources) are bundled; every npm dependency stays
 // external and is loaded from node_modules as usual (native and wasm packages find their files there).
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const root = new URL('..', import.meta.url);
 const manifest = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
-const external = Object.keys(manifest.dependencies).filter((name) => !name.startsWith('@llmor/'));
+const external = [
+  ...Object.keys(manifest.dependencies),
+  ...Object.keys(manifest.optionalDependencies),
+].filter((name) => !name.startsWith('@llmor/'));
 
 await build({
   absWorkingDir: new URL('.', root).pathname,
   entryPoints: {
     main: 'src/main.ts',
-    'prepare-db': 'src/platform/db/prepare.ts',
-    // The embedded database's thread (ADR 0019), loaded by main.js from beside it.
+    // PGlite's thread (ADR 0019), loaded by main.js from beside it to import an older embedded directory (ADR 0036).
     'pglite-worker': 'src/platform/db/pglite-worker.ts',
   },
   outdir: 'dist',
@@ -29,10 +30,3 @@ await build({
   sourcemap: 'linked',
   logLevel: 'warning',
 });
-
-// The embedded database's template (platform/db/template.ts): made once per machine, so no start runs initdb.
-const prepared = spawnSync(process.execPath, ['dist/prepare-db.js'], {
-  cwd: root.pathname,
-  stdio: 'inherit',
-});
-if (prepared.status !== 0) process.exit(prepared.status ?? 1);

@@ -252,7 +252,7 @@ export async function buildApp(
   // Replies whose process died left their leases: released, with the interrupted reply's notice, before this
   // process takes a send; on the embedded database this process is the only one, so every lease is stale
   // (ADR 0025).
-  await completion.releaseStaleLeases(ctx, { all: opts.database.kind === 'pglite' });
+  await completion.releaseStaleLeases(ctx, { all: opts.database.soleProcess });
 
   // Background work: every process can queue jobs; a worker also runs them, and at start resumes what a
   // stopped or killed process left (on the embedded database it is the only process, so every lease is stale).
@@ -262,7 +262,7 @@ export async function buildApp(
   app.addHook('onClose', () => ctx.outbound.close());
   if (worker) {
     await queue.start();
-    await sweep(ctx, { restart: opts.database.kind === 'pglite' });
+    await sweep(ctx, { restart: opts.database.soleProcess });
   }
 
   const webServed =

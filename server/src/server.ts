@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { RedisClientType } from 'redis';
 import { buildApp, type ServerContext } from './app';
 import { DRAIN_MS } from './modules/completion/engine';
+import { prepareVectorStore } from './modules/datastores/vectors';
 import { closeSiliconPools } from './modules/functions/sandbox';
 import { type Config, linkBaseUrl } from './platform/config';
 import { SecretBox } from './platform/crypto';
@@ -27,7 +28,11 @@ export async function startServer(
     onSeeded?: (result: SeedResult) => void;
   } = {},
 ): Promise<RunningServer> {
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    prepareTables: prepareVectorStore,
+  });
   let redis: RedisClientType | null = null;
   try {
     const seeded = await seed(database.db, config.SEED_ADMIN_EMAIL, config.SEED_ADMIN_PASSWORD);

@@ -198,7 +198,7 @@ export async function assertPlanAllows(
   vendorId: number,
   what: 'apps' | 'members',
 ): Promise<void> {
-  // Every read through `tx`: on the embedded database a query outside the open transaction would wait for it.
+  // Every read through `tx`: on PGlite a query outside the open transaction would wait for it.
   const { limits } = await billingState({ ...ctx, db: tx }, vendorId);
   const limit = limits[what];
   if (limit === null) return;

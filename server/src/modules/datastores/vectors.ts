@@ -41,7 +41,7 @@ const LOAD_PAGE = 5000;
 const MEMORY_INDEX_POSTINGS_MAX = 50_000_000;
 
 const prepared = new WeakMap<Database, Promise<void>>();
-/** The `hnsw.ef_search` the embedded database's session holds. */
+/** The `hnsw.ef_search` PGlite's one session holds. */
 const sessionEfSearch = new WeakMap<Database, number>();
 
 /** Creates the embeddings table once per database (idempotent; safe when several processes race). */
@@ -194,7 +194,7 @@ export async function writeVectors(
       on conflict (document_id) do update
         set embedding = excluded.embedding, packed = excluded.packed, dims = excluded.dims,
           datastore_id = excluded.datastore_id, seq = nextval('datastore_embeddings_seq')`;
-    // The embedded database has one session: statements already run one at a time.
+    // PGlite has one session: statements already run one at a time.
     if (database.kind === 'pglite') await database.db.execute(insert);
     else
       await database.db.transaction(async (tx) => {
@@ -290,9 +290,9 @@ async function currentMemoryIndex(database: Database, datastore: SearchedDatasto
   const key = `${datastore.id}:${datastore.modelId ?? ''}:${dims}`;
   const entry = memoryIndexOf(database, key);
   while (entry.refresh) await entry.refresh;
-  // The embedded database has one process, this one: nothing new to read unless it wrote since.
+  // Only this process uses the database (PGlite, the embedded server): nothing new to read unless it wrote since.
   const writes = vectorWrites.get(datastore.id) ?? 0;
-  if (database.kind === 'pglite' && entry.writesSeen === writes) return entry.index;
+  if (database.soleProcess && entry.writesSeen === writes) return entry.index;
   entry.writesSeen = writes;
   entry.refresh = refresh(database, datastore, dims, entry.index).finally(() => {
     entry.refresh = undefined;
@@ -357,7 +357,7 @@ async function nearestByDatabase(
   const efSearch = Math.max(EF_SEARCH_MIN, Math.min(1000, n * 4));
   let rows: unknown;
   if (database.kind === 'pglite') {
-    // The embedded database has one session, ours: the setting stays set, so a search is one statement
+    // PGlite has one session, ours: the setting stays set, so a search is one statement
     // instead of a transaction of four round trips to the database's thread (ADR 0019).
     if (sessionEfSearch.get(database) !== efSearch) {
       await database.db.execute(sql.raw(`set hnsw.ef_search = ${efSearch}`));

@@ -11,11 +11,13 @@ import { Gauge, Histogram } from 'prom-client';
 import { isInMemoryDataDir } from '../config';
 import type { Metrics } from '../metrics';
 import { SERVER_ROOT } from '../paths';
+import { type EmbeddedServer, startEmbeddedPostgres } from './embedded';
 import { lockDataDir } from './lock';
+import { importPgliteData, pgliteDataDir } from './pglite-import';
 import { PgliteThread } from './pglite-thread';
 import * as schema from './schema';
 import { STATEMENT_KINDS, StatementTimer } from './statements';
-import { createFromTemplate, ensurePgliteTemplate, tunePgliteSettings } from './template';
+import { ensurePgliteTemplate } from './template';
 
 export { schema };
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -23,6 +25,11 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /**
+   * Only this process uses the database (the embedded one, whose DATA_DIR it holds locked), so whatever a
+   * lease or a cache says about other processes is stale by definition.
+   */
+  soleProcess: boolean;
   /** Whether pgvector is available (always on PGlite; on a server only if the extension is installed). */
   hasVector: boolean;
   /**
@@ -34,7 +41,7 @@ export interface Database {
   close(): Promise<void>;
   /** Times every statement for the metrics (a listener set by `registerDatabaseMetrics`). */
   statements: StatementTimer;
-  /** The connection pool's figures (PostgreSQL; the embedded database has one connection in its thread). */
+  /** The connection pool's figures (PostgreSQL, embedded or not; PGlite has one connection in its thread). */
   connections?(): { total: number; idle: number; waiting: number };
 }
 
@@ -83,14 +90,27 @@ function timeStatements(metrics: Metrics, database: Database): void {
 const migrationsFolder = join(SERVER_ROOT, 'drizzle');
 
 export interface OpenDatabaseOptions {
-  /** postgres://… for server mode; otherwise PGlite in dataDir (or in memory when dataDir is 'memory://'). */
+  /**
+   * postgres://… for server mode; otherwise the embedded PostgreSQL in dataDir (ADR 0036), or PGlite in
+   * memory when dataDir is 'memory://' (tests and benches).
+   */
   databaseUrl?: string;
   dataDir: string;
+  /**
+   * Creates the tables made outside migrations (the datastores' embeddings, ADR 0003), so that an older
+   * embedded PGlite directory's rows can be copied into them.
+   */
+  prepareTables?: (database: Database) => Promise<void>;
 }
 
 /** Opens the database, applies migrations and enables pgvector where it exists. */
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database> {
-  const database = opts.databaseUrl ? await openPostgres(opts.databaseUrl) : await openPglite(opts.dataDir);
+  if (opts.databaseUrl) return withVector(await openPostgres({ connectionString: opts.databaseUrl }));
+  if (isInMemoryDataDir(opts.dataDir)) return withVector(await openPglite());
+  return openEmbedded(opts.dataDir, opts.prepareTables);
+}
+
+async function withVector(database: Database): Promise<Database> {
   try {
     database.hasVector = await enableVector(database.db);
   } catch (err) {
@@ -100,58 +120,105 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
   return database;
 }
 
-async function openPglite(dataDir: string): Promise<Database> {
-  const inMemory = isInMemoryDataDir(dataDir);
-  const release = inMemory ? () => {} : lockDataDir(dataDir);
+/** Lines about the embedded database's life an operator reads (initdb, a stale server, an import). */
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+/**
+ * The embedded default: DATA_DIR locked for this process, the PostgreSQL server in it started (and
+ * initialised the first time), an older PGlite directory imported once, then the same pool as server mode.
+ */
+async function openEmbedded(dataDir: string, prepareTables: OpenDatabaseOptions['prepareTables']) {
+  const release = lockDataDir(dataDir);
+  let server: EmbeddedServer | undefined;
   try {
-    const pgDir = inMemory ? undefined : join(resolve(dataDir), 'pg');
-    let tarball: string | undefined;
-    if (!pgDir) tarball = (await ensurePgliteTemplate()).tarball;
-    else if (!existsSync(join(pgDir, 'PG_VERSION'))) await createFromTemplate(pgDir);
-    else tunePgliteSettings(pgDir);
-    const client = await PgliteThread.open({ pgDir, tarball }, (reason) => {
-      // Nothing works without the database, and no other process may open its directory while this one
-      // lives: end, saying why in one line, so a supervisor can start it again.
+    server = await startEmbeddedPostgres(dataDir, (reason) => {
+      // Nothing works without the database: end, saying why in one line, so a supervisor can start llmor
+      // again (the next start recovers the cluster as after any crash).
       process.stderr.write(`${reason.message}\n`);
       process.exit(70);
     });
-    const statements = new StatementTimer();
-    timePgliteStatements(statements, client);
-    const db = drizzlePglite(client as never, { schema }) as unknown as Db;
-    await migratePglite(db as never, { migrationsFolder });
-    return {
-      db,
-      kind: 'pglite',
-      hasVector: false,
-      statements,
-      executeSql: async (text, values) => {
-        if (values?.length) return client.query<Record<string, unknown>>(text, values);
-        const results = await client.exec(text);
-        return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] };
-      },
-      ping: async () => {
-        await client.query('select 1');
-      },
-      close: async () => {
+    if (server.started.initialised)
+      say(`Embedded PostgreSQL: a new cluster in ${join(resolve(dataDir), 'postgres')}`);
+    if (server.started.stale === 'stopped-orphan')
+      say('Embedded PostgreSQL: stopped the server a killed llmor left running on this DATA_DIR');
+    const stop = server.stop;
+    const database = await withVector(
+      await openPostgres(server.connection, async () => {
         try {
-          if (!client.closed) await client.close();
+          await stop();
         } finally {
           release();
         }
-      },
-    };
+      }),
+    );
+    database.soleProcess = true;
+    if (existsSync(join(pgliteDataDir(dataDir), 'PG_VERSION'))) {
+      try {
+        await importPgliteData(dataDir, database, prepareTables, say);
+      } catch (err) {
+        await database.close();
+        throw new Error(
+          `Importing the PGlite database in ${pgliteDataDir(dataDir)} failed, nothing was imported: ${(err as Error).message}. Move that directory out of DATA_DIR to start without it.`,
+          { cause: err },
+        );
+      }
+    }
+    return database;
   } catch (err) {
+    await server?.stop().catch(() => {});
     release();
     throw err;
   }
 }
 
-async function openPostgres(url: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+/**
+ * PGlite on its own thread (ADR 0019): in memory from the template (tests, benches), or on disk when an
+ * older embedded directory is imported (the caller holds DATA_DIR's lock).
+ */
+export async function openPglite(pgDir?: string): Promise<Database> {
+  const tarball = pgDir ? undefined : (await ensurePgliteTemplate()).tarball;
+  const client = await PgliteThread.open({ pgDir, tarball }, (reason) => {
+    // Nothing works without the database: end, saying why in one line, so a supervisor can start it again.
+    process.stderr.write(`${reason.message}\n`);
+    process.exit(70);
+  });
+  const statements = new StatementTimer();
+  timePgliteStatements(statements, client);
+  const db = drizzlePglite(client as never, { schema }) as unknown as Db;
+  try {
+    await migratePglite(db as never, { migrationsFolder });
+  } catch (err) {
+    await client.close();
+    throw err;
+  }
+  return {
+    db,
+    kind: 'pglite',
+    soleProcess: true,
+    hasVector: false,
+    statements,
+    executeSql: async (text, values) => {
+      if (values?.length) return client.query<Record<string, unknown>>(text, values);
+      const results = await client.exec(text);
+      return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] };
+    },
+    ping: async () => {
+      await client.query('select 1');
+    },
+    close: async () => {
+      if (!client.closed) await client.close();
+    },
+  };
+}
+
+/** A pool on a PostgreSQL server; `stopServer` runs after it is closed (the embedded server's stop). */
+async function openPostgres(connection: pg.PoolConfig, stopServer?: () => Promise<void>): Promise<Database> {
+  const pool = new pg.Pool({ ...connection, max: 10 });
+  let closing = false;
   // An idle client whose server connection dies (restart, failover, a dropped database) is reported
   // here; without a listener the process would crash. The pool replaces the client on next use.
   pool.on('error', (err) => {
-    process.stderr.write(`database connection lost (idle client): ${err.message}\n`);
+    if (!closing) process.stderr.write(`database connection lost (idle client): ${err.message}\n`);
   });
   const statements = new StatementTimer();
   timePostgresStatements(statements, pool);
@@ -165,6 +232,7 @@ async function openPostgres(url: string): Promise<Database> {
   return {
     db,
     kind: 'postgres',
+    soleProcess: false,
     hasVector: false,
     statements,
     executeSql: async (text, values) => {
@@ -177,7 +245,12 @@ async function openPostgres(url: string): Promise<Database> {
       await pool.query('select 1');
     },
     close: async () => {
-      await pool.end();
+      closing = true;
+      try {
+        await pool.end();
+      } finally {
+        await stopServer?.();
+      }
     },
     connections: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
@@ -20,51 +19,18 @@ const tableCount = async (database: Database) => {
   return result.rows[0]!.n;
 };
 
-describe('embedded database template', () => {
-  it('a new data directory starts as a copy of the template: our settings, pgvector, migrated', async () => {
+describe('the PGlite template (in-memory databases)', () => {
+  it('an in-memory database loads the template: our settings, pgvector, migrated', async () => {
     const template = await ensurePgliteTemplate();
     expect(readFileSync(join(template.dir, 'postgresql.conf'), 'utf8')).toContain('shared_buffers = 32MB');
-
-    const dataDir = mkdtempSync(join(tmpdir(), 'llmor-template-'));
-    const database = await openDatabase({ dataDir });
+    const database = await openDatabase({ dataDir: 'memory://' });
     try {
       expect(await setting(database, 'shared_buffers')).toBe('32MB');
+      expect(await setting(database, 'max_connections')).toBe('10');
       expect(database.hasVector).toBe(true);
       expect(await tableCount(database)).toBe(1);
     } finally {
       await database.close();
     }
-    // The copy is the database's own: the template stays empty of our schema.
-    expect(readFileSync(join(template.dir, 'postgresql.conf'), 'utf8')).toContain('# llmor:');
-    const again = await openDatabase({ dataDir });
-    try {
-      expect(await tableCount(again)).toBe(1);
-    } finally {
-      await again.close();
-    }
-  });
-
-  it('an in-memory database loads the template too', async () => {
-    const database = await openDatabase({ dataDir: 'memory://' });
-    try {
-      expect(await setting(database, 'shared_buffers')).toBe('32MB');
-      expect(await setting(database, 'max_connections')).toBe('10');
-      expect(await tableCount(database)).toBe(1);
-    } finally {
-      await database.close();
-    }
-  });
-
-  it('a data directory made before the settings gets them on its next open', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'llmor-template-'));
-    const first = await openDatabase({ dataDir });
-    await first.close();
-    const conf = join(dataDir, 'pg', 'postgresql.conf');
-    // As an older llmor left it: Postgres' defaults, no llmor block.
-    writeFileSync(conf, readFileSync(conf, 'utf8').split('\n# llmor:')[0]!);
-    const reopened = await openDatabase({ dataDir });
-    expect(await setting(reopened, 'shared_buffers')).toBe('32MB');
-    await reopened.close();
-    expect(readFileSync(conf, 'utf8').match(/# llmor:/g)).toHaveLength(1);
   });
 });

@@ -1,6 +1,5 @@
 import {
   appendFileSync,
-  cpSync,
   existsSync,
   mkdirSync,
   readFileSync,
@@ -13,10 +12,10 @@ import { dirname, join } from 'node:path';
 import { SERVER_ROOT } from '../paths';
 
 /**
- * A fresh PGlite database made once per machine and copied for every new one, so no start pays for
- * `initdb` (~2.5–5 s of WebAssembly Postgres; ADR 0015). The template holds an empty cluster with
- * pgvector and our settings, no schema: migrations still run on every open, so it never goes stale with
- * them. `npm run build -w server` makes it; tests and dev make it on first use.
+ * A fresh PGlite database made once per machine and loaded by every in-memory one (`DATA_DIR=memory://`:
+ * tests and benches), so none pays for `initdb` (~2.5–5 s of WebAssembly Postgres; ADR 0015). The template
+ * holds an empty cluster with pgvector and our settings, no schema: migrations still run on every open, so
+ * it never goes stale with them. Made on first use.
  */
 
 /**
@@ -47,7 +46,7 @@ function templateRoot(): string {
 }
 
 export interface PgliteTemplate {
-  /** A data directory to copy for a new on-disk database. */
+  /** The cluster as a directory (the tarball's source). */
   dir: string;
   /** The same cluster as a tarball, for in-memory databases (`loadDataDir`). */
   tarball: string;
@@ -85,12 +84,6 @@ export async function ensurePgliteTemplate(): Promise<PgliteTemplate> {
     rmSync(building, { recursive: true, force: true });
   }
   return template;
-}
-
-/** A new on-disk database: a copy of the template (the caller holds the data directory's lock). */
-export async function createFromTemplate(pgDir: string): Promise<void> {
-  const template = await ensurePgliteTemplate();
-  cpSync(template.dir, pgDir, { recursive: true });
 }
 
 /** Applies our settings to a data directory made before they existed (takes effect on this open). */
