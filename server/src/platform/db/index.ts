@@ -11,7 +11,7 @@ import { Gauge, Histogram } from 'prom-client';
 import { isInMemoryDataDir } from '../config';
 import type { Metrics } from '../metrics';
 import { SERVER_ROOT } from '../paths';
-import { type EmbeddedServer, startEmbeddedPostgres } from './embedded';
+import { EmbeddedPostgresUnavailable, type EmbeddedServer, startEmbeddedPostgres } from './embedded';
 import { lockDataDir } from './lock';
 import { importPgliteData, pgliteDataDir } from './pglite-import';
 import { PgliteThread } from './pglite-thread';
@@ -166,6 +166,32 @@ async function openEmbedded(dataDir: string, prepareTables: OpenDatabaseOptions[
     return database;
   } catch (err) {
     await server?.stop().catch(() => {});
+    if (err instanceof EmbeddedPostgresUnavailable) return openPgliteOnDisk(dataDir, err, release);
+    release();
+    throw err;
+  }
+}
+
+/**
+ * Where the native server cannot run, the embedded database runs in-process as before (PGlite in
+ * `DATA_DIR/pg`, slower): a later start where the server can run imports it (ADR 0036).
+ */
+async function openPgliteOnDisk(dataDir: string, why: Error, release: () => void): Promise<Database> {
+  say(
+    `Embedded PostgreSQL unavailable (${why.message}); the database runs in-process (PGlite) in ${pgliteDataDir(dataDir)}, which is slower.`,
+  );
+  try {
+    const database = await withVector(await openPglite(pgliteDataDir(dataDir)));
+    const close = database.close;
+    database.close = async () => {
+      try {
+        await close();
+      } finally {
+        release();
+      }
+    };
+    return database;
+  } catch (err) {
     release();
     throw err;
   }
