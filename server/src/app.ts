@@ -164,7 +164,7 @@ export async function buildApp(
       return relayCallerPort;
     },
     spending: {
-      reserveReply: (vendorId) => billing.reserveReply(ctx, vendorId),
+      reserveReply: (vendorId, plan) => billing.reserveReply(ctx, vendorId, plan),
       reserveCall: (vendorId, reservation) => billing.reserveCall(ctx, vendorId, reservation),
       recordTokens: (vendorId, tokens, reservation) =>
         billing.recordTokens(ctx, vendorId, tokens, reservation),

@@ -107,10 +107,9 @@ export const conversationRoutes = (ctx: ConversationContext) => [
     errors: ['Conflict', 'GatewayTimeout'],
     handler: async ({ vendor, identity, outsider, params, body, request }) => {
       const caller = callerOf({ vendor, identity, outsider });
-      const { conversation, app, model } = await requireConversationWithApp(ctx, caller, params.token);
+      const { conversation, ...read } = await requireConversationWithApp(ctx, caller, params.token);
       return sendMessage(ctx, caller, conversation, body.content, {
-        app,
-        model,
+        ...read,
         posterSocket: posterSocket(request),
         relayUrl: relayUrl(ctx),
       });

@@ -44,6 +44,8 @@ afterAll(() => server?.close());
 
 async function statementsOfSend(token: string): Promise<string[]> {
   server.ctx.completion.resolveModel = () => new ScriptedModel([[text('Fine.'), finish()]]);
+  // The session is cached for a few seconds: a read just before finds it in memory, as a client's sends do.
+  expect((await client.get(`/v1/conversations/${token}?limit=1`)).statusCode).toBe(200);
   const recording = recordStatements(server.ctx.db);
   try {
     const res = await client.post(`/v1/conversations/${token}`, { content: 'How are you?' });
