@@ -40,10 +40,6 @@ export async function findConversation(
   return rows[0] ?? null;
 }
 
-/**
- * A conversation with its app, the app's completion model (null if none) and the vendor's plan in force
- * (null: none, unlimited), in one statement: a send needs all of them.
- */
 export interface ConversationWithApp {
   conversation: ConversationRow;
   app: AppRow;
@@ -51,6 +47,10 @@ export interface ConversationWithApp {
   plan: PlanTerms | null;
 }
 
+/**
+ * A conversation with its app, the app's completion model (null if none) and the vendor's plan in force
+ * (null: none, unlimited), in one statement: a send needs all of them.
+ */
 export async function findConversationWithApp(
   db: Db,
   vendorId: number,
