@@ -23,7 +23,7 @@ import {
   renewReplyLeases,
 } from '../conversations/repo';
 import { INTERRUPTED_TEXT } from './engine';
-import { claimReplyLease } from './repo';
+import { claimReplyLease, finishReply } from './repo';
 import { finish, makeChatApp, makeConversation, makeVendorModel, ScriptedModel, text } from './testing';
 
 type Server = Pick<TestServer, 'ctx'>;
@@ -100,6 +100,49 @@ describe('reply lease', () => {
       ['error', 'Gone'],
     ]);
     expect((await claim())?.earlier.map((m) => m.message)).toEqual(['Hi', 'Hi', 'Gone']);
+  });
+
+  it("stores the reply's last messages and usage with the release, and releases only its holder's lease", async () => {
+    const vendor = await makeVendor(server.ctx);
+    const model = await makeVendorModel(server.ctx, vendor);
+    const app = await makeChatApp(server.ctx, vendor, { model });
+    const conversation = await makeConversation(server.ctx, app);
+    const { db } = server.ctx;
+    const lease = { holder: 'me', ms: 60_000, history: 10 };
+    await claimReplyLease(db, vendor.id, conversation.id, lease, posted('Hi'), app.id);
+    const usage = {
+      record: {
+        appId: app.id,
+        vendorModelId: model.id,
+        conversationId: conversation.id,
+        tokensPrompt: 3,
+        tokensCompletion: 4,
+        costMinor: 0,
+      },
+    };
+    const answer = { role: 'assistant', creator: 'system', message: 'Hello' };
+    // Not the holder: the messages are stored, the lease stays.
+    const theirs = await finishReply(db, vendor.id, conversation.id, 'them', [answer], usage);
+    expect(theirs.released).toBeNull();
+    expect(theirs.messages.map((m) => m.message)).toEqual(['Hello']);
+    expect(await claimReplyLease(db, vendor.id, conversation.id, lease, posted('Again'), app.id)).toBeNull();
+    const mine = await finishReply(db, vendor.id, conversation.id, 'me', [answer, answer], usage);
+    expect(mine.released).toEqual({ state: {} });
+    expect(mine.messages.map((m) => m.id)).toEqual([...mine.messages.map((m) => m.id)].sort((a, b) => a - b));
+    expect(await messagesOf(server, conversation)).toEqual([
+      ['user', 'Hi'],
+      ['assistant', 'Hello'],
+      ['assistant', 'Hello'],
+      ['assistant', 'Hello'],
+    ]);
+    const records = await db
+      .select()
+      .from(schema.usageRecords)
+      .where(eq(schema.usageRecords.conversationId, conversation.id));
+    expect(records.map((r) => r.tokensPrompt + r.tokensCompletion)).toEqual([7, 7]);
+    expect(
+      await claimReplyLease(db, vendor.id, conversation.id, lease, posted('Again'), app.id),
+    ).not.toBeNull();
   });
 
   it("renews only its holder's leases", async () => {
