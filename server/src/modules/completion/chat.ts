@@ -54,7 +54,7 @@ export async function recordUsage(turn: Turn, model: VendorModelRow, usage: Usag
 }
 
 /** The reply's answer and its last request's usage, stored by the reply's last statement. */
-export function concludeWith(turn: Turn, message: NewMessage, model?: VendorModelRow, usage?: Usage | null) {
+function concludeWith(turn: Turn, message: NewMessage, model?: VendorModelRow, usage?: Usage | null) {
   turn.conclude(message, model && usage ? usageRecord(turn, model, usage) : undefined);
 }
 

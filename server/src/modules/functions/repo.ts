@@ -379,6 +379,8 @@ function installedFunctionsQuery(db: Db, vendorId: number, appId: number) {
  * one statement (a reply's first write reads its tools).
  */
 export function installedFunctionsJson(db: Db, vendorId: number, appId: number): SQL<InstalledFunctionRow[]> {
+  // In the sorted subquery's order: PostgreSQL keeps it for a plain aggregate over the subquery, which its
+  // manual ("Aggregate Expressions") says usually works without promising it; tools are listed in any order.
   const installed = installedFunctionsQuery(db, vendorId, appId).as('installed');
   const fields = Object.entries(installed._.selectedFields).map(
     ([key, column]) => sql`${sql.raw(`'${key}'`)}, ${column}`,
