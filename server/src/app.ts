@@ -167,7 +167,7 @@ export async function buildApp(
       return relayCallerPort;
     },
     spending: {
-      reserveReply: (vendorId) => billing.reserveReply(ctx, vendorId),
+      reserveReply: (vendorId, plan) => billing.reserveReply(ctx, vendorId, plan),
       assertReplyRoom: (vendorId) => billing.assertReplyRoom(ctx, vendorId),
       reserveCall: (vendorId, reservation) => billing.reserveCall(ctx, vendorId, reservation),
       recordTokens: (vendorId, tokens, reservation) =>

@@ -12,7 +12,7 @@ import type { InvoiceRow, PlanRow, SubscriptionWithPlan } from './repo';
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 /** Stored limits as the wire shows them: a limit not set is unlimited (null). */
-export function limitsOf(row: PlanRow): PlanLimits {
+export function limitsOf(row: Pick<PlanRow, 'limits'>): PlanLimits {
   const stored = (row.limits ?? {}) as Partial<PlanLimits>;
   return {
     requests: stored.requests ?? null,

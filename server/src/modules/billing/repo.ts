@@ -14,6 +14,7 @@ import {
   type SQL,
   sql,
 } from 'drizzle-orm';
+import type { PgSelect } from 'drizzle-orm/pg-core';
 import { type Db, schema } from '../../platform/db';
 
 const {
@@ -171,9 +172,36 @@ export async function planInForce(
   db: Db,
   vendorId: number,
 ): Promise<{ subscription: SubscriptionRow | null; plan: PlanRow } | null> {
-  const rows = await db
-    .select({ subscription: subscriptions, plan: plans })
-    .from(plans)
+  const rows = await inForce(
+    db.select({ subscription: subscriptions, plan: plans }).from(plans).$dynamic(),
+    vendorId,
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * What a reply's plan check needs of the plan in force (`planTermsOf` in the service), as a query to read
+ * with other rows in one statement; no row: no plan (unlimited).
+ */
+export function planTermsQuery(db: Db, vendorId: number) {
+  return inForce(
+    db
+      .select({
+        interval: plans.interval,
+        limits: plans.limits,
+        quantity: subscriptions.quantity,
+        periodStart: subscriptions.currentPeriodStart,
+        periodEnd: subscriptions.currentPeriodEnd,
+      })
+      .from(plans)
+      .$dynamic(),
+    vendorId,
+  );
+}
+
+/** The vendor's live subscription's plan, else the default plan: one row of `query` (from plans). */
+function inForce<Q extends PgSelect>(query: Q, vendorId: number) {
+  return query
     .leftJoin(
       subscriptions,
       and(eq(subscriptions.planId, plans.id), eq(subscriptions.vendorId, vendorId), isLive),
@@ -181,7 +209,6 @@ export async function planInForce(
     .where(or(sql`${subscriptions.id} is not null`, and(eq(plans.isDefault, true), eq(plans.active, true))))
     .orderBy(sql`${subscriptions.id} is null`, desc(subscriptions.id))
     .limit(1);
-  return rows[0] ?? null;
 }
 
 /** Ends every live subscription of the vendor but `keepId`; answers the ended ones. */
@@ -371,7 +398,12 @@ export async function reserveRequest(
 }
 
 export async function addTokens(db: Db, vendorId: number, periodStart: Date, tokens: number): Promise<void> {
-  await db
+  await tokensAddition(db, vendorId, periodStart, tokens);
+}
+
+/** `addTokens`'s statement, to run as part of a larger one (a reply's last write). */
+export function tokensAddition(db: Db, vendorId: number, periodStart: Date, tokens: number) {
+  return db
     .insert(billingUsage)
     .values({ vendorId, periodStart, requests: 0, tokens })
     .onConflictDoUpdate({

@@ -46,6 +46,7 @@ import {
   listSubscriptions,
   type PlanRow,
   planInForce,
+  type planTermsQuery,
   readUsage,
   replaceSubscription,
   reserveRequest,
@@ -94,17 +95,30 @@ export async function billingState(
   const plan = inForce?.plan ?? null;
   const s = inForce?.subscription;
   const subscription = s && plan ? { subscription: s, plan } : null;
+  const terms = plan && {
+    interval: plan.interval,
+    limits: plan.limits,
+    quantity: s?.quantity ?? null,
+    periodStart: s?.currentPeriodStart ?? null,
+    periodEnd: s?.currentPeriodEnd ?? null,
+  };
+  return { subscription, plan, ...termsState(terms, now) };
+}
+
+/** The plan in force as a reply's check reads it (`planTermsQuery`); null: no plan, unlimited. */
+export type PlanTerms = Awaited<ReturnType<typeof planTermsQuery>>[number];
+
+/** The period a plan's terms put `now` in, and their limits × the subscription's quantity. */
+function termsState(terms: PlanTerms | null, now: Date): Pick<BillingState, 'period' | 'limits'> {
   const period = currentPeriod(
-    { start: s?.currentPeriodStart ?? null, end: s?.currentPeriodEnd ?? null },
-    (plan?.interval ?? 'month') as PlanInterval,
+    { start: terms?.periodStart ?? null, end: terms?.periodEnd ?? null },
+    (terms?.interval ?? 'month') as PlanInterval,
     now,
   );
-  const base = plan ? limitsOf(plan) : UNLIMITED;
-  const quantity = s?.quantity ?? 1;
+  const base = terms ? limitsOf(terms) : UNLIMITED;
+  const quantity = terms?.quantity ?? 1;
   const scaled = (v: number | null) => (v === null ? null : v * quantity);
   return {
-    subscription,
-    plan,
     period,
     limits: {
       requests: scaled(base.requests),
@@ -126,8 +140,14 @@ export interface Reservation {
  * Counts one request against the period's limits before a reply runs; past the requests limit, or
  * once the tokens used reach the tokens limit, 402 code 60 and nothing is counted.
  */
-export async function reserveReply(ctx: AppContext, vendorId: number): Promise<Reservation> {
-  const { period, limits } = await billingState(ctx, vendorId);
+export async function reserveReply(
+  ctx: AppContext,
+  vendorId: number,
+  /** The plan in force when the request read it with its other rows (`planTermsQuery`). */
+  terms?: PlanTerms | null,
+): Promise<Reservation> {
+  const { period, limits } =
+    terms === undefined ? await billingState(ctx, vendorId) : termsState(terms, new Date());
   if (await reserveRequest(ctx.db, vendorId, period.start, limits)) return { periodStart: period.start };
   throw await usedUp(ctx, vendorId, period, limits);
 }

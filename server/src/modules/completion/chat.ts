@@ -1,7 +1,8 @@
 import { type MessageSource, RelayMessageType } from '@llmor/contracts';
+import type { NewMessage } from '../conversations/repo';
 import type { ChatMessage, ToolCall, Usage } from '../models/providers/types';
 import { chatInput, oneshotInput, retrievalOf, temperatureOf, withInstructions, withPassages } from './input';
-import { findVendorModel, insertUsage, type VendorModelRow } from './repo';
+import { type FinalUsage, findVendorModel, insertUsage, type VendorModelRow } from './repo';
 import { abortable, raceAbort } from './stream';
 import { type Passage, ReplyError, type Responder, type ToolResult, type Turn } from './types';
 
@@ -23,24 +24,38 @@ function toJsonText(value: unknown): string {
   }
 }
 
-export async function recordUsage(turn: Turn, model: VendorModelRow, usage: Usage): Promise<void> {
+/** A model request's usage as a usage record; counted in the reply's tokens and shown as debug data. */
+function usageRecord(turn: Turn, model: VendorModelRow, usage: Usage): FinalUsage {
   const cost = usageCost(usage, model.costPer1kMinor);
-  await insertUsage(turn.ctx.db, turn.app.vendorId, {
-    appId: turn.app.id,
-    vendorModelId: model.id,
-    conversationId: turn.conversation.id,
-    tokensPrompt: usage.promptTokens,
-    tokensCompletion: usage.completionTokens,
-    costMinor: cost,
-  });
   turn.usage.promptTokens += usage.promptTokens;
   turn.usage.completionTokens += usage.completionTokens;
-  await turn.meter.spent(usage.promptTokens + usage.completionTokens);
   turn.debug({
     tokens_prompt: usage.promptTokens,
     tokens_completion: usage.completionTokens,
     cost_minor: cost,
   });
+  return {
+    record: {
+      appId: turn.app.id,
+      vendorModelId: model.id,
+      conversationId: turn.conversation.id,
+      tokensPrompt: usage.promptTokens,
+      tokensCompletion: usage.completionTokens,
+      costMinor: cost,
+    },
+  };
+}
+
+/** Stores a model request's usage now: a later request of the reply must see its tokens on the plan. */
+export async function recordUsage(turn: Turn, model: VendorModelRow, usage: Usage): Promise<void> {
+  const { record } = usageRecord(turn, model, usage);
+  await insertUsage(turn.ctx.db, turn.app.vendorId, record);
+  await turn.meter.spent(usage.promptTokens + usage.completionTokens);
+}
+
+/** The reply's answer and its last request's usage, stored by the reply's last statement. */
+function concludeWith(turn: Turn, message: NewMessage, model?: VendorModelRow, usage?: Usage | null) {
+  turn.conclude(message, model && usage ? usageRecord(turn, model, usage) : undefined);
 }
 
 async function executeTool(turn: Turn, call: ToolCall): Promise<ToolResult> {
@@ -79,13 +94,18 @@ function modelResponder(buildInput: (turn: Turn) => ModelInput | Promise<ModelIn
           : null;
     if (!modelRow) throw new ReplyError(NO_MODEL_TEXT);
     const model = await turn.engine.resolveModel(ctx, modelRow);
-    const tools = await turn.engine.tools.list(ctx, app);
+    const tools = await turn.engine.tools.list(ctx, app, turn.installed);
     const temperature = temperatureOf(app.parameters);
     const input = await buildInput(turn);
     const messages = withInstructions(input.messages, turn.instructions);
     const sources = input.sources ?? [];
-    const answer = (message: string) =>
-      turn.store({ role: 'assistant', creator: 'system', message, sources });
+    const answerOf = (message: string): NewMessage => ({
+      role: 'assistant',
+      creator: 'system',
+      message,
+      sources,
+    });
+    const answer = (message: string) => turn.store(answerOf(message));
     turn.debug({ model: modelRow.name, model_key: modelRow.modelKey, tools: tools.map((t) => t.name) });
 
     for (let round = 0; ; round++) {
@@ -113,12 +133,11 @@ function modelResponder(buildInput: (turn: Turn) => ModelInput | Promise<ModelIn
         if (text) await answer(text);
         throw err;
       }
-      if (usage) await recordUsage(turn, modelRow, usage);
-
       if (calls.length === 0) {
-        await answer(text);
+        concludeWith(turn, answerOf(text), modelRow, usage);
         return;
       }
+      if (usage) await recordUsage(turn, modelRow, usage);
       if (round >= MAX_TOOL_ROUNDS) {
         if (text) await answer(text);
         throw new ReplyError(TOO_MANY_ROUNDS_TEXT);

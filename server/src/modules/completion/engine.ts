@@ -10,7 +10,6 @@ import type { ReplyObserver, ReplyOutcome, ReplyReservation } from '../conversat
 import { presentMessage } from '../conversations/present';
 import {
   type ConversationRow,
-  claimReplyLease,
   insertMessage,
   type MessageRow,
   type NewMessage,
@@ -24,7 +23,7 @@ import { chatResponder, oneshotResponder } from './chat';
 import { contextWindow, HISTORY_MAX_MESSAGES } from './input';
 import { ReplyMeter } from './meter';
 import { CompletionMetrics, outcomeOf } from './metrics';
-import type { AppRow, VendorModelRow } from './repo';
+import { type AppRow, claimReplyLease, type FinalUsage, finishReply, type VendorModelRow } from './repo';
 import { siliconResponder } from './silicon';
 import { functionTools } from './tools';
 import {
@@ -207,26 +206,22 @@ export class CompletionEngine implements EngineSeams {
     signal: AbortSignal,
   ): Promise<ReplyOutcome> {
     const { vendorId, id } = input.conversation;
-    const claim = () =>
-      claimReplyLease(ctx.db, vendorId, id, this.instanceId, LEASE_MS, HISTORY_MAX_MESSAGES - 1);
-    let earlier = await claim();
-    if (!earlier) {
+    const lease = { holder: this.instanceId, ms: LEASE_MS, history: HISTORY_MAX_MESSAGES - 1 };
+    const posted: NewMessage = { role: 'user', creator: 'user', message: input.content };
+    const claim = () => claimReplyLease(ctx.db, vendorId, id, lease, posted, input.app.id);
+    let claimed = await claim();
+    if (!claimed) {
       const conversation = { vendorId, id };
       const released = await releaseStaleReplyLeases(ctx.db, INTERRUPTED_TEXT, { all: false, conversation });
-      if (released.length > 0) earlier = await claim();
+      if (released.length > 0) claimed = await claim();
     }
-    if (!earlier) throw conflict(BUSY_TEXT);
-    let outcome: ReplyOutcome;
+    if (!claimed) throw conflict(BUSY_TEXT);
     try {
-      outcome = await this.run(ctx, input, earlier, signal);
+      return await this.run(ctx, input, claimed, signal);
     } catch (err) {
       await this.release(ctx, vendorId, id);
       throw err;
     }
-    // The release reads the state the reply left, so the send's answer needs no further read.
-    const released = await this.release(ctx, vendorId, id);
-    if (released) outcome.state = released.state;
-    return outcome;
   }
 
   private release(ctx: AppContext, vendorId: number, conversationId: number) {
@@ -263,7 +258,7 @@ export class CompletionEngine implements EngineSeams {
   private async run(
     ctx: AppContext,
     input: CompletionInput,
-    earlier: MessageRow[],
+    claimed: NonNullable<Awaited<ReturnType<typeof claimReplyLease>>>,
     signal: AbortSignal,
   ): Promise<ReplyOutcome> {
     const { app, conversation } = input;
@@ -271,18 +266,24 @@ export class CompletionEngine implements EngineSeams {
     const poster = input.posterSocket;
     const startedAt = Date.now();
     const measured = this.metrics.reply(conversation.channel);
+    const userMessage = claimed.posted;
     const outcome: ReplyOutcome = {
-      messages: [],
+      messages: [userMessage],
       text: '',
       usage: { promptTokens: 0, completionTokens: 0 },
       error: null,
     };
-    const store = async (message: NewMessage) => {
-      const row = await insertMessage(ctx.db, conversation.vendorId, conversation.id, message);
+    const kept = (row: MessageRow) => {
       outcome.messages.push(row);
       if (row.role === 'assistant') outcome.text += row.message ?? '';
+    };
+    const store = async (message: NewMessage) => {
+      const row = await insertMessage(ctx.db, conversation.vendorId, conversation.id, message);
+      kept(row);
       return row;
     };
+    /** What the reply's last statement stores with the lease's release (`finishReply`). */
+    const last: { messages: NewMessage[]; usage?: FinalUsage } = { messages: [] };
     const emit = (type: string, data: unknown) => {
       if (type === RelayMessageType.completionStream) measured.firstText();
       ctx.relay.emit(token, type, data);
@@ -293,8 +294,6 @@ export class CompletionEngine implements EngineSeams {
       ctx.relay.emit(token, type, { input_async: true }, { except: poster });
       if (poster) ctx.relay.emit(token, type, { input_async: false }, { only: poster });
     };
-
-    const userMessage = await store({ role: 'user', creator: 'user', message: input.content });
 
     const timeoutMs = this.replyTimeoutMs(ctx);
     const timeout = new AbortController();
@@ -315,8 +314,10 @@ export class CompletionEngine implements EngineSeams {
       { message: presentMessage(userMessage) },
       { except: poster },
     );
+    let result: Parameters<typeof measured.end>[0] = 'ok';
     try {
-      const history = contextWindow([...earlier, userMessage]);
+      const history = contextWindow([...claimed.earlier, userMessage]);
+      const meter = new ReplyMeter(this.spending, conversation.vendorId, input.reservation, ctx.config);
       const turn: Turn = {
         ctx,
         engine: this,
@@ -324,40 +325,79 @@ export class CompletionEngine implements EngineSeams {
         conversation,
         history,
         userMessage,
+        installed: claimed.installed,
         model: input.model,
         reservation: input.reservation,
         instructions: input.instructions,
-        meter: new ReplyMeter(this.spending, conversation.vendorId, input.reservation, ctx.config),
+        meter,
         usage: outcome.usage,
         signal: turnSignal,
         emit,
         debug: (data) => emit(RelayMessageType.debug, data),
         store,
+        conclude: (message, usage) => {
+          last.messages.push(message);
+          if (!usage) return;
+          const tokens = usage.record.tokensPrompt! + usage.record.tokensCompletion!;
+          meter.counted(tokens);
+          // The plan's tokens go with the last write when the request was reserved (its period is known).
+          last.usage = input.reservation
+            ? { ...usage, plan: { periodStart: input.reservation.periodStart, tokens } }
+            : usage;
+        },
       };
       turn.debug({ app_type: app.type });
       const responder = this.responders[app.type];
       if (!responder) throw new ReplyError(`Apps of type '${app.type}' cannot answer messages.`);
       await responder(turn);
-      measured.end('ok');
-      annotateSpan({ 'llmor.reply.outcome': 'ok' });
     } catch (err) {
-      const outcomeLabel = outcomeOf(err, { timedOut: timeout.signal.aborted, stopped: signal.aborted });
-      measured.end(outcomeLabel);
+      result = outcomeOf(err, { timedOut: timeout.signal.aborted, stopped: signal.aborted });
       const text = errorText(err, turnSignal);
-      annotateSpan({ 'llmor.reply.outcome': outcomeLabel }, text);
       if (text === UNEXPECTED_ERROR_TEXT)
         ctx.log.error({ err, conversation: conversation.id }, 'completion failed');
       outcome.error = text;
-      await store({ role: 'error', creator: 'system', message: text }).catch((storeErr: unknown) =>
-        ctx.log.error({ err: storeErr }, 'could not store the error message'),
+      last.messages = [{ role: 'error', creator: 'system', message: text }];
+      last.usage = undefined;
+    }
+    try {
+      outcome.state = await this.finish(ctx, input, last, kept);
+      if (last.usage && !last.usage.plan) {
+        const { tokensPrompt, tokensCompletion } = last.usage.record;
+        await this.spending.recordTokens(conversation.vendorId, tokensPrompt! + tokensCompletion!);
+      }
+    } catch (err) {
+      ctx.log.error({ err, conversation: conversation.id }, 'could not store the reply');
+      result = 'error';
+      outcome.error = UNEXPECTED_ERROR_TEXT;
+      const failure: NewMessage = { role: 'error', creator: 'system', message: UNEXPECTED_ERROR_TEXT };
+      outcome.state = await this.finish(ctx, input, { messages: [failure] }, kept).catch(
+        (storeErr: unknown) => {
+          ctx.log.error({ err: storeErr }, 'could not store the error message');
+          return this.release(ctx, conversation.vendorId, conversation.id).then((r) => r?.state);
+        },
       );
     } finally {
       clearTimeout(timer);
+      measured.end(result);
+      annotateSpan({ 'llmor.reply.outcome': result }, outcome.error ?? undefined);
       emit(RelayMessageType.debug, { took_ms: Date.now() - startedAt });
       emitInputAsync(RelayMessageType.completionFinished);
       emit(RelayMessageType.completionEnded, {});
     }
     return outcome;
+  }
+
+  /** The reply's last statement; answers the state as the lease was let go (undefined: not ours any more). */
+  private async finish(
+    ctx: AppContext,
+    input: CompletionInput,
+    last: { messages: NewMessage[]; usage?: FinalUsage },
+    kept: (row: MessageRow) => void,
+  ): Promise<unknown> {
+    const { vendorId, id } = input.conversation;
+    const done = await finishReply(ctx.db, vendorId, id, this.instanceId, last.messages, last.usage);
+    for (const row of done.messages) kept(row);
+    return done.released?.state;
   }
 }
 

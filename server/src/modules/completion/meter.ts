@@ -54,7 +54,12 @@ export class ReplyMeter {
 
   /** After a provider call: its tokens count for the reply and on the plan. */
   async spent(tokens: number): Promise<void> {
-    this.tokens += tokens;
+    this.counted(tokens);
     await this.spending.recordTokens(this.vendorId, tokens, this.reservation);
+  }
+
+  /** Tokens that count for the reply; the caller puts them on the plan (the reply's last statement). */
+  counted(tokens: number): void {
+    this.tokens += tokens;
   }
 }

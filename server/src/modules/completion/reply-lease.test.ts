@@ -15,7 +15,6 @@ import {
 } from '../../test/harness';
 import {
   type ConversationRow,
-  claimReplyLease,
   findConversation,
   insertMessage,
   listMessages,
@@ -24,6 +23,7 @@ import {
   renewReplyLeases,
 } from '../conversations/repo';
 import { INTERRUPTED_TEXT } from './engine';
+import { claimReplyLease, finishReply } from './repo';
 import { finish, makeChatApp, makeConversation, makeVendorModel, ScriptedModel, text } from './testing';
 
 type Server = Pick<TestServer, 'ctx'>;
@@ -32,6 +32,8 @@ const messagesOf = async (server: Server, conversation: ConversationRow) =>
   (await listMessages(server.ctx.db, conversation.vendorId, conversation.id)).map((m) => [m.role, m.message]);
 
 /** The state a process leaves when it dies mid-reply: the user's message stored, the lease held by it. */
+const posted = (message: string) => ({ role: 'user', creator: 'user', message });
+
 async function diedMidReply(server: Server, conversation: ConversationRow, leaseFor: string) {
   await insertMessage(server.ctx.db, conversation.vendorId, conversation.id, {
     role: 'user',
@@ -58,9 +60,21 @@ describe('reply lease', () => {
     const app = await makeChatApp(server.ctx, vendor, { model: await makeVendorModel(server.ctx, vendor) });
     const conversation = await makeConversation(server.ctx, app);
     const { db } = server.ctx;
-    const claim = (vendorId = vendor.id) => claimReplyLease(db, vendorId, conversation.id, 'me', 60_000, 10);
-    expect(await claim()).toEqual([]);
+    const claim = (vendorId = vendor.id) =>
+      claimReplyLease(
+        db,
+        vendorId,
+        conversation.id,
+        { holder: 'me', ms: 60_000, history: 10 },
+        posted('Hi'),
+        app.id,
+      );
+    const first = await claim();
+    expect(first?.earlier).toEqual([]);
+    expect(first?.posted).toMatchObject({ role: 'user', message: 'Hi', conversationId: conversation.id });
+    // Held: the user's message is not stored.
     expect(await claim()).toBeNull();
+    expect(await messagesOf(server, conversation)).toEqual([['user', 'Hi']]);
     // Another vendor cannot take (or see) it, nor another holder release it.
     const other = await makeVendor(server.ctx);
     await releaseReplyLease(db, other.id, conversation.id, 'me');
@@ -68,7 +82,7 @@ describe('reply lease', () => {
     expect(await claim()).toBeNull();
     expect(await claim(other.id)).toBeNull();
     await releaseReplyLease(db, vendor.id, conversation.id, 'me');
-    expect(await claim()).toEqual([]);
+    expect((await claim())?.earlier.map((m) => m.message)).toEqual(['Hi']);
     // A live lease is not stale.
     const stale = () => releaseStaleReplyLeases(db, 'Gone', { all: false, conversation });
     expect(await stale()).toEqual([]);
@@ -80,8 +94,55 @@ describe('reply lease', () => {
     expect(await claim()).toBeNull();
     expect(await stale()).toEqual([conversation.id]);
     expect(await stale()).toEqual([]);
-    expect(await messagesOf(server, conversation)).toEqual([['error', 'Gone']]);
-    expect((await claim())?.map((m) => m.message)).toEqual(['Gone']);
+    expect(await messagesOf(server, conversation)).toEqual([
+      ['user', 'Hi'],
+      ['user', 'Hi'],
+      ['error', 'Gone'],
+    ]);
+    expect((await claim())?.earlier.map((m) => m.message)).toEqual(['Hi', 'Hi', 'Gone']);
+  });
+
+  it("stores the reply's last messages and usage with the release, and releases only its holder's lease", async () => {
+    const vendor = await makeVendor(server.ctx);
+    const model = await makeVendorModel(server.ctx, vendor);
+    const app = await makeChatApp(server.ctx, vendor, { model });
+    const conversation = await makeConversation(server.ctx, app);
+    const { db } = server.ctx;
+    const lease = { holder: 'me', ms: 60_000, history: 10 };
+    await claimReplyLease(db, vendor.id, conversation.id, lease, posted('Hi'), app.id);
+    const usage = {
+      record: {
+        appId: app.id,
+        vendorModelId: model.id,
+        conversationId: conversation.id,
+        tokensPrompt: 3,
+        tokensCompletion: 4,
+        costMinor: 0,
+      },
+    };
+    const answer = { role: 'assistant', creator: 'system', message: 'Hello' };
+    // Not the holder: the messages are stored, the lease stays.
+    const theirs = await finishReply(db, vendor.id, conversation.id, 'them', [answer], usage);
+    expect(theirs.released).toBeNull();
+    expect(theirs.messages.map((m) => m.message)).toEqual(['Hello']);
+    expect(await claimReplyLease(db, vendor.id, conversation.id, lease, posted('Again'), app.id)).toBeNull();
+    const mine = await finishReply(db, vendor.id, conversation.id, 'me', [answer, answer], usage);
+    expect(mine.released).toEqual({ state: {} });
+    expect(mine.messages.map((m) => m.id)).toEqual([...mine.messages.map((m) => m.id)].sort((a, b) => a - b));
+    expect(await messagesOf(server, conversation)).toEqual([
+      ['user', 'Hi'],
+      ['assistant', 'Hello'],
+      ['assistant', 'Hello'],
+      ['assistant', 'Hello'],
+    ]);
+    const records = await db
+      .select()
+      .from(schema.usageRecords)
+      .where(eq(schema.usageRecords.conversationId, conversation.id));
+    expect(records.map((r) => r.tokensPrompt + r.tokensCompletion)).toEqual([7, 7]);
+    expect(
+      await claimReplyLease(db, vendor.id, conversation.id, lease, posted('Again'), app.id),
+    ).not.toBeNull();
   });
 
   it("renews only its holder's leases", async () => {
@@ -90,8 +151,22 @@ describe('reply lease', () => {
     const mine = await makeConversation(server.ctx, app);
     const theirs = await makeConversation(server.ctx, app);
     const { db } = server.ctx;
-    await claimReplyLease(db, vendor.id, mine.id, 'me', 1_000, 1);
-    await claimReplyLease(db, vendor.id, theirs.id, 'them', 1_000, 1);
+    await claimReplyLease(
+      db,
+      vendor.id,
+      mine.id,
+      { holder: 'me', ms: 1_000, history: 1 },
+      posted('Hi'),
+      app.id,
+    );
+    await claimReplyLease(
+      db,
+      vendor.id,
+      theirs.id,
+      { holder: 'them', ms: 1_000, history: 1 },
+      posted('Hi'),
+      app.id,
+    );
     await renewReplyLeases(db, 'me', 600_000);
     const until = async (c: ConversationRow) =>
       (await findConversation(db, vendor.id, c.token))!.replyLeaseUntil!.getTime() - Date.now();
@@ -132,12 +207,20 @@ describe('reply lease', () => {
       });
       await insertMessage(db, vendor.id, elsewhere.id, { role: 'user', creator: 'user', message: `x${i}` });
     }
-    const history = await claimReplyLease(db, vendor.id, conversation.id, 'me', 60_000, 3);
-    expect(history?.map((m) => m.message)).toEqual(['m3', 'm4', 'm5']);
-    expect(history?.[0]).toMatchObject({ role: 'user', creator: 'user', conversationId: conversation.id });
-    expect(history?.[0]?.createdAt).toBeInstanceOf(Date);
+    const lease = { holder: 'me', ms: 60_000, history: 3 };
+    const claimed = await claimReplyLease(db, vendor.id, conversation.id, lease, posted('m6'), app.id);
+    // The messages before the user's, not the user's own.
+    expect(claimed?.earlier.map((m) => m.message)).toEqual(['m3', 'm4', 'm5']);
+    expect(claimed?.earlier[0]).toMatchObject({
+      role: 'user',
+      creator: 'user',
+      conversationId: conversation.id,
+    });
+    expect(claimed?.earlier[0]?.createdAt).toBeInstanceOf(Date);
+    expect(claimed?.posted.createdAt).toBeInstanceOf(Date);
+    expect(claimed?.posted.id).toBeGreaterThan(claimed!.earlier[2]!.id);
     // Held: nothing is read.
-    expect(await claimReplyLease(db, vendor.id, conversation.id, 'me', 60_000, 3)).toBeNull();
+    expect(await claimReplyLease(db, vendor.id, conversation.id, lease, posted('m7'), app.id)).toBeNull();
   });
 });
 

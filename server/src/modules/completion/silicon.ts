@@ -259,5 +259,5 @@ export const siliconResponder: Responder = async (replyTurn) => {
   const reply = replyText(r.result);
   if (reply === null) return;
   if (reply !== '') turn.emit(RelayMessageType.completionStream, { chunk: reply });
-  await turn.store({ role: 'assistant', creator: 'system', message: reply });
+  turn.conclude({ role: 'assistant', creator: 'system', message: reply });
 };

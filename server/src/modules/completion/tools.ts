@@ -33,8 +33,8 @@ export function failedToolResult(r: Parameters<typeof failureText>[0]): { error:
 }
 
 export const functionTools: ToolProvider = {
-  async list(ctx: AppContext, app): Promise<ToolSpec[]> {
-    const rows = await listInstalledFunctions(ctx.db, app.vendorId, app.id);
+  async list(ctx: AppContext, app, installed): Promise<ToolSpec[]> {
+    const rows = installed ?? (await listInstalledFunctions(ctx.db, app.vendorId, app.id));
     return rows.map((f) => ({
       name: f.functionKey,
       description: f.description.trim() || f.name,

@@ -2,9 +2,10 @@ import type { DocumentSource, SearchHit } from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
 import type { ReplyReservation, SpendingPort } from '../conversations/ports';
 import type { ConversationRow, MessageRow, NewMessage } from '../conversations/repo';
+import type { InstalledFunctionRow } from '../functions/repo';
 import type { ChatModel, ToolCall, ToolSpec } from '../models/providers/types';
 import type { ReplyMeter } from './meter';
-import type { AppRow, VendorModelRow } from './repo';
+import type { AppRow, FinalUsage, VendorModelRow } from './repo';
 
 /** Turns an installed model into something that streams; default `chatModelFor` of the models module. */
 export type ModelResolver = (ctx: AppContext, model: VendorModelRow) => ChatModel | Promise<ChatModel>;
@@ -29,7 +30,8 @@ export interface ToolResult {
  * runs them in the Lua sandbox; `noTools` offers none.
  */
 export interface ToolProvider {
-  list(ctx: AppContext, app: AppRow): Promise<ToolSpec[]>;
+  /** `installed`: the app's installed functions as the reply's lease statement read them. */
+  list(ctx: AppContext, app: AppRow, installed?: InstalledFunctionRow[]): Promise<ToolSpec[]>;
   execute(call: ToolCall, tool: ToolContext): Promise<ToolResult>;
 }
 
@@ -95,6 +97,8 @@ export interface Turn {
   /** The newest stored messages within the context window (input.ts), oldest first, the new user message last. */
   history: MessageRow[];
   userMessage: MessageRow;
+  /** The app's installed functions, read with the lease (the default tools). */
+  installed?: InstalledFunctionRow[];
   /** The app's completion model if the request read it with the app (null: none); undefined: not read. */
   model?: VendorModelRow | null;
   /** The request the reply was counted as, if it was sent through `sendMessage`. */
@@ -111,6 +115,11 @@ export interface Turn {
   /** Merges into the debug data the console shows (a relay `debug` event). */
   debug(data: Record<string, unknown>): void;
   store(message: NewMessage): Promise<MessageRow>;
+  /**
+   * The reply's last message and its last model request's usage: stored when the responder returns, in
+   * one statement with the lease's release (`finishReply`). A responder calls it last, at most once.
+   */
+  conclude(message: NewMessage, usage?: FinalUsage): void;
 }
 
 /** Answers a turn for one app type (a strategy per type: chat, oneshot, silicon). */

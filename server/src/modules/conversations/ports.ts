@@ -1,6 +1,7 @@
 import type { AppContext } from '../../platform/context';
 import type { schema } from '../../platform/db';
 import type { AppRow, Identity, SessionPort } from '../../platform/http/identity';
+import type { PlanTerms } from '../billing/service';
 import type { Caller, ClientCaller, EmbedCaller } from './access';
 import type { ConversationRow, MessageRow } from './repo';
 
@@ -87,7 +88,8 @@ export interface RelayCallerPort {
  * `paymentRequired(…, 60)` past the requests or tokens limit, before any provider is called.
  */
 export interface SpendingPort {
-  reserveReply(vendorId: number): Promise<ReplyReservation>;
+  /** `plan`: the plan in force as the request read it with the conversation (`requireConversationWithApp`). */
+  reserveReply(vendorId: number, plan?: PlanTerms | null): Promise<ReplyReservation>;
   /** Throws what `reserveReply` would past the limits, counting nothing (before opening a conversation). */
   assertReplyRoom(vendorId: number): Promise<void>;
   /**

@@ -1,6 +1,8 @@
 import { and, asc, count, desc, eq, lt, sql } from 'drizzle-orm';
 import { type Db, schema } from '../../platform/db';
 import type { AppRow } from '../../platform/http/identity';
+import { planTermsQuery } from '../billing/repo';
+import type { PlanTerms } from '../billing/service';
 
 const { apps, conversations, messages, vendorModels } = schema;
 type VendorModelRow = typeof vendorModels.$inferSelect;
@@ -38,20 +40,32 @@ export async function findConversation(
   return rows[0] ?? null;
 }
 
-/** A conversation with its app and the app's completion model (null if none), in one statement: a send needs all three. */
+export interface ConversationWithApp {
+  conversation: ConversationRow;
+  app: AppRow;
+  model: VendorModelRow | null;
+  plan: PlanTerms | null;
+}
+
+/**
+ * A conversation with its app, the app's completion model (null if none) and the vendor's plan in force
+ * (null: none, unlimited), in one statement: a send needs all of them.
+ */
 export async function findConversationWithApp(
   db: Db,
   vendorId: number,
   token: string,
-): Promise<{ conversation: ConversationRow; app: AppRow; model: VendorModelRow | null } | null> {
+): Promise<ConversationWithApp | null> {
+  const plan = planTermsQuery(db, vendorId).as('plan');
   const rows = await db
-    .select({ conversation: conversations, app: apps, model: vendorModels })
+    .select({ conversation: conversations, app: apps, model: vendorModels, plan: plan._.selectedFields })
     .from(conversations)
     .innerJoin(apps, and(eq(apps.vendorId, conversations.vendorId), eq(apps.id, conversations.appId)))
     .leftJoin(
       vendorModels,
       and(eq(vendorModels.vendorId, apps.vendorId), eq(vendorModels.id, apps.completionVendorModelId)),
     )
+    .leftJoinLateral(plan, sql`true`)
     .where(and(eq(conversations.vendorId, vendorId), eq(conversations.token, token)))
     .limit(1);
   return rows[0] ?? null;
@@ -173,53 +187,6 @@ export async function messagesPage(
 }
 
 /**
- * Takes the conversation's reply lease for `holder` (an instance id, ADR 0025) for `leaseMs` if none is
- * held — one atomic update, so of two instances racing for it exactly one wins — and in the same statement
- * reads the conversation's last `history` messages, oldest first (the reply's context). Null when a lease
- * is held, live or lapsed: a lapsed one is let go by `releaseStaleReplyLeases`, which stores its notice.
- */
-export async function claimReplyLease(
-  db: Db,
-  vendorId: number,
-  conversationId: number,
-  holder: string,
-  leaseMs: number,
-  history: number,
-): Promise<MessageRow[] | null> {
-  const lease = db.$with('lease').as(
-    db
-      .update(conversations)
-      .set({
-        replyLeaseUntil: sql`now() + make_interval(secs => ${leaseMs / 1000})`,
-        replyLeaseHolder: holder,
-      })
-      .where(
-        and(
-          eq(conversations.vendorId, vendorId),
-          eq(conversations.id, conversationId),
-          sql`${conversations.replyLeaseUntil} is null`,
-        ),
-      )
-      .returning({ id: conversations.id }),
-  );
-  const recent = db
-    .select()
-    .from(messages)
-    .where(and(eq(messages.vendorId, vendorId), eq(messages.conversationId, conversationId)))
-    .orderBy(desc(messages.id))
-    .limit(history)
-    .as('recent');
-  // One row per message, or one without a message when there are none; no row when the lease is held.
-  const rows = await db
-    .with(lease)
-    .select({ leased: lease.id, message: recent._.selectedFields })
-    .from(lease)
-    .leftJoinLateral(recent, sql`true`);
-  if (rows.length === 0) return null;
-  return rows.flatMap((row) => (row.message ? [row.message] : [])).sort((a, b) => a.id - b.id);
-}
-
-/**
  * Lets go of the lease if `holder` still holds it (a lease taken over after it lapsed is not touched), and
  * answers the conversation's state as it was let go; null when the lease was not `holder`'s.
  */
@@ -229,7 +196,13 @@ export async function releaseReplyLease(
   conversationId: number,
   holder: string,
 ): Promise<{ state: unknown } | null> {
-  const [row] = await db
+  const [row] = await leaseRelease(db, vendorId, conversationId, holder);
+  return row ?? null;
+}
+
+/** `releaseReplyLease`'s statement, to run as part of a larger one (the reply's last write). */
+export function leaseRelease(db: Db, vendorId: number, conversationId: number, holder: string) {
+  return db
     .update(conversations)
     .set({ replyLeaseUntil: null, replyLeaseHolder: null })
     .where(
@@ -240,7 +213,6 @@ export async function releaseReplyLease(
       ),
     )
     .returning({ state: conversations.state });
-  return row ?? null;
 }
 
 /** Extends every lease `holder` holds by `leaseMs` from now: the running instance's heartbeat (ADR 0025). */

@@ -115,10 +115,9 @@ export const conversationRoutes = (ctx: ConversationContext) => [
     errors: ['Conflict', 'GatewayTimeout', 'PaymentRequired'],
     handler: async ({ vendor, identity, outsider, params, body, request }) => {
       const caller = callerOf({ vendor, identity, outsider });
-      const { conversation, app, model } = await requireConversationWithApp(ctx, caller, params.token);
+      const { conversation, ...read } = await requireConversationWithApp(ctx, caller, params.token);
       const sent = await sendMessage(ctx, caller, conversation, body.content, {
-        app,
-        model,
+        ...read,
         posterSocket: posterSocket(request),
         relayUrl: relayUrl(ctx),
       });

@@ -12,6 +12,7 @@ import { RELAY_PATH } from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
 import { randomToken } from '../../platform/crypto';
 import { notFound, timedOut, validationError } from '../../platform/errors';
+import type { PlanTerms } from '../billing/service';
 import { vendorApp } from '../vendors/owned';
 import { type Caller, channelsOf, mayOpenConversation, mayUseApp } from './access';
 import { checkParametersSize, countEmbedOpening } from './limits';
@@ -19,6 +20,7 @@ import type { AppRow, ConversationContext, ReplyObserver, ReplyOutcome, VendorMo
 import { presentConversation, presentListItem, presentMessage } from './present';
 import {
   type ConversationRow,
+  type ConversationWithApp,
   findConversation,
   findConversationWithApp,
   insertConversation,
@@ -53,12 +55,12 @@ export async function requireConversation(
   return conversation;
 }
 
-/** The conversation to send in, with its app and the app's completion model (one statement). */
+/** The conversation to send in, with its app, the app's completion model and the plan (one statement). */
 export async function requireConversationWithApp(
   ctx: AppContext,
   caller: Caller,
   token: string,
-): Promise<{ conversation: ConversationRow; app: AppRow; model: VendorModelRow | null }> {
+): Promise<ConversationWithApp> {
   const found = await findConversationWithApp(ctx.db, caller.vendor.id, token);
   if (!found || !mayOpenConversation(caller, found.conversation)) throw notFound('Conversation');
   if (!mayUseApp(caller, found.app)) throw notFound('App');
@@ -188,12 +190,14 @@ export async function startReply(
     instructions?: string;
     /** The app's completion model as read with it (null: it has none). */
     model?: VendorModelRow | null;
+    /** The vendor's plan in force as read with the conversation (null: none). */
+    plan?: PlanTerms | null;
   },
 ): Promise<{ done: Promise<ReplyOutcome> }> {
   const known = opts.app && opts.app.id === conversation.appId && mayUseApp(caller, opts.app);
   const app = known ? opts.app! : await usableApp(ctx, caller, conversation.appId);
   // Every channel sends through here: past the plan's limits 402, before any provider is called.
-  const reservation = await ctx.spending.reserveReply(caller.vendor.id);
+  const reservation = await ctx.spending.reserveReply(caller.vendor.id, opts.plan);
   const done = ctx.replies.start(ctx, {
     app,
     conversation,
@@ -216,7 +220,7 @@ export async function sendMessage(
   caller: Caller,
   conversation: ConversationRow,
   content: string,
-  opts: { posterSocket?: string; relayUrl: string; app?: AppRow; model?: VendorModelRow | null },
+  opts: { posterSocket?: string; relayUrl: string } & Partial<Omit<ConversationWithApp, 'conversation'>>,
 ): Promise<MessageSent> {
   const { done } = await startReply(ctx, caller, conversation, content, opts);
   const windowMs = ctx.config.SYNC_REPLY_TIMEOUT_MS;

@@ -346,6 +346,10 @@ export async function listInstalledFunctions(
   vendorId: number,
   appId: number,
 ): Promise<InstalledFunctionRow[]> {
+  return installedFunctionsQuery(db, vendorId, appId);
+}
+
+function installedFunctionsQuery(db: Db, vendorId: number, appId: number) {
   return db
     .select({
       id: functions.id,
@@ -368,6 +372,22 @@ export async function listInstalledFunctions(
       ),
     )
     .orderBy(asc(appFunctions.position), asc(functions.id));
+}
+
+/**
+ * `listInstalledFunctions` as one JSON value (a list in installation order), to read with other rows in
+ * one statement (a reply's first write reads its tools).
+ */
+export function installedFunctionsJson(db: Db, vendorId: number, appId: number): SQL<InstalledFunctionRow[]> {
+  // In the sorted subquery's order: PostgreSQL keeps it for a plain aggregate over the subquery, which its
+  // manual ("Aggregate Expressions") says usually works without promising it; tools are listed in any order.
+  const installed = installedFunctionsQuery(db, vendorId, appId).as('installed');
+  const fields = Object.entries(installed._.selectedFields).map(
+    ([key, column]) => sql`${sql.raw(`'${key}'`)}, ${column}`,
+  );
+  return sql<
+    InstalledFunctionRow[]
+  >`(select coalesce(json_agg(json_build_object(${sql.join(fields, sql`, `)})), '[]'::json) from ${installed})`;
 }
 
 /** The config schemas of these functions of the vendor (id → schema; null when none declared). */

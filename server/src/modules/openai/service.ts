@@ -26,8 +26,8 @@ import { randomToken } from '../../platform/crypto';
 import { AppError, validationError } from '../../platform/errors';
 import { errorStatus } from '../../platform/http/errors';
 import type { ClientCaller } from '../conversations/access';
-import type { AppRow, ConversationContext, ReplyOutcome, VendorModelRow } from '../conversations/ports';
-import { type ConversationRow, insertMessages, type NewMessage } from '../conversations/repo';
+import type { AppRow, ConversationContext, ReplyOutcome } from '../conversations/ports';
+import { type ConversationWithApp, insertMessages, type NewMessage } from '../conversations/repo';
 import { openConversation, requireConversationWithApp, startReply } from '../conversations/service';
 import { vendorApp } from '../vendors/owned';
 import { openAiError } from './present';
@@ -132,7 +132,9 @@ function storedForm(message: OpenAiMessage): NewMessage | null {
 async function prepare(
   ctx: ConversationContext,
   turn: Turn,
-): Promise<{ conversation: ConversationRow; app: AppRow; model?: VendorModelRow | null; content: string }> {
+): Promise<
+  Pick<ConversationWithApp, 'conversation' | 'app'> & Partial<ConversationWithApp> & { content: string }
+> {
   const { caller, messages } = turn;
   const last = messages.at(-1)!;
   const content = openAiMessageText(last);
@@ -163,7 +165,7 @@ async function prepare(
 async function runReply(
   ctx: ConversationContext,
   request: Turn,
-  { conversation, app, model, content }: Awaited<ReturnType<typeof prepare>>,
+  { conversation, app, model, plan, content }: Awaited<ReturnType<typeof prepare>>,
   onText?: (chunk: string) => void,
 ): Promise<ReplyOutcome> {
   const observe = onText
@@ -174,6 +176,7 @@ async function runReply(
   const { done } = await startReply(ctx, request.caller, conversation, content, {
     app,
     model,
+    plan,
     observe,
     ...(request.instructions ? { instructions: request.instructions } : {}),
   });

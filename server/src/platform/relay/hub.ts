@@ -42,6 +42,7 @@ export const callerRoom = (kind: CallerRoomKind, id: number) => `caller:${kind}:
  */
 export class RelayHub implements RelayPublisher {
   private io: Server | null = null;
+  private shared = false;
 
   /** This instance's sockets and the conversation rooms they joined, read at each scrape. */
   constructor(metrics?: Metrics) {
@@ -76,8 +77,10 @@ export class RelayHub implements RelayPublisher {
     return n;
   }
 
-  attach(io: Server): void {
+  /** `shared`: other instances' rooms are reached through the adapter (Redis), so none is known empty here. */
+  attach(io: Server, opts: { shared: boolean } = { shared: false }): void {
     this.io = io;
+    this.shared = opts.shared;
   }
 
   detach(): void {
@@ -110,8 +113,11 @@ export class RelayHub implements RelayPublisher {
     opts: { except?: string; only?: string } = {},
   ): void {
     if (!this.io) return;
+    const room = opts.only ? memberRoom(token, opts.only) : token;
+    // A room nobody joined, on the only instance, hears nothing: skip encoding it (a reply's every chunk).
+    if (!this.shared && !this.io.of('/').adapter.rooms.has(room)) return;
     const payload = JSON.stringify({ type, data });
-    const target = opts.only ? this.io.to(memberRoom(token, opts.only)) : this.io.to(token);
+    const target = this.io.to(room);
     (opts.except ? target.except(opts.except) : target).emit(RelayServerEvent.message, payload);
   }
 

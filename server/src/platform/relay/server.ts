@@ -59,7 +59,7 @@ export async function startRelay(
     for (const middleware of opts.middleware ?? []) io.use(middleware);
     io.on('connection', opts.onConnection);
   }
-  hub.attach(io);
+  hub.attach(io, { shared: Boolean(opts.redisUrl) });
 
   app.addHook('preClose', async () => {
     io.disconnectSockets(true);
