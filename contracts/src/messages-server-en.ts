@@ -30,6 +30,10 @@ export const SERVER_ENGLISH = {
   replyBusy: 'A reply is still being generated in this conversation. Wait for it to finish.',
   replyUnexpected: 'The reply could not be completed because of an unexpected error.',
   replyInterrupted: 'The reply was interrupted (the server stopped).',
+  // Said in a Slack thread, in the vendor's language
+  slackBusy:
+    'I am still answering an earlier message in this thread. Send this one again when that answer is here.',
+  slackNoAnswer: 'The app gave no answer to this message.',
   modelCouldNotAnswer: 'The model could not answer: {reason}',
   embeddingCouldNotAnswer: 'The embedding model could not answer: {reason}',
   providerKeyRejected: '{provider} rejected the API key (HTTP {status}): {reason}',
@@ -38,6 +42,7 @@ export const SERVER_ENGLISH = {
   providerRateLimited: '{provider} is rate-limiting requests: {reason}',
   providerRateLimitedSilently:
     '{provider} is rate-limiting requests. The provider answered HTTP {status} without an error message.',
+  providerStoppedAnswer: '{provider} stopped the answer: {reason}',
   providerUnavailable: '{provider} is unavailable (HTTP {status}): {reason}',
   providerUnavailableSilently:
     '{provider} is unavailable (HTTP {status}). The provider answered HTTP {status} without an error message.',

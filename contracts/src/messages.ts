@@ -520,6 +520,28 @@ const TRANSLATIONS = {
     it_IT:
       '{provider} ha rifiutato la chiave API (HTTP {status}). Il fornitore ha risposto HTTP {status} senza messaggio di errore.',
   },
+  providerStoppedAnswer: {
+    de_DE: '{provider} hat die Antwort abgebrochen: {reason}',
+    gsw_CH: '{provider} het d Antwort abbroche: {reason}',
+    fr_FR: '{provider} a interrompu la réponse : {reason}',
+    it_IT: '{provider} ha interrotto la risposta: {reason}',
+  },
+  slackBusy: {
+    de_DE:
+      'Ich beantworte in diesem Thread noch eine frühere Nachricht. Senden Sie diese erneut, wenn die Antwort da ist.',
+    gsw_CH:
+      'Ich beantworte i dem Thread no e früeneri Nachricht. Schicked Sie die nomal, wenn d Antwort da isch.',
+    fr_FR:
+      'Je réponds encore à un message précédent de ce fil. Renvoyez celui-ci quand cette réponse sera arrivée.',
+    it_IT:
+      'Sto ancora rispondendo a un messaggio precedente in questo thread. Invia di nuovo questo quando quella risposta è arrivata.',
+  },
+  slackNoAnswer: {
+    de_DE: 'Die App hat auf diese Nachricht keine Antwort gegeben.',
+    gsw_CH: 'D App het uf die Nachricht kei Antwort geh.',
+    fr_FR: 'L’application n’a donné aucune réponse à ce message.',
+    it_IT: 'L’app non ha dato alcuna risposta a questo messaggio.',
+  },
   providerRateLimited: {
     de_DE: '{provider} begrenzt die Anfragen: {reason}',
     gsw_CH: '{provider} begränzt d Aafroge: {reason}',

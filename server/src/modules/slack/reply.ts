@@ -3,13 +3,14 @@
  * conversation (one per thread, channel `slack`) is found or opened through the conversations service,
  * the message is sent there like any other caller's, and the app's answer is posted in the thread.
  */
-import { ErrorName } from '@llmor/contracts';
+import { ErrorName, type Locale, localize, message } from '@llmor/contracts';
 import { AppError } from '../../platform/errors';
 import { job } from '../../platform/queue';
 import type { Caller } from '../conversations/access';
 import type { ReplyOutcome } from '../conversations/ports';
 import type { ConversationRow } from '../conversations/repo';
 import { createConversation, relayUrl, requireConversation, startReply } from '../conversations/service';
+import { vendorLocale } from '../settings/service';
 import { findVendorById } from '../vendors/repo';
 import * as repo from './repo';
 import { openCredentials, type SlackContext } from './service';
@@ -28,9 +29,6 @@ export interface SlackReplyData {
 
 /** Slack's limit for `markdown_text`; a longer answer is posted as several messages in the thread. */
 export const SLACK_MESSAGE_MAX_CHARS = 12_000;
-export const BUSY_TEXT =
-  'I am still answering an earlier message in this thread. Send this one again when that answer is here.';
-const NO_ANSWER_TEXT = 'The app gave no answer to this message.';
 
 /** Cuts a long answer into Slack-sized pieces, at paragraph or line ends where it can. */
 export function slackChunks(text: string, max = SLACK_MESSAGE_MAX_CHARS): string[] {
@@ -47,11 +45,11 @@ export function slackChunks(text: string, max = SLACK_MESSAGE_MAX_CHARS): string
   return chunks;
 }
 
-/** The texts the reply stored: its answer and any error. */
-function answerOf({ messages }: ReplyOutcome): string {
+/** The texts the reply stored: its answer and any error (ours in the vendor's language). */
+function answerOf({ messages }: ReplyOutcome, locale: Locale): string {
   return messages
     .filter((m) => (m.role === 'assistant' || m.role === 'error') && m.message?.trim())
-    .map((m) => m.message!.trim())
+    .map((m) => (m.role === 'error' ? localize(m.message!.trim(), locale) : m.message!.trim()))
     .join('\n\n');
 }
 
@@ -79,22 +77,26 @@ async function threadConversation(
   return requireConversation(ctx, caller, winner ?? created.token);
 }
 
-/** The text to post for one message: the app's answer, or why there is none. */
+/**
+ * The text to post for one message: the app's answer, or why there is none — in the vendor's language
+ * (a Slack user has no request locale; docs/adr/0030-server-texts-in-the-request-locale.md).
+ */
 async function answer(
   ctx: SlackContext,
   caller: Extract<Caller, { kind: 'slack' }>,
   conversation: ConversationRow,
   text: string,
 ): Promise<string> {
+  const locale = await vendorLocale(ctx, caller.vendor.id);
   try {
     const { done } = await startReply(ctx, caller, conversation, text, {});
     // The job waits for the whole reply, however long (its expiry is past the reply timeout).
-    return answerOf(await done) || NO_ANSWER_TEXT;
+    return answerOf(await done, locale) || message('slackNoAnswer', {}, locale);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     // The plan refused the reply (402): say so in the thread, in the billing module's words.
-    if (err.name === ErrorName.PaymentRequired) return err.message;
-    if (err.name === ErrorName.Conflict) return BUSY_TEXT;
+    if (err.name === ErrorName.PaymentRequired) return localize(err.message, locale);
+    if (err.name === ErrorName.Conflict) return message('slackBusy', {}, locale);
     throw err;
   }
 }

@@ -1,8 +1,8 @@
-import { SLACK_BOT_SCOPES } from '@llmor/contracts';
+import { message, SLACK_BOT_SCOPES } from '@llmor/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../platform/db';
-import { paymentRequired } from '../../platform/errors';
+import { conflict, paymentRequired } from '../../platform/errors';
 import { FakeSlack, type FakeSlackApp, signedHeaders } from '../../test/fakes/slack';
 import { Client, createTestServer, makeApp, makeUser, makeVendor, type TestServer } from '../../test/harness';
 import type { AppRow } from '../completion/repo';
@@ -322,6 +322,30 @@ describe('a Slack bot from creation to threaded answers', () => {
       expect(reply.text).toBe('The plan allows no more requests this month.');
     } finally {
       server.ctx.replies = replies;
+    }
+  });
+
+  it("says its own texts in the vendor's language: a plan refusal and a busy thread", async () => {
+    const replies = server.ctx.replies;
+    const used = { count: 5, date: '2026-12-01' };
+    const refusals = [
+      paymentRequired(message('usedUpRequests', used), 60),
+      conflict('A reply is still being generated in this conversation. Wait for it to finish.'),
+    ];
+    server.ctx.replies = { start: () => Promise.reject(refusals.shift()), close: async () => {} };
+    expect((await owner.put(`/v1/vendors/${vendor.id}/settings`, { locale: 'fr_FR' })).statusCode).toBe(200);
+    try {
+      const said: string[] = [];
+      for (const text of ['over the limit', 'while busy']) {
+        const event = mention(`<@${slackApp.botUserId}> ${text}`);
+        await deliver(app.id, slack.signedEvent(slackApp.appId, event));
+        said.push((await slack.waitForMessage((m) => m.thread_ts === event.ts)).text as string);
+      }
+      expect(said).toEqual([message('usedUpRequests', used, 'fr_FR'), message('slackBusy', {}, 'fr_FR')]);
+      expect(said[1]).not.toBe(message('slackBusy'));
+    } finally {
+      server.ctx.replies = replies;
+      await owner.put(`/v1/vendors/${vendor.id}/settings`, { locale: 'en_US' });
     }
   });
 
