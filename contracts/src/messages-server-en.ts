@@ -26,6 +26,12 @@ export const SERVER_ENGLISH = {
   vendorNotFound: 'Vendor not found',
   resourceNotFound: 'Resource not found',
   routeUnknown: 'Route {route} not found',
+  // The request pipeline
+  requestNotJson: 'The request body is not valid JSON.',
+  requestTooLarge: 'The request body is too large.',
+  requestTooLargeAtMost: 'The request body is too large: at most {size} per request.',
+  vendorHeaderRequired: 'The X-Vendor header is required.',
+  noOutsideCallers: 'This server takes no outside callers.',
   // Replies and model providers (`{reason}` is translated when it is a catalogue text; a provider's own message stays as it said it)
   replyBusy: 'A reply is still being generated in this conversation. Wait for it to finish.',
   replyUnexpected: 'The reply could not be completed because of an unexpected error.',

@@ -461,6 +461,36 @@ const TRANSLATIONS = {
     fr_FR: 'Introuvable',
     it_IT: 'Non trovato',
   },
+  requestNotJson: {
+    de_DE: 'Der Inhalt der Anfrage ist kein gültiges JSON.',
+    gsw_CH: 'De Inhalt vo de Aafrog isch kei gültigs JSON.',
+    fr_FR: 'Le corps de la requête n’est pas du JSON valide.',
+    it_IT: 'Il corpo della richiesta non è JSON valido.',
+  },
+  requestTooLarge: {
+    de_DE: 'Der Inhalt der Anfrage ist zu gross.',
+    gsw_CH: 'De Inhalt vo de Aafrog isch z gross.',
+    fr_FR: 'Le corps de la requête est trop volumineux.',
+    it_IT: 'Il corpo della richiesta è troppo grande.',
+  },
+  requestTooLargeAtMost: {
+    de_DE: 'Der Inhalt der Anfrage ist zu gross: höchstens {size} pro Anfrage.',
+    gsw_CH: 'De Inhalt vo de Aafrog isch z gross: höchstens {size} pro Aafrog.',
+    fr_FR: 'Le corps de la requête est trop volumineux : {size} au plus par requête.',
+    it_IT: 'Il corpo della richiesta è troppo grande: al massimo {size} per richiesta.',
+  },
+  vendorHeaderRequired: {
+    de_DE: 'Der Header X-Vendor ist erforderlich.',
+    gsw_CH: 'De Header X-Vendor bruucht s.',
+    fr_FR: 'L’en-tête X-Vendor est obligatoire.',
+    it_IT: 'L’intestazione X-Vendor è obbligatoria.',
+  },
+  noOutsideCallers: {
+    de_DE: 'Dieser Server nimmt keine Aufrufe von aussen an.',
+    gsw_CH: 'De Server nimmt kei Uufrüef vo usse aa.',
+    fr_FR: 'Ce serveur n’accepte aucun appel extérieur.',
+    it_IT: 'Questo server non accetta chiamate esterne.',
+  },
   routeUnknown: {
     de_DE: '{route} nicht gefunden',
     gsw_CH: '{route} nöd gfunde',

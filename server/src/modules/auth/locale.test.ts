@@ -228,4 +228,28 @@ describe('answers in the request locale', () => {
       expect(text.replace(/Incorrect API key provided|http:\S+|HTTP/g, '')).not.toMatch(ENGLISH_WORDS);
     }
   });
+
+  it('says what the request pipeline refuses in the locale: malformed JSON, an oversize body, no X-Vendor', async () => {
+    const answers = [
+      await admin.request({
+        method: 'POST',
+        url: '/v1/auth/signin?locale=de_CH',
+        headers: { 'content-type': 'application/json' },
+        payload: '{"identifier": ',
+      }),
+      await admin.request({
+        method: 'POST',
+        url: '/v1/auth/signin?locale=de_CH',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ identifier: 'a@b.test', secret: 'x'.repeat(2 * 1024 * 1024) }),
+      }),
+      await admin.get('/v1/conversations?locale=de_CH'),
+    ];
+    const said = answers.map((answer) => [answer.statusCode, answer.json().message]);
+    expect(said[0]).toEqual([400, message('requestNotJson', {}, 'de_CH')]);
+    expect(said[1]![0]).toBe(413);
+    expect(said[1]![1]).toMatch(/^Der Inhalt der Anfrage ist zu gross/);
+    expect(said[2]).toEqual([400, message('vendorHeaderRequired', {}, 'de_CH')]);
+    for (const [, text] of said) expect(text).not.toMatch(ENGLISH_WORDS);
+  });
 });

@@ -120,7 +120,7 @@ export class Pipeline {
       try {
         parsed = JSON.parse(text);
       } catch {
-        return done(badRequest('The request body is not valid JSON.'), undefined);
+        return done(badRequest(message('requestNotJson')), undefined);
       }
       const problem = jsonInputProblem(parsed);
       if (problem) return done(inputRefused(problem), undefined);
@@ -228,7 +228,7 @@ export class Pipeline {
     const auth = spec.access.auth;
     if (auth === 'bearer') {
       return async (request) => {
-        if (!outsiders) throw unauthorized('This server takes no outside callers.');
+        if (!outsiders) throw unauthorized(message('noOutsideCallers'));
         request.outsider = await outsiders.fromBearer(request);
       };
     }
@@ -282,7 +282,7 @@ export class Pipeline {
         vendor = await vendors.byId(parsed.data);
       } else {
         const key = request.headers['x-vendor'];
-        if (typeof key !== 'string' || key === '') throw badRequest('The X-Vendor header is required.');
+        if (typeof key !== 'string' || key === '') throw badRequest(message('vendorHeaderRequired'));
         vendor = await vendors.byKey(key);
       }
       const role = vendor?.active ? roleIn(identity, vendor.id) : null;
@@ -340,9 +340,10 @@ function inputRefused(problem: JsonInputProblem): AppError {
 }
 
 function tooLargeText(limit: number | undefined): string {
-  if (!limit) return 'The request body is too large.';
+  if (!limit) return message('requestTooLarge');
   const mib = limit / (1024 * 1024);
-  return `The request body is too large: at most ${mib >= 1 ? `${Math.round(mib * 10) / 10} MiB` : `${Math.round(limit / 1024)} KiB`} per request.`;
+  const size = mib >= 1 ? `${Math.round(mib * 10) / 10} MiB` : `${Math.round(limit / 1024)} KiB`;
+  return message('requestTooLargeAtMost', { size });
 }
 
 /** The OpenAPI security requirements of a route's access rule (alternatives). */
