@@ -3,9 +3,13 @@
  * dimensions and a BM25 index of its documents' words. PostgreSQL holds the truth; this is rebuilt from it
  * (never from a file), so a crash loses nothing and a missing index is only slower for its first search.
  *
- * Vector search is exact: a query's score on a document is the sum over the query's non-zero dimensions,
- * so walking only those dimensions' postings ranks every document that can score above zero. The
- * offline lexical embedder's queries have ~7 non-zero dimensions of 384, which makes this cheap.
+ * Vector search is exact. A sparse vector (at most half its entries non-zero) goes into postings by
+ * dimension: a query's score on a document is the sum over the query's non-zero dimensions, so walking only
+ * those dimensions' postings ranks every document that can score above zero; the offline lexical
+ * embedder's queries have ~7 non-zero dimensions of 384, which makes this cheap. A dense vector (an
+ * embedding model's, where the database has no pgvector) is kept whole, normalised, in one float32 row of a
+ * contiguous block, and a query scans every row: a dot product per document with no per-posting slot
+ * number to read (docs/adr/0042-bulk-import-and-warm-indexes.md has the figures).
  */
 import { lexicalWords } from '../models/providers/builtin';
 
@@ -22,6 +26,8 @@ export interface SparseVector {
 
 const BM25_K1 = 1.2;
 const BM25_B = 0.75;
+/** A vector is dense when more than this share of its entries is non-zero. */
+export const DENSE_SHARE = 0.5;
 
 /** A growable pair of columns: slot numbers and a float per slot. */
 class Postings {
@@ -79,10 +85,17 @@ export class MemoryIndex {
   private live = 0;
   private totalLength = 0;
   private readonly slotOf = new Map<number, number>();
-  private readonly dims: Postings[] = [];
+  private readonly byDimension: Postings[] = [];
   private readonly terms = new Map<string, Postings>();
   private scores = new Float64Array(1024);
   private touchedMark = new Uint8Array(1024);
+  /** Dense vectors: normalised float32 rows, `dims` wide, and the slot of each row. */
+  private denseRows = new Float32Array(0);
+  private denseSlots = new Int32Array(1024);
+  private denseCount = 0;
+
+  /** `dims`: the width of the vectors (an index holds one embedding model's). */
+  constructor(private readonly dims: number) {}
 
   /** Postings held (live or dead): what the index costs in memory, ~8 bytes each. */
   postings = 0;
@@ -105,20 +118,8 @@ export class MemoryIndex {
     this.ids[slot] = documentId;
     this.dead[slot] = 0;
     this.slotOf.set(documentId, slot);
-    let norm = 0;
-    for (let i = 0; i < vector.indices.length; i++) {
-      const d = vector.indices[i]!;
-      const v = vector.values[i]!;
-      norm += v * v;
-      let postings = this.dims[d];
-      if (!postings) {
-        postings = new Postings();
-        this.dims[d] = postings;
-      }
-      postings.push(slot, v);
-    }
-    this.postings += vector.indices.length;
-    this.norms[slot] = Math.sqrt(norm);
+    if (this.isDense(vector)) this.addDense(slot, vector);
+    else this.addSparse(slot, vector);
     const counts = new Map<string, number>();
     const words = lexicalWords(text);
     for (const w of words) counts.set(w, (counts.get(w) ?? 0) + 1);
@@ -134,6 +135,49 @@ export class MemoryIndex {
     this.lengths[slot] = words.length;
     this.totalLength += words.length;
     this.live++;
+  }
+
+  /** Whether a vector is kept whole (dense) rather than in postings (sparse). */
+  private isDense(vector: SparseVector): boolean {
+    return vector.indices.length > this.dims * DENSE_SHARE;
+  }
+
+  private addDense(slot: number, vector: SparseVector) {
+    const width = this.dims;
+    const row = this.denseCount++;
+    this.denseSlots = grow(this.denseSlots, row + 1);
+    if ((row + 1) * width > this.denseRows.length) {
+      const rows = new Float32Array(Math.max((row + 1) * width, this.denseRows.length * 2));
+      rows.set(this.denseRows);
+      this.denseRows = rows;
+    }
+    let norm = 0;
+    for (let i = 0; i < vector.values.length; i++) norm += vector.values[i]! * vector.values[i]!;
+    norm = Math.sqrt(norm);
+    const offset = row * width;
+    for (let i = 0; i < vector.indices.length; i++)
+      this.denseRows[offset + vector.indices[i]!] = norm === 0 ? 0 : vector.values[i]! / norm;
+    this.denseSlots[row] = slot;
+    this.norms[slot] = norm === 0 ? 0 : 1;
+    // What the row costs, counted in postings' 8 bytes.
+    this.postings += width / 2;
+  }
+
+  private addSparse(slot: number, vector: SparseVector) {
+    let norm = 0;
+    for (let i = 0; i < vector.indices.length; i++) {
+      const d = vector.indices[i]!;
+      const v = vector.values[i]!;
+      norm += v * v;
+      let postings = this.byDimension[d];
+      if (!postings) {
+        postings = new Postings();
+        this.byDimension[d] = postings;
+      }
+      postings.push(slot, v);
+    }
+    this.postings += vector.indices.length;
+    this.norms[slot] = Math.sqrt(norm);
   }
 
   /** Forgets a document (its postings stay, marked dead, until the index is rebuilt). */
@@ -181,15 +225,51 @@ export class MemoryIndex {
     for (let i = 0; i < query.indices.length; i++) {
       const q = query.values[i]!;
       qNorm += q * q;
-      const postings = this.dims[query.indices[i]!];
+      const postings = this.byDimension[query.indices[i]!];
       if (postings) lists.push({ postings, weight: (v) => q * v });
     }
     qNorm = Math.sqrt(qNorm);
     const touched = this.accumulate(lists);
+    if (this.denseCount > 0) this.scanDense(query, touched);
     return this.ranked(touched, n, (slot) => {
       const norm = this.norms[slot]! * qNorm;
       return norm === 0 ? 0 : this.scores[slot]! / norm;
     });
+  }
+
+  /**
+   * Adds every live dense row's dot product with the query to its slot's score. The query is spread into a
+   * row-wide float32 array first; four running sums per row keep the loop's additions independent.
+   */
+  private scanDense(query: SparseVector, touched: number[]) {
+    const width = this.dims;
+    const q = new Float32Array(width);
+    for (let i = 0; i < query.indices.length; i++) {
+      const d = query.indices[i]!;
+      if (d < width) q[d] = query.values[i]!;
+    }
+    const { denseRows: rows, denseSlots, dead, scores, touchedMark } = this;
+    const tail = width - (width % 4);
+    for (let row = 0, offset = 0; row < this.denseCount; row++, offset += width) {
+      const slot = denseSlots[row]!;
+      if (dead[slot]) continue;
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      for (let d = 0; d < tail; d += 4) {
+        s0 += rows[offset + d]! * q[d]!;
+        s1 += rows[offset + d + 1]! * q[d + 1]!;
+        s2 += rows[offset + d + 2]! * q[d + 2]!;
+        s3 += rows[offset + d + 3]! * q[d + 3]!;
+      }
+      for (let d = tail; d < width; d++) s0 += rows[offset + d]! * q[d]!;
+      if (!touchedMark[slot]) {
+        touchedMark[slot] = 1;
+        touched.push(slot);
+      }
+      scores[slot]! += s0 + s1 + s2 + s3;
+    }
   }
 
   /** The `n` best BM25 matches of the query's words, best first. */
