@@ -19,7 +19,15 @@
 import { sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { Database, Db } from '../../platform/db';
-import { DENSE_SHARE, MemoryIndex, pack, type RankedId, type SparseVector, sparse, unpack } from './memoryIndex';
+import {
+  DENSE_SHARE,
+  MemoryIndex,
+  pack,
+  type RankedId,
+  type SparseVector,
+  sparse,
+  unpack,
+} from './memoryIndex';
 import { documentText } from './parse';
 
 export type { RankedId } from './memoryIndex';
@@ -68,6 +76,13 @@ export function prepareVectorStore(database: Database): Promise<void> {
         sql.raw(
           'create index if not exists datastore_embeddings_seq_idx on datastore_embeddings (datastore_id, seq)',
         ),
+      );
+      // When each datastore was last searched: a starting process warms the recently searched first.
+      await database.db.execute(
+        sql.raw(`create table if not exists datastore_searches (
+          datastore_id integer primary key references datastores(id) on delete cascade,
+          searched_at timestamptz not null
+        )`),
       );
       // A row goes with its document (cascade), and a document with its datastore: the key on the
       // datastore checked nothing more, and checking it cost as much as the insert (bench/knowledge).
@@ -251,7 +266,9 @@ export async function storeEmbeddings(
       Number(written[0]?.before ?? 0),
       written.flatMap((w) => {
         const j = byId.get(w.id);
-        return j === undefined ? [] : [{ id: w.id, seq: Number(w.seq), vector: vectors[j]!, text: chunk[j]!.text }];
+        return j === undefined
+          ? []
+          : [{ id: w.id, seq: Number(w.seq), vector: vectors[j]!, text: chunk[j]!.text }];
       }),
     );
   }
@@ -385,6 +402,71 @@ async function currentMemoryIndex(database: Database, datastore: SearchedDatasto
   return entry.index;
 }
 
+/** A process notes a datastore's search in the table at most this often. */
+const SEARCH_NOTE_MS = 60_000;
+const searchNoted = new WeakMap<Database, Map<number, number>>();
+
+/** Notes that the datastore was searched (for the warm-up of a starting process), throttled per process. */
+async function noteSearch(database: Database, datastoreId: number): Promise<void> {
+  let noted = searchNoted.get(database);
+  if (!noted) {
+    noted = new Map();
+    searchNoted.set(database, noted);
+  }
+  const now = Date.now();
+  if (now - (noted.get(datastoreId) ?? 0) < SEARCH_NOTE_MS) return;
+  noted.set(datastoreId, now);
+  await database.db.execute(sql`
+    insert into datastore_searches (datastore_id, searched_at)
+    select id, now() from datastores where id = ${datastoreId}
+    on conflict (datastore_id) do update set searched_at = excluded.searched_at`);
+}
+
+/**
+ * Builds this process's in-memory indexes from the table in the background, recently searched datastores
+ * first, until `maxPostings` (default: most of what a process keeps) — so the first search after a start
+ * does not wait for a build. Reads only: every instance warms its own. `stopped()` ends it between
+ * datastores (the server closes). Answers the datastores warmed.
+ */
+export async function warmMemoryIndexes(
+  database: Database,
+  opts: { maxPostings?: number; stopped?: () => boolean } = {},
+): Promise<number[]> {
+  await prepareVectorStore(database);
+  const budget = opts.maxPostings ?? MEMORY_INDEX_POSTINGS_MAX * 0.8;
+  const candidates = rowsOf<{ id: number; vendor_id: number; model_id: number | null; dims: number | null }>(
+    await database.db.execute(sql`
+      select d.id, d.vendor_id, d.embedding_vendor_model_id as model_id,
+        (select e.dims from datastore_embeddings e
+          where e.datastore_id = d.id and e.packed is not null limit 1) as dims
+      from datastores d left join datastore_searches s on s.datastore_id = d.id
+      order by s.searched_at desc nulls last, d.id`),
+  );
+  const warmed: number[] = [];
+  for (const row of candidates) {
+    if (opts.stopped?.() || row.dims === null) continue;
+    const cache = memoryIndexes.get(database);
+    if ((cache?.calculatedSize ?? 0) >= budget) break;
+    const index = await currentMemoryIndex(
+      database,
+      { vendorId: row.vendor_id, id: row.id, modelId: row.model_id },
+      Number(row.dims),
+    );
+    if ((cache?.calculatedSize ?? 0) + index.postings > budget && warmed.length > 0) {
+      forgetMemoryIndexes(database, row.id);
+      break;
+    }
+    warmed.push(row.id);
+  }
+  return warmed;
+}
+
+/** Whether this process holds an in-memory index of the datastore (any model and dimension). */
+export function holdsMemoryIndex(database: Database, datastoreId: number): boolean {
+  const cache = memoryIndexes.get(database);
+  return [...(cache?.keys() ?? [])].some((key) => ofDatastore(key, datastoreId));
+}
+
 export interface SearchedDatastore {
   /** The vendor that owns it (every read is scoped to it). */
   vendorId: number;
@@ -414,6 +496,7 @@ export async function rankedMatches(
   const [index, waiting] = await Promise.all([
     currentMemoryIndex(database, datastore, vector.length),
     waitingTextMatches(database.db, datastore, query.text, n),
+    noteSearch(database, datastore.id),
   ]);
   return [index.nearest(sparse(vector), n), index.textMatches(query.text, n), waiting];
 }
