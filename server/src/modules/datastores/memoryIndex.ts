@@ -105,7 +105,7 @@ export class MemoryIndex {
   }
 
   /** Adds a document, or replaces what the index had for it. */
-  upsert(documentId: number, vector: SparseVector, text: string) {
+  upsert(documentId: number, vector: SparseVector | Float32Array, text: string) {
     this.remove(documentId);
     const slot = this.slots++;
     const size = slot + 1;
@@ -118,7 +118,8 @@ export class MemoryIndex {
     this.ids[slot] = documentId;
     this.dead[slot] = 0;
     this.slotOf.set(documentId, slot);
-    if (this.isDense(vector)) this.addDense(slot, vector);
+    if (vector instanceof Float32Array) this.addDense(slot, vector);
+    else if (this.isDense(vector)) this.addDense(slot, whole(vector, this.dims));
     else this.addSparse(slot, vector);
     const counts = new Map<string, number>();
     const words = lexicalWords(text);
@@ -142,7 +143,7 @@ export class MemoryIndex {
     return vector.indices.length > this.dims * DENSE_SHARE;
   }
 
-  private addDense(slot: number, vector: SparseVector) {
+  private addDense(slot: number, vector: Float32Array) {
     const width = this.dims;
     const row = this.denseCount++;
     this.denseSlots = grow(this.denseSlots, row + 1);
@@ -152,11 +153,10 @@ export class MemoryIndex {
       this.denseRows = rows;
     }
     let norm = 0;
-    for (let i = 0; i < vector.values.length; i++) norm += vector.values[i]! * vector.values[i]!;
+    for (let d = 0; d < width; d++) norm += vector[d]! * vector[d]!;
     norm = Math.sqrt(norm);
     const offset = row * width;
-    for (let i = 0; i < vector.indices.length; i++)
-      this.denseRows[offset + vector.indices[i]!] = norm === 0 ? 0 : vector.values[i]! / norm;
+    for (let d = 0; d < width; d++) this.denseRows[offset + d] = norm === 0 ? 0 : vector[d]! / norm;
     this.denseSlots[row] = slot;
     this.norms[slot] = norm === 0 ? 0 : 1;
     // What the row costs, counted in postings' 8 bytes.
@@ -294,6 +294,13 @@ export class MemoryIndex {
   }
 }
 
+/** A sparse vector spread to `dims` float32 entries. */
+function whole(vector: SparseVector, dims: number): Float32Array {
+  const out = new Float32Array(dims);
+  for (let i = 0; i < vector.indices.length; i++) out[vector.indices[i]!] = vector.values[i]!;
+  return out;
+}
+
 /** A vector's non-zero entries. */
 export function sparse(vector: ArrayLike<number>): SparseVector {
   let n = 0;
@@ -309,19 +316,36 @@ export function sparse(vector: ArrayLike<number>): SparseVector {
   return { indices, values };
 }
 
-/** The stored form: the indices (uint32, little-endian), then the values (float32, little-endian). */
-export function pack(vector: SparseVector): Buffer {
-  const n = vector.indices.length;
+/**
+ * The stored form, whichever is shorter: a sparse vector's non-zero entries (their indices as uint32, then
+ * their values as float32, little-endian: 8 bytes each), or a vector with at least half its entries
+ * non-zero whole (float32, little-endian) and one byte more — the whole form's length alone is odd.
+ */
+export function pack(vector: ArrayLike<number>): Buffer {
+  const entries = sparse(vector);
+  const n = entries.indices.length;
+  if (2 * n >= vector.length) {
+    const out = Buffer.alloc(4 * vector.length + 1);
+    for (let i = 0; i < vector.length; i++) out.writeFloatLE(vector[i]!, 4 * i);
+    out[4 * vector.length] = 1;
+    return out;
+  }
   const out = Buffer.alloc(8 * n);
   for (let i = 0; i < n; i++) {
-    out.writeUInt32LE(vector.indices[i]!, 4 * i);
-    out.writeFloatLE(vector.values[i]!, 4 * (n + i));
+    out.writeUInt32LE(entries.indices[i]!, 4 * i);
+    out.writeFloatLE(entries.values[i]!, 4 * (n + i));
   }
   return out;
 }
 
-export function unpack(bytes: Uint8Array): SparseVector {
+/** A stored vector of `dims` dimensions: whole (a float32 array) or its non-zero entries. */
+export function unpack(bytes: Uint8Array, dims: number): SparseVector | Float32Array {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes.byteLength % 2 === 1) {
+    const whole = new Float32Array(dims);
+    for (let i = 0; i < dims; i++) whole[i] = view.getFloat32(4 * i, true);
+    return whole;
+  }
   const n = bytes.byteLength / 8;
   const indices = new Uint32Array(n);
   const values = new Float32Array(n);

@@ -213,12 +213,12 @@ export async function storeEmbeddings(
   const chunkSize = hnsw ? HNSW_WRITE_CHUNK : rows.length;
   for (let i = 0; i < rows.length; i += chunkSize) {
     const chunk = rows.slice(i, i + chunkSize);
-    const vectors = chunk.map((r) => (hnsw ? null : sparse(r.vector)));
+    const packed = chunk.map((r) => (hnsw ? null : pack(r.vector)));
     const payload = JSON.stringify(
       chunk.map((r, j) => ({
         id: r.documentId,
         hash: r.hash,
-        ...(hnsw ? { embedding: literal(r.vector) } : { packed: pack(vectors[j]!).toString('base64') }),
+        ...(hnsw ? { embedding: literal(r.vector) } : { packed: packed[j]!.toString('base64') }),
       })),
     );
     // Each document is found by its key (`limit 1` keeps the lookup per row): a join would let the
@@ -268,7 +268,7 @@ export async function storeEmbeddings(
         const j = byId.get(w.id);
         return j === undefined
           ? []
-          : [{ id: w.id, seq: Number(w.seq), vector: vectors[j]!, text: chunk[j]!.text }];
+          : [{ id: w.id, seq: Number(w.seq), vector: unpack(packed[j]!, dims), text: chunk[j]!.text }];
       }),
     );
   }
@@ -284,7 +284,7 @@ function appendToMemoryIndex(
   datastore: SearchedDatastore,
   dims: number,
   before: number,
-  rows: { id: number; seq: number; vector: SparseVector; text: string }[],
+  rows: { id: number; seq: number; vector: SparseVector | Float32Array; text: string }[],
 ) {
   const key = indexKey(datastore, dims);
   const cache = memoryIndexes.get(database);
@@ -374,7 +374,7 @@ async function refresh(database: Database, datastore: SearchedDatastore, dims: n
     for (const row of rows) {
       // Rows written before ADR 0033 hold only the `embedding` column ('[…]' with pgvector, '{…}' without).
       const vector = row.packed
-        ? unpack(row.packed)
+        ? unpack(row.packed, dims)
         : sparse(row.embedding!.slice(1, -1).split(',').map(Number));
       index.upsert(row.id, vector, documentText(row.document));
       index.seq = Math.max(index.seq, Number(row.seq));
