@@ -57,21 +57,24 @@ function grow<T extends Float32Array | Float64Array | Int32Array | Uint8Array>(a
   return next;
 }
 
-/** The `n` best-scoring of `slots` (score descending, then document id ascending). */
-function top(slots: number[], score: (slot: number) => number, idOf: (slot: number) => number, n: number) {
-  const best: RankedId[] = [];
-  const worse = (a: RankedId, b: RankedId) => a.score < b.score || (a.score === b.score && a.id > b.id);
-  for (const slot of slots) {
-    const hit = { id: idOf(slot), score: score(slot) };
-    if (best.length === n && !worse(best[n - 1]!, hit)) continue;
-    let i = best.length === n ? n - 1 : best.length;
-    while (i > 0 && worse(best[i - 1]!, hit)) {
-      best[i] = best[i - 1]!;
+/** The `n` best hits offered (score descending, then document id ascending); a hit that cannot enter costs a comparison. */
+class Best {
+  readonly hits: RankedId[] = [];
+
+  constructor(private readonly n: number) {}
+
+  offer(id: number, score: number) {
+    const { hits, n } = this;
+    if (n <= 0) return;
+    const worse = (a: RankedId) => a.score < score || (a.score === score && a.id > id);
+    if (hits.length === n && !worse(hits[n - 1]!)) return;
+    let i = hits.length === n ? n - 1 : hits.length;
+    while (i > 0 && worse(hits[i - 1]!)) {
+      hits[i] = hits[i - 1]!;
       i--;
     }
-    best[i] = hit;
+    hits[i] = { id, score };
   }
-  return best;
 }
 
 export class MemoryIndex {
@@ -209,13 +212,14 @@ export class MemoryIndex {
     return touched;
   }
 
-  private ranked(touched: number[], n: number, score: (slot: number) => number) {
-    const hits = top(touched, score, (slot) => this.ids[slot]!, n);
+  /** Offers the touched slots' scores, then clears them for the next search. */
+  private offerTouched(best: Best, touched: number[], score: (slot: number) => number) {
     for (const slot of touched) {
+      best.offer(this.ids[slot]!, score(slot));
       this.scores[slot] = 0;
       this.touchedMark[slot] = 0;
     }
-    return hits;
+    return best.hits;
   }
 
   /** The `n` documents nearest to `query` by cosine, nearest first; exact. */
@@ -229,26 +233,28 @@ export class MemoryIndex {
       if (postings) lists.push({ postings, weight: (v) => q * v });
     }
     qNorm = Math.sqrt(qNorm);
-    const touched = this.accumulate(lists);
-    if (this.denseCount > 0) this.scanDense(query, touched);
-    return this.ranked(touched, n, (slot) => {
+    const best = new Best(n);
+    if (qNorm === 0) return best.hits;
+    if (this.denseCount > 0) this.scanDense(query, qNorm, best);
+    return this.offerTouched(best, this.accumulate(lists), (slot) => {
       const norm = this.norms[slot]! * qNorm;
       return norm === 0 ? 0 : this.scores[slot]! / norm;
     });
   }
 
   /**
-   * Adds every live dense row's dot product with the query to its slot's score. The query is spread into a
-   * row-wide float32 array first; four running sums per row keep the loop's additions independent.
+   * Offers every live dense row's cosine with the query (rows are normalised: a dot product). The query is
+   * spread into a row-wide float32 array first; four running sums per row keep the loop's additions
+   * independent.
    */
-  private scanDense(query: SparseVector, touched: number[]) {
+  private scanDense(query: SparseVector, qNorm: number, best: Best) {
     const width = this.dims;
     const q = new Float32Array(width);
     for (let i = 0; i < query.indices.length; i++) {
       const d = query.indices[i]!;
-      if (d < width) q[d] = query.values[i]!;
+      if (d < width) q[d] = query.values[i]! / qNorm;
     }
-    const { denseRows: rows, denseSlots, dead, scores, touchedMark } = this;
+    const { denseRows: rows, denseSlots, dead, ids } = this;
     const tail = width - (width % 4);
     for (let row = 0, offset = 0; row < this.denseCount; row++, offset += width) {
       const slot = denseSlots[row]!;
@@ -264,11 +270,7 @@ export class MemoryIndex {
         s3 += rows[offset + d + 3]! * q[d + 3]!;
       }
       for (let d = tail; d < width; d++) s0 += rows[offset + d]! * q[d]!;
-      if (!touchedMark[slot]) {
-        touchedMark[slot] = 1;
-        touched.push(slot);
-      }
-      scores[slot]! += s0 + s1 + s2 + s3;
+      best.offer(ids[slot]!, s0 + s1 + s2 + s3);
     }
   }
 
@@ -289,8 +291,7 @@ export class MemoryIndex {
           (tf + BM25_K1 * (1 - BM25_B + (BM25_B * this.lengths[slot]!) / avgLength)),
       });
     }
-    const touched = this.accumulate(lists);
-    return this.ranked(touched, n, (slot) => this.scores[slot]!);
+    return this.offerTouched(new Best(n), this.accumulate(lists), (slot) => this.scores[slot]!);
   }
 }
 
