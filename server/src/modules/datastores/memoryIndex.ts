@@ -66,12 +66,15 @@ class Best {
   offer(id: number, score: number) {
     const { hits, n } = this;
     if (n <= 0) return;
-    const worse = (a: RankedId) => a.score < score || (a.score === score && a.id > id);
-    if (hits.length === n && !worse(hits[n - 1]!)) return;
+    if (hits.length === n) {
+      const last = hits[n - 1]!;
+      if (last.score > score || (last.score === score && last.id < id)) return;
+    }
     let i = hits.length === n ? n - 1 : hits.length;
-    while (i > 0 && worse(hits[i - 1]!)) {
-      hits[i] = hits[i - 1]!;
-      i--;
+    for (; i > 0; i--) {
+      const above = hits[i - 1]!;
+      if (above.score > score || (above.score === score && above.id < id)) break;
+      hits[i] = above;
     }
     hits[i] = { id, score };
   }
@@ -92,6 +95,9 @@ export class MemoryIndex {
   private readonly terms = new Map<string, Postings>();
   private scores = new Float64Array(1024);
   private touchedMark = new Uint8Array(1024);
+  /** BM25's length factor per slot, for the average length it was computed at. */
+  private lengthNorms = new Float64Array(0);
+  private lengthNormsFor = Number.NaN;
   /** Dense vectors: normalised float32 rows, `dims` wide, and the slot of each row. */
   private denseRows = new Float32Array(0);
   private denseSlots = new Int32Array(1024);
@@ -194,19 +200,35 @@ export class MemoryIndex {
   }
 
   /** Adds `weight(value, slot)` of every live posting to its slot's score; answers the slots touched. */
-  private accumulate(lists: { postings: Postings; weight: (value: number, slot: number) => number }[]) {
+  private accumulate(lists: { postings: Postings; weights: Float64Array | number }[]) {
     const touched: number[] = [];
     const { scores, touchedMark, dead } = this;
-    for (const { postings, weight } of lists) {
+    for (const { postings, weights } of lists) {
       const { slots, values, length } = postings;
-      for (let i = 0; i < length; i++) {
-        const slot = slots[i]!;
-        if (dead[slot]) continue;
-        if (!touchedMark[slot]) {
-          touchedMark[slot] = 1;
-          touched.push(slot);
+      // A vector dimension weighs every value by the query's (a number); BM25 brings a weight per slot
+      // from the term frequency's table (`weights[tf]` scaled by the slot's length factor).
+      if (typeof weights === 'number') {
+        for (let i = 0; i < length; i++) {
+          const slot = slots[i]!;
+          if (dead[slot]) continue;
+          if (touchedMark[slot] === 0) {
+            touchedMark[slot] = 1;
+            touched.push(slot);
+          }
+          scores[slot]! += weights * values[i]!;
         }
-        scores[slot]! += weight(values[i]!, slot);
+      } else {
+        const { lengthNorms } = this;
+        for (let i = 0; i < length; i++) {
+          const slot = slots[i]!;
+          if (dead[slot]) continue;
+          if (touchedMark[slot] === 0) {
+            touchedMark[slot] = 1;
+            touched.push(slot);
+          }
+          const tf = values[i]!;
+          scores[slot]! += (weights[0]! * tf) / (tf + lengthNorms[slot]!);
+        }
       }
     }
     return touched;
@@ -225,12 +247,12 @@ export class MemoryIndex {
   /** The `n` documents nearest to `query` by cosine, nearest first; exact. */
   nearest(query: SparseVector, n: number): RankedId[] {
     let qNorm = 0;
-    const lists: { postings: Postings; weight: (value: number) => number }[] = [];
+    const lists: { postings: Postings; weights: number }[] = [];
     for (let i = 0; i < query.indices.length; i++) {
       const q = query.values[i]!;
       qNorm += q * q;
       const postings = this.byDimension[query.indices[i]!];
-      if (postings) lists.push({ postings, weight: (v) => q * v });
+      if (postings) lists.push({ postings, weights: q });
     }
     qNorm = Math.sqrt(qNorm);
     const best = new Best(n);
@@ -277,21 +299,29 @@ export class MemoryIndex {
   /** The `n` best BM25 matches of the query's words, best first. */
   textMatches(text: string, n: number): RankedId[] {
     const words = [...new Set(lexicalWords(text))];
-    const avgLength = this.live === 0 ? 1 : this.totalLength / this.live;
-    const lists: { postings: Postings; weight: (tf: number, slot: number) => number }[] = [];
+    this.refreshLengthNorms();
+    const lists: { postings: Postings; weights: Float64Array }[] = [];
     for (const w of words) {
       const postings = this.terms.get(w);
       if (!postings) continue;
       const df = postings.length;
       const idf = Math.log(1 + (this.live - df + 0.5) / (df + 0.5));
-      lists.push({
-        postings,
-        weight: (tf, slot) =>
-          (idf * tf * (BM25_K1 + 1)) /
-          (tf + BM25_K1 * (1 - BM25_B + (BM25_B * this.lengths[slot]!) / avgLength)),
-      });
+      lists.push({ postings, weights: Float64Array.of(idf * (BM25_K1 + 1)) });
     }
     return this.offerTouched(new Best(n), this.accumulate(lists), (slot) => this.scores[slot]!);
+  }
+
+  /**
+   * BM25's length factor of each slot, k1 · (1 − b + b · length / average length), kept until the
+   * average changes.
+   */
+  private refreshLengthNorms() {
+    const avgLength = this.live === 0 ? 1 : this.totalLength / this.live;
+    if (this.lengthNormsFor === avgLength && this.lengthNorms.length >= this.slots) return;
+    this.lengthNorms = new Float64Array(Math.max(this.slots, 1));
+    for (let slot = 0; slot < this.slots; slot++)
+      this.lengthNorms[slot] = BM25_K1 * (1 - BM25_B + (BM25_B * this.lengths[slot]!) / avgLength);
+    this.lengthNormsFor = avgLength;
   }
 }
 
