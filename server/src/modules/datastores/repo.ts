@@ -189,7 +189,7 @@ export async function insertDocuments(
   docs: { hash: string; document: unknown; source: unknown }[],
 ): Promise<DocumentRow[]> {
   const CHUNK = 5000;
-  return db.transaction(async (tx) => {
+  const inserted = await db.transaction(async (tx) => {
     const out: DocumentRow[] = [];
     for (let i = 0; i < docs.length; i += CHUNK) {
       const chunk = docs.slice(i, i + CHUNK);
@@ -220,11 +220,13 @@ export async function insertDocuments(
         });
       }
     }
-    // The embedded database has no autovacuum to notice a bulk load: without fresh statistics its plans
-    // for the worker's claims scan every waiting document instead of walking the pending index.
-    if (out.length >= ANALYZE_AFTER) await tx.execute(sql`analyze datastore_documents`);
     return out.sort((a, b) => a.id - b.id);
   });
+  // The embedded database has no autovacuum to notice a bulk load: without fresh statistics its plans for
+  // the worker's claims scan every waiting document instead of walking the pending index. After the commit:
+  // no lock of the import is held while the statistics are read.
+  if (inserted.length >= ANALYZE_AFTER) await db.execute(sql`analyze datastore_documents`);
+  return inserted;
 }
 
 /** Documents added by one import from which the table's statistics are refreshed. */
