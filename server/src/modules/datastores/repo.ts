@@ -222,15 +222,23 @@ export async function insertDocuments(
     }
     return out.sort((a, b) => a.id - b.id);
   });
-  // The embedded database has no autovacuum to notice a bulk load: without fresh statistics its plans for
-  // the worker's claims scan every waiting document instead of walking the pending index. After the commit:
-  // no lock of the import is held while the statistics are read.
-  if (inserted.length >= ANALYZE_AFTER) await db.execute(sql`analyze datastore_documents`);
+  // After the commit: no lock of the import is held while the statistics are read.
+  if (inserted.length >= ANALYZE_AFTER) await refreshStatistics(db);
   return inserted;
 }
 
-/** Documents added by one import from which the table's statistics are refreshed. */
-const ANALYZE_AFTER = 1000;
+/** Documents added (or embedded) at once from which the table's statistics are refreshed. */
+export const ANALYZE_AFTER = 1000;
+
+/**
+ * Reads the documents' statistics again after a bulk change. The embedded database has no autovacuum to
+ * notice one, and stale figures make its plans scans: after an import the worker's claims would read every
+ * waiting document instead of walking the pending index, and once it is embedded the search of waiting
+ * documents' words would read every document instead of the (now empty) pending index.
+ */
+export async function refreshStatistics(db: Db): Promise<void> {
+  await db.execute(sql`analyze datastore_documents`);
+}
 
 export type DocumentUpdate = { ok: true; row: DocumentRow } | { ok: false; reason: 'missing' | 'duplicate' };
 

@@ -101,6 +101,7 @@ export async function syncDatastore(ctx: KnowledgeContext, data: SyncData): Prom
   }
   if (await repo.hasClaimable(ctx.db, vendorId, ds.id)) await requestSync(ctx, vendorId, ds.id);
   else if (ds.lastError) await repo.updateDatastore(ctx.db, vendorId, ds.id, { lastError: null });
+  if (embedded >= repo.ANALYZE_AFTER) await repo.refreshStatistics(ctx.db);
   return { embedded };
 }
 
