@@ -95,6 +95,8 @@ export class MemoryIndex {
   private readonly terms = new Map<string, Postings>();
   private scores = new Float64Array(1024);
   private touchedMark = new Uint8Array(1024);
+  /** The slots a search touched, kept between searches (no array grows and is dropped per search). */
+  private touched = new Int32Array(1024);
   /** BM25's length factor per slot, for the average length it was computed at. */
   private lengthNorms = new Float64Array(0);
   private lengthNormsFor = Number.NaN;
@@ -124,6 +126,7 @@ export class MemoryIndex {
     this.dead = grow(this.dead, size);
     this.scores = grow(this.scores, size);
     this.touchedMark = grow(this.touchedMark, size);
+    this.touched = grow(this.touched, size);
     this.ids[slot] = documentId;
     this.dead[slot] = 0;
     this.slotOf.set(documentId, slot);
@@ -199,10 +202,10 @@ export class MemoryIndex {
     this.totalLength -= this.lengths[slot]!;
   }
 
-  /** Adds `weight(value, slot)` of every live posting to its slot's score; answers the slots touched. */
+  /** Adds every live posting's weight to its slot's score; answers how many slots it touched (`touched`). */
   private accumulate(lists: { postings: Postings; weights: Float64Array | number }[]) {
-    const touched: number[] = [];
-    const { scores, touchedMark, dead } = this;
+    let count = 0;
+    const { scores, touchedMark, dead, touched } = this;
     for (const { postings, weights } of lists) {
       const { slots, values, length } = postings;
       // A vector dimension weighs every value by the query's (a number); BM25 brings a weight per slot
@@ -213,7 +216,7 @@ export class MemoryIndex {
           if (dead[slot]) continue;
           if (touchedMark[slot] === 0) {
             touchedMark[slot] = 1;
-            touched.push(slot);
+            touched[count++] = slot;
           }
           scores[slot]! += weights * values[i]!;
         }
@@ -224,19 +227,20 @@ export class MemoryIndex {
           if (dead[slot]) continue;
           if (touchedMark[slot] === 0) {
             touchedMark[slot] = 1;
-            touched.push(slot);
+            touched[count++] = slot;
           }
           const tf = values[i]!;
           scores[slot]! += (weights[0]! * tf) / (tf + lengthNorms[slot]!);
         }
       }
     }
-    return touched;
+    return count;
   }
 
   /** Offers the touched slots' scores, then clears them for the next search. */
-  private offerTouched(best: Best, touched: number[], score: (slot: number) => number) {
-    for (const slot of touched) {
+  private offerTouched(best: Best, count: number, score: (slot: number) => number) {
+    for (let i = 0; i < count; i++) {
+      const slot = this.touched[i]!;
       best.offer(this.ids[slot]!, score(slot));
       this.scores[slot] = 0;
       this.touchedMark[slot] = 0;
