@@ -7,22 +7,36 @@
  * its exact baseline in the same run (a brute-force cosine scan and a brute-force BM25 over every
  * document, in this process) with recall@10, the full-text query in SQL it replaced, the first search of
  * a process that has no index yet (it builds one from the database), a re-import (adds nothing), and the
- * p99 of `GET /healthz` while the import runs against the same call idle (the API must stay responsive).
+ * p99 of `GET /healthz` while the import runs against the same call idle (the API must stay responsive),
+ * and while a 50 MB PDF is imported.
+ *
+ * `KNOWLEDGE_VECTORS=dense`: a local fake embedding model instead (deterministic 768-dimension dense
+ * vectors, each text the sum of its words' fixed random vectors, so texts sharing words are close); its
+ * own time is measured and reported apart. `KNOWLEDGE_PGVECTOR=off`: the database is treated as having no
+ * pgvector (server mode without the extension), so every vector goes to the in-process index.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { documentText } from '@llmor/server/modules/datastores/parse';
-import { importDocuments, requireDatastore, searchDatastore } from '@llmor/server/modules/datastores/service';
+import {
+  importDocuments,
+  importFile,
+  requireDatastore,
+  searchDatastore,
+} from '@llmor/server/modules/datastores/service';
 import { type RankedId, rankedMatches, rowsOf, textMatches } from '@llmor/server/modules/datastores/vectors';
 import { LexicalEmbeddingModel, lexicalWords } from '@llmor/server/modules/models/providers/builtin';
 import { loadConfig } from '@llmor/server/platform/config';
 import { schema } from '@llmor/server/platform/db/index';
 import { startServer } from '@llmor/server/server';
+import { largePdf } from '@llmor/server/test/large-pdf';
 import { sql } from 'drizzle-orm';
 
 const N = Number(process.env.KNOWLEDGE_DOCS ?? 100_000);
 const QUERIES = 200;
+const DENSE = process.env.KNOWLEDGE_VECTORS === 'dense';
+const DENSE_DIMS = 768;
 
 /** Deterministic pseudo-random numbers (mulberry32), so every run embeds the same corpus. */
 function rng(seed: number) {
@@ -61,6 +75,40 @@ const vocabulary = Array.from({ length: 3000 }, () =>
 );
 const word = () => vocabulary[Math.floor(random() ** 1.5 * vocabulary.length)]!;
 const sentence = (n: number) => Array.from({ length: n }, word).join(' ');
+
+/** Time spent inside the fake provider (excluded from the dense import rate). */
+let providerMs = 0;
+
+/** The local fake dense provider: each word's fixed random vector (seeded by the word), summed. */
+class DenseFakeModel {
+  private readonly words = new Map<string, Float32Array>();
+
+  private wordVector(w: string): Float32Array {
+    let v = this.words.get(w);
+    if (!v) {
+      let seed = 0;
+      for (let i = 0; i < w.length; i++) seed = (Math.imul(seed, 31) + w.charCodeAt(i)) | 0;
+      const next = rng(seed);
+      v = Float32Array.from({ length: DENSE_DIMS }, () => next() - 0.5);
+      this.words.set(w, v);
+    }
+    return v;
+  }
+
+  async embed(texts: string[]) {
+    const t0 = performance.now();
+    const vectors = texts.map((t) => {
+      const sum = new Float64Array(DENSE_DIMS);
+      for (const w of lexicalWords(t)) {
+        const v = this.wordVector(w);
+        for (let d = 0; d < DENSE_DIMS; d++) sum[d]! += v[d]!;
+      }
+      return Array.from(sum);
+    });
+    providerMs += performance.now() - t0;
+    return { vectors, usage: { tokens: texts.length } };
+  }
+}
 
 function corpus(n: number) {
   return Array.from({ length: n }, (_, i) => ({ Q: `${sentence(6)} ${i}?`, A: sentence(18) }));
@@ -107,6 +155,9 @@ const server = await startServer(
 );
 try {
   const { ctx } = server;
+  if (process.env.KNOWLEDGE_PGVECTOR === 'off') ctx.database.hasVector = false;
+  const dense = new DenseFakeModel();
+  if (DENSE) ctx.embeddingModel = () => dense as never;
   const [vendor] = await ctx.db.select().from(schema.vendors).limit(1);
   const [model] = await ctx.db
     .insert(schema.vendorModels)
@@ -160,13 +211,18 @@ try {
     { length: QUERIES },
     (_, i) => `${docs[(i * 7919) % N]!.Q.split(' ').slice(0, 4).join(' ')}`,
   );
-  const embedder = new LexicalEmbeddingModel();
+  const embedder = DENSE ? dense : new LexicalEmbeddingModel();
   const vectors = (await embedder.embed(queries)).vectors;
+  const importProviderMs = providerMs;
   const ranked = (database: typeof ctx.database, i: number) =>
     rankedMatches(database, searched, { text: queries[i]!, vector: vectors[i]! }, 10);
 
+  // The first search in this process, which kept its index while the worker stored the vectors.
+  let t1 = performance.now();
+  await ranked(ctx.database, 0);
+  const firstSearch = performance.now() - t1;
   // A process without the index (a restart, another instance) builds it from the database first.
-  const t1 = performance.now();
+  t1 = performance.now();
   await ranked({ ...ctx.database }, 0);
   const coldSearch = performance.now() - t1;
   await searchDatastore(ctx, vendor!.id, row, queries[0]!, 10); // warm-up
@@ -186,9 +242,17 @@ try {
   );
   const ids = stored.map((r) => r.id);
   const texts = stored.map((r) => documentText(r.document));
-  const docVectors = (await embedder.embed(texts)).vectors.map((v) => Float32Array.from(v));
-  const exactVector = (q: number[]): RankedId[] =>
-    docVectors
+  // Cosine: vectors normalised (the lexical embedder's already are; the fake dense model's are not).
+  const normalised = (v: ArrayLike<number>) => {
+    let norm = 0;
+    for (let d = 0; d < v.length; d++) norm += v[d]! * v[d]!;
+    norm = Math.sqrt(norm) || 1;
+    return Float32Array.from(v, (x) => x / norm);
+  };
+  const docVectors = (await embedder.embed(texts)).vectors.map(normalised);
+  const exactVector = (query: number[]): RankedId[] => {
+    const q = normalised(query);
+    return docVectors
       .map((v, i) => {
         let dot = 0;
         for (let d = 0; d < v.length; d++) dot += v[d]! * q[d]!;
@@ -196,6 +260,7 @@ try {
       })
       .sort((a, b) => b.score - a.score)
       .slice(0, 10);
+  };
   const termCounts = texts.map((t) => {
     const counts = new Map<string, number>();
     const words = lexicalWords(t);
@@ -248,6 +313,14 @@ try {
 
   const again = await importDocuments(ctx, vendor!.id, ds!.id, 'qa', docs);
 
+  // A 50 MB PDF through the upload path (read by pdf.js in its own thread), /healthz probed meanwhile.
+  const pdfBytes = Buffer.from(await largePdf({ bytes: 50 * 1024 * 1024, pages: 200 }));
+  const t2 = performance.now();
+  const pdfImport = importFile(ctx, vendor!.id, ds!.id, 'pdf', { name: 'large.pdf' }, pdfBytes);
+  const pdfHealth = await probeHealth(server.url, pdfImport);
+  const pdfPassages = (await pdfImport).length;
+  const pdfMs = performance.now() - t2;
+
   const rows = [
     ['measure', 'value', 'goal'],
     [
@@ -256,6 +329,12 @@ try {
       '',
     ],
     ['documents / s end to end', (N / (total / 1000)).toFixed(0), '≥ 2,000'],
+    [
+      'documents / s excluding provider time',
+      `${(N / ((total - importProviderMs) / 1000)).toFixed(0)} (provider ${(importProviderMs / 1000).toFixed(1)} s)`,
+      DENSE ? '≥ 2,000' : '',
+    ],
+    ['first search after the import, this process', ms(firstSearch), ''],
     [
       'hybrid search p50 / p99 (k = 10)',
       `${ms(percentile(hybrid, 50))} / ${ms(percentile(hybrid, 99))}`,
@@ -278,6 +357,12 @@ try {
     ['documents added by importing the same documents again', String(again.length), '0'],
     ['GET /healthz p99 idle (baseline)', ms(percentile(idle, 99)), ''],
     ['GET /healthz p99 during import + embed', ms(percentile(busy, 99)), '≤ 50 ms'],
+    [
+      `import of a ${(pdfBytes.length / 1e6).toFixed(0)} MB PDF (200 pages, ${pdfPassages} passages)`,
+      `${(pdfMs / 1000).toFixed(1)} s`,
+      '',
+    ],
+    ['GET /healthz p99 during the PDF import', ms(percentile(pdfHealth, 99)), '≤ 50 ms'],
     ['busy / idle p99', `${(percentile(busy, 99) / percentile(idle, 99)).toFixed(2)}×`, ''],
   ];
   const [head, ...body] = rows;

@@ -20,6 +20,7 @@ import { conversationRoutes } from './modules/conversations/routes';
 import { datastoreRoutes } from './modules/datastores/routes';
 import * as knowledge from './modules/datastores/service';
 import { datastoreJobs, sweep } from './modules/datastores/sync';
+import { warmMemoryIndexes } from './modules/datastores/vectors';
 import { registerEmbedCors } from './modules/embeds/cors';
 import { embedRoutes } from './modules/embeds/routes';
 import { registerEmbedScript } from './modules/embeds/widget';
@@ -263,6 +264,18 @@ export async function buildApp(
   if (worker) {
     await queue.start();
     await sweep(ctx, { restart: opts.database.soleProcess });
+  }
+  // A process that serves searches builds its datastores' in-memory indexes in the background, recently
+  // searched first, so the first search after a start finds its index ready (ADR 0042).
+  if (opts.config.ROLES.includes('api')) {
+    let closing = false;
+    const warming = warmMemoryIndexes(opts.database, { stopped: () => closing }).catch((err: unknown) => {
+      if (!closing) app.log.warn({ err }, 'warming the datastores’ search indexes failed');
+    });
+    app.addHook('onClose', async () => {
+      closing = true;
+      await warming;
+    });
   }
 
   const webServed =

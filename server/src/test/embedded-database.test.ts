@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { insertConversation, insertMessage, insertMessages } from '../modules/conversations/repo';
-import { prepareVectorStore, rankedMatches, writeVectors } from '../modules/datastores/vectors';
+import { prepareVectorStore, rankedMatches, storeEmbeddings } from '../modules/datastores/vectors';
 import type { AppContext } from '../platform/context';
 import { type Database, openDatabase, openPglite, schema } from '../platform/db';
 import { socketDirectory } from '../platform/db/embedded';
@@ -159,12 +159,25 @@ describe('embedded PostgreSQL', () => {
       )
       .returning();
     // A dense vector goes to pgvector's column on PGlite, a sparse one is stored packed (ADR 0033).
-    await writeVectors(old, vendor.id, datastore!.id, [
-      { documentId: documents[0]!.id, vector: [0.9, 0.1, 0.2, 0.3] },
-    ]);
-    await writeVectors(old, vendor.id, datastore!.id, [
-      { documentId: documents[1]!.id, vector: [0, 0, 1, 0] },
-    ]);
+    const searchedOld = {
+      vendorId: vendor.id,
+      id: datastore!.id,
+      modelId: datastore!.embeddingVendorModelId,
+    };
+    for (const [i, vector] of [
+      [0.9, 0.1, 0.2, 0.3],
+      [0, 0, 1, 0],
+    ].entries()) {
+      const document = documents[i]!;
+      await storeEmbeddings(
+        old,
+        searchedOld,
+        [{ documentId: document.id, hash: document.hash, vector, text: document.hash }],
+        {
+          keepIndex: false,
+        },
+      );
+    }
     const counts = async (database: Database) =>
       one<Record<string, number>>(
         database,

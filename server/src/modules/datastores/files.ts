@@ -3,10 +3,15 @@
  * an HTML page or Markdown as sections under their heading path. Word and HTML become Markdown's syntax
  * tree first, so one walk finds the headings of all three.
  */
+
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import type { DocumentSource } from '@llmor/contracts';
 import type { Root as HastRoot } from 'hast';
 import type { Root as MdastRoot, RootContent } from 'mdast';
 import { validationError } from '../../platform/errors';
+import { SERVER_ROOT } from '../../platform/paths';
 
 /** A run of text with where it sits in its file. */
 export interface Section {
@@ -18,49 +23,59 @@ export interface Section {
 export const unreadable = (message: string) => validationError({ data: message }, message);
 
 /** pdf.js names its failures by class: a password, a damaged or a non-PDF file. */
-function pdfFailure(err: unknown): Error {
-  const name = (err as { name?: string } | null)?.name;
+function pdfFailure(err: { name?: string; message: string }): Error {
+  const name = err.name;
   if (name === 'PasswordException') {
     return unreadable(
       'The PDF is encrypted (password-protected); save it without a password and import it again.',
     );
   }
-  return unreadable(`The file is not a readable PDF: ${(err as Error).message}`);
+  return unreadable(`The file is not a readable PDF: ${err.message}`);
 }
+
+/** The PDF reader's thread (plain JavaScript beside this file, also where the server runs built). */
+const PDF_WORKER = pathToFileURL(join(SERVER_ROOT, 'src/modules/datastores/pdf-worker.mjs'));
+
+/** The pages with text of a PDF, read by pdf.js in a thread of its own (one per file). */
+function readPdf(bytes: Uint8Array): Promise<{ page: number; text: string }[]> {
+  // A copy: its buffer moves to the thread.
+  const data = new Uint8Array(bytes);
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(PDF_WORKER, {
+      workerData: { data },
+      transferList: [data.buffer],
+      execArgv: [],
+    });
+    let settled = false;
+    worker.once('message', (answer: PdfAnswer) => {
+      settled = true;
+      if (answer.ok) resolve(answer.pages);
+      else reject(pdfFailure(answer.error));
+      void worker.terminate();
+    });
+    worker.once('error', (err) => {
+      settled = true;
+      reject(pdfFailure(err));
+    });
+    worker.once('exit', (code) => {
+      if (!settled) reject(pdfFailure(new Error(`the PDF reader stopped (exit ${code})`)));
+    });
+  });
+}
+
+type PdfAnswer =
+  | { ok: true; pages: { page: number; text: string }[] }
+  | { ok: false; error: { name?: string; message: string } };
 
 /** One section per page with text; refuses a PDF without any text layer (a scan) as unreadable. */
 export async function pdfSections(bytes: Uint8Array): Promise<Section[]> {
-  // pdf.js's build for Node (no DOM); it takes ownership of (detaches) the buffer it is given: a copy.
-  const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const pdf = await getDocument({
-    data: new Uint8Array(bytes),
-    isEvalSupported: false,
-    useSystemFonts: false,
-    verbosity: 0,
-  }).promise.catch((err: unknown) => {
-    throw pdfFailure(err);
-  });
-  try {
-    const sections: Section[] = [];
-    for (let page = 1; page <= pdf.numPages; page++) {
-      const content = await (await pdf.getPage(page)).getTextContent().catch((err: unknown) => {
-        throw pdfFailure(err);
-      });
-      const text = content.items
-        .map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : ''))
-        .join('')
-        .trim();
-      if (text) sections.push({ text, source: { page } });
-    }
-    if (sections.length === 0) {
-      throw unreadable(
-        'The PDF has no text layer (a scanned document?); run it through text recognition (OCR) first.',
-      );
-    }
-    return sections;
-  } finally {
-    await pdf.loadingTask.destroy();
+  const pages = await readPdf(bytes);
+  if (pages.length === 0) {
+    throw unreadable(
+      'The PDF has no text layer (a scanned document?); run it through text recognition (OCR) first.',
+    );
   }
+  return pages.map(({ page, text }) => ({ text, source: { page } }));
 }
 
 /** Word (.docx) → HTML (mammoth keeps headings as h1–h6) → sections. */

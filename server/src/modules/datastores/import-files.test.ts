@@ -17,6 +17,7 @@ import {
   makeVendor,
   uniq,
 } from '../../test/harness';
+import { largePdf } from '../../test/large-pdf';
 import type { VendorRow } from '../vendors/repo';
 
 let server: ListeningTestServer;
@@ -105,6 +106,18 @@ describe('importing files', () => {
     // The list shows the source too; the same file again adds nothing.
     expect((await docs(id)).data[1].source).toEqual({ file: 'handbook.pdf', page: 2 });
     expect((await upload(id, 'pdf', 'handbook.pdf', bytes)).json().data).toHaveLength(0);
+  });
+
+  it('a 50 MB PDF imports: read in a thread of its own, every page a passage with its page', async () => {
+    const id = await datastore();
+    const bytes = await largePdf({ bytes: 50 * 1024 * 1024, pages: 40 });
+    expect(bytes.length).toBeGreaterThan(50 * 1024 * 1024);
+    const res = await upload(id, 'pdf', 'large.pdf', bytes);
+    expect(res.statusCode, res.body).toBe(200);
+    const imported = res.json().data as { source: { page: number } }[];
+    expect([...new Set(imported.map((d) => d.source.page))]).toEqual(
+      Array.from({ length: 40 }, (_, i) => i + 1),
+    );
   });
 
   it('Word: passages under their heading path', async () => {

@@ -3,9 +3,13 @@
  * dimensions and a BM25 index of its documents' words. PostgreSQL holds the truth; this is rebuilt from it
  * (never from a file), so a crash loses nothing and a missing index is only slower for its first search.
  *
- * Vector search is exact: a query's score on a document is the sum over the query's non-zero dimensions,
- * so walking only those dimensions' postings ranks every document that can score above zero. The
- * offline lexical embedder's queries have ~7 non-zero dimensions of 384, which makes this cheap.
+ * Vector search is exact. A sparse vector (at most half its entries non-zero) goes into postings by
+ * dimension: a query's score on a document is the sum over the query's non-zero dimensions, so walking only
+ * those dimensions' postings ranks every document that can score above zero; the offline lexical
+ * embedder's queries have ~7 non-zero dimensions of 384, which makes this cheap. A dense vector (an
+ * embedding model's, where the database has no pgvector) is kept whole, normalised, in one float32 row of a
+ * contiguous block, and a query scans every row: a dot product per document with no per-posting slot
+ * number to read (docs/adr/0042-bulk-import-and-warm-indexes.md has the figures).
  */
 import { lexicalWords } from '../models/providers/builtin';
 
@@ -22,6 +26,8 @@ export interface SparseVector {
 
 const BM25_K1 = 1.2;
 const BM25_B = 0.75;
+/** A vector is dense when more than this share of its entries is non-zero. */
+export const DENSE_SHARE = 0.5;
 
 /** A growable pair of columns: slot numbers and a float per slot. */
 class Postings {
@@ -51,21 +57,27 @@ function grow<T extends Float32Array | Float64Array | Int32Array | Uint8Array>(a
   return next;
 }
 
-/** The `n` best-scoring of `slots` (score descending, then document id ascending). */
-function top(slots: number[], score: (slot: number) => number, idOf: (slot: number) => number, n: number) {
-  const best: RankedId[] = [];
-  const worse = (a: RankedId, b: RankedId) => a.score < b.score || (a.score === b.score && a.id > b.id);
-  for (const slot of slots) {
-    const hit = { id: idOf(slot), score: score(slot) };
-    if (best.length === n && !worse(best[n - 1]!, hit)) continue;
-    let i = best.length === n ? n - 1 : best.length;
-    while (i > 0 && worse(best[i - 1]!, hit)) {
-      best[i] = best[i - 1]!;
-      i--;
+/** The `n` best hits offered (score descending, then document id ascending); a hit that cannot enter costs a comparison. */
+class Best {
+  readonly hits: RankedId[] = [];
+
+  constructor(private readonly n: number) {}
+
+  offer(id: number, score: number) {
+    const { hits, n } = this;
+    if (n <= 0) return;
+    if (hits.length === n) {
+      const last = hits[n - 1]!;
+      if (last.score > score || (last.score === score && last.id < id)) return;
     }
-    best[i] = hit;
+    let i = hits.length === n ? n - 1 : hits.length;
+    for (; i > 0; i--) {
+      const above = hits[i - 1]!;
+      if (above.score > score || (above.score === score && above.id < id)) break;
+      hits[i] = above;
+    }
+    hits[i] = { id, score };
   }
-  return best;
 }
 
 export class MemoryIndex {
@@ -79,10 +91,22 @@ export class MemoryIndex {
   private live = 0;
   private totalLength = 0;
   private readonly slotOf = new Map<number, number>();
-  private readonly dims: Postings[] = [];
+  private readonly byDimension: Postings[] = [];
   private readonly terms = new Map<string, Postings>();
   private scores = new Float64Array(1024);
   private touchedMark = new Uint8Array(1024);
+  /** The slots a search touched, kept between searches (no array grows and is dropped per search). */
+  private touched = new Int32Array(1024);
+  /** BM25's length factor per slot, for the average length it was computed at. */
+  private lengthNorms = new Float64Array(0);
+  private lengthNormsFor = Number.NaN;
+  /** Dense vectors: normalised float32 rows, `dims` wide, and the slot of each row. */
+  private denseRows = new Float32Array(0);
+  private denseSlots = new Int32Array(1024);
+  private denseCount = 0;
+
+  /** `dims`: the width of the vectors (an index holds one embedding model's). */
+  constructor(private readonly dims: number) {}
 
   /** Postings held (live or dead): what the index costs in memory, ~8 bytes each. */
   postings = 0;
@@ -92,7 +116,7 @@ export class MemoryIndex {
   }
 
   /** Adds a document, or replaces what the index had for it. */
-  upsert(documentId: number, vector: SparseVector, text: string) {
+  upsert(documentId: number, vector: SparseVector | Float32Array, text: string) {
     this.remove(documentId);
     const slot = this.slots++;
     const size = slot + 1;
@@ -102,23 +126,13 @@ export class MemoryIndex {
     this.dead = grow(this.dead, size);
     this.scores = grow(this.scores, size);
     this.touchedMark = grow(this.touchedMark, size);
+    this.touched = grow(this.touched, size);
     this.ids[slot] = documentId;
     this.dead[slot] = 0;
     this.slotOf.set(documentId, slot);
-    let norm = 0;
-    for (let i = 0; i < vector.indices.length; i++) {
-      const d = vector.indices[i]!;
-      const v = vector.values[i]!;
-      norm += v * v;
-      let postings = this.dims[d];
-      if (!postings) {
-        postings = new Postings();
-        this.dims[d] = postings;
-      }
-      postings.push(slot, v);
-    }
-    this.postings += vector.indices.length;
-    this.norms[slot] = Math.sqrt(norm);
+    if (vector instanceof Float32Array) this.addDense(slot, vector);
+    else if (this.isDense(vector)) this.addDense(slot, whole(vector, this.dims));
+    else this.addSparse(slot, vector);
     const counts = new Map<string, number>();
     const words = lexicalWords(text);
     for (const w of words) counts.set(w, (counts.get(w) ?? 0) + 1);
@@ -136,6 +150,48 @@ export class MemoryIndex {
     this.live++;
   }
 
+  /** Whether a vector is kept whole (dense) rather than in postings (sparse). */
+  private isDense(vector: SparseVector): boolean {
+    return vector.indices.length > this.dims * DENSE_SHARE;
+  }
+
+  private addDense(slot: number, vector: Float32Array) {
+    const width = this.dims;
+    const row = this.denseCount++;
+    this.denseSlots = grow(this.denseSlots, row + 1);
+    if ((row + 1) * width > this.denseRows.length) {
+      const rows = new Float32Array(Math.max((row + 1) * width, this.denseRows.length * 2));
+      rows.set(this.denseRows);
+      this.denseRows = rows;
+    }
+    let norm = 0;
+    for (let d = 0; d < width; d++) norm += vector[d]! * vector[d]!;
+    norm = Math.sqrt(norm);
+    const offset = row * width;
+    for (let d = 0; d < width; d++) this.denseRows[offset + d] = norm === 0 ? 0 : vector[d]! / norm;
+    this.denseSlots[row] = slot;
+    this.norms[slot] = norm === 0 ? 0 : 1;
+    // What the row costs, counted in postings' 8 bytes.
+    this.postings += width / 2;
+  }
+
+  private addSparse(slot: number, vector: SparseVector) {
+    let norm = 0;
+    for (let i = 0; i < vector.indices.length; i++) {
+      const d = vector.indices[i]!;
+      const v = vector.values[i]!;
+      norm += v * v;
+      let postings = this.byDimension[d];
+      if (!postings) {
+        postings = new Postings();
+        this.byDimension[d] = postings;
+      }
+      postings.push(slot, v);
+    }
+    this.postings += vector.indices.length;
+    this.norms[slot] = Math.sqrt(norm);
+  }
+
   /** Forgets a document (its postings stay, marked dead, until the index is rebuilt). */
   remove(documentId: number) {
     const slot = this.slotOf.get(documentId);
@@ -146,72 +202,138 @@ export class MemoryIndex {
     this.totalLength -= this.lengths[slot]!;
   }
 
-  /** Adds `weight(value, slot)` of every live posting to its slot's score; answers the slots touched. */
-  private accumulate(lists: { postings: Postings; weight: (value: number, slot: number) => number }[]) {
-    const touched: number[] = [];
-    const { scores, touchedMark, dead } = this;
-    for (const { postings, weight } of lists) {
+  /** Adds every live posting's weight to its slot's score; answers how many slots it touched (`touched`). */
+  private accumulate(lists: { postings: Postings; weights: Float64Array | number }[]) {
+    let count = 0;
+    const { scores, touchedMark, dead, touched } = this;
+    for (const { postings, weights } of lists) {
       const { slots, values, length } = postings;
-      for (let i = 0; i < length; i++) {
-        const slot = slots[i]!;
-        if (dead[slot]) continue;
-        if (!touchedMark[slot]) {
-          touchedMark[slot] = 1;
-          touched.push(slot);
+      // A vector dimension weighs every value by the query's (a number); BM25 brings a weight per slot
+      // from the term frequency's table (`weights[tf]` scaled by the slot's length factor).
+      if (typeof weights === 'number') {
+        for (let i = 0; i < length; i++) {
+          const slot = slots[i]!;
+          if (dead[slot]) continue;
+          if (touchedMark[slot] === 0) {
+            touchedMark[slot] = 1;
+            touched[count++] = slot;
+          }
+          scores[slot]! += weights * values[i]!;
         }
-        scores[slot]! += weight(values[i]!, slot);
+      } else {
+        const { lengthNorms } = this;
+        for (let i = 0; i < length; i++) {
+          const slot = slots[i]!;
+          if (dead[slot]) continue;
+          if (touchedMark[slot] === 0) {
+            touchedMark[slot] = 1;
+            touched[count++] = slot;
+          }
+          const tf = values[i]!;
+          scores[slot]! += (weights[0]! * tf) / (tf + lengthNorms[slot]!);
+        }
       }
     }
-    return touched;
+    return count;
   }
 
-  private ranked(touched: number[], n: number, score: (slot: number) => number) {
-    const hits = top(touched, score, (slot) => this.ids[slot]!, n);
-    for (const slot of touched) {
+  /** Offers the touched slots' scores, then clears them for the next search. */
+  private offerTouched(best: Best, count: number, score: (slot: number) => number) {
+    for (let i = 0; i < count; i++) {
+      const slot = this.touched[i]!;
+      best.offer(this.ids[slot]!, score(slot));
       this.scores[slot] = 0;
       this.touchedMark[slot] = 0;
     }
-    return hits;
+    return best.hits;
   }
 
   /** The `n` documents nearest to `query` by cosine, nearest first; exact. */
   nearest(query: SparseVector, n: number): RankedId[] {
     let qNorm = 0;
-    const lists: { postings: Postings; weight: (value: number) => number }[] = [];
+    const lists: { postings: Postings; weights: number }[] = [];
     for (let i = 0; i < query.indices.length; i++) {
       const q = query.values[i]!;
       qNorm += q * q;
-      const postings = this.dims[query.indices[i]!];
-      if (postings) lists.push({ postings, weight: (v) => q * v });
+      const postings = this.byDimension[query.indices[i]!];
+      if (postings) lists.push({ postings, weights: q });
     }
     qNorm = Math.sqrt(qNorm);
-    const touched = this.accumulate(lists);
-    return this.ranked(touched, n, (slot) => {
+    const best = new Best(n);
+    if (qNorm === 0) return best.hits;
+    if (this.denseCount > 0) this.scanDense(query, qNorm, best);
+    return this.offerTouched(best, this.accumulate(lists), (slot) => {
       const norm = this.norms[slot]! * qNorm;
       return norm === 0 ? 0 : this.scores[slot]! / norm;
     });
   }
 
+  /**
+   * Offers every live dense row's cosine with the query (rows are normalised: a dot product). The query is
+   * spread into a row-wide float32 array first; four running sums per row keep the loop's additions
+   * independent.
+   */
+  private scanDense(query: SparseVector, qNorm: number, best: Best) {
+    const width = this.dims;
+    const q = new Float32Array(width);
+    for (let i = 0; i < query.indices.length; i++) {
+      const d = query.indices[i]!;
+      if (d < width) q[d] = query.values[i]! / qNorm;
+    }
+    const { denseRows: rows, denseSlots, dead, ids } = this;
+    const tail = width - (width % 4);
+    for (let row = 0, offset = 0; row < this.denseCount; row++, offset += width) {
+      const slot = denseSlots[row]!;
+      if (dead[slot]) continue;
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      for (let d = 0; d < tail; d += 4) {
+        s0 += rows[offset + d]! * q[d]!;
+        s1 += rows[offset + d + 1]! * q[d + 1]!;
+        s2 += rows[offset + d + 2]! * q[d + 2]!;
+        s3 += rows[offset + d + 3]! * q[d + 3]!;
+      }
+      for (let d = tail; d < width; d++) s0 += rows[offset + d]! * q[d]!;
+      best.offer(ids[slot]!, s0 + s1 + s2 + s3);
+    }
+  }
+
   /** The `n` best BM25 matches of the query's words, best first. */
   textMatches(text: string, n: number): RankedId[] {
     const words = [...new Set(lexicalWords(text))];
-    const avgLength = this.live === 0 ? 1 : this.totalLength / this.live;
-    const lists: { postings: Postings; weight: (tf: number, slot: number) => number }[] = [];
+    this.refreshLengthNorms();
+    const lists: { postings: Postings; weights: Float64Array }[] = [];
     for (const w of words) {
       const postings = this.terms.get(w);
       if (!postings) continue;
       const df = postings.length;
       const idf = Math.log(1 + (this.live - df + 0.5) / (df + 0.5));
-      lists.push({
-        postings,
-        weight: (tf, slot) =>
-          (idf * tf * (BM25_K1 + 1)) /
-          (tf + BM25_K1 * (1 - BM25_B + (BM25_B * this.lengths[slot]!) / avgLength)),
-      });
+      lists.push({ postings, weights: Float64Array.of(idf * (BM25_K1 + 1)) });
     }
-    const touched = this.accumulate(lists);
-    return this.ranked(touched, n, (slot) => this.scores[slot]!);
+    return this.offerTouched(new Best(n), this.accumulate(lists), (slot) => this.scores[slot]!);
   }
+
+  /**
+   * BM25's length factor of each slot, k1 · (1 − b + b · length / average length), kept until the
+   * average changes.
+   */
+  private refreshLengthNorms() {
+    const avgLength = this.live === 0 ? 1 : this.totalLength / this.live;
+    if (this.lengthNormsFor === avgLength && this.lengthNorms.length >= this.slots) return;
+    this.lengthNorms = new Float64Array(Math.max(this.slots, 1));
+    for (let slot = 0; slot < this.slots; slot++)
+      this.lengthNorms[slot] = BM25_K1 * (1 - BM25_B + (BM25_B * this.lengths[slot]!) / avgLength);
+    this.lengthNormsFor = avgLength;
+  }
+}
+
+/** A sparse vector spread to `dims` float32 entries. */
+function whole(vector: SparseVector, dims: number): Float32Array {
+  const out = new Float32Array(dims);
+  for (let i = 0; i < vector.indices.length; i++) out[vector.indices[i]!] = vector.values[i]!;
+  return out;
 }
 
 /** A vector's non-zero entries. */
@@ -229,19 +351,36 @@ export function sparse(vector: ArrayLike<number>): SparseVector {
   return { indices, values };
 }
 
-/** The stored form: the indices (uint32, little-endian), then the values (float32, little-endian). */
-export function pack(vector: SparseVector): Buffer {
-  const n = vector.indices.length;
+/**
+ * The stored form, whichever is shorter: a sparse vector's non-zero entries (their indices as uint32, then
+ * their values as float32, little-endian: 8 bytes each), or a vector with at least half its entries
+ * non-zero whole (float32, little-endian) and one byte more — the whole form's length alone is odd.
+ */
+export function pack(vector: ArrayLike<number>): Buffer {
+  const entries = sparse(vector);
+  const n = entries.indices.length;
+  if (2 * n >= vector.length) {
+    const out = Buffer.alloc(4 * vector.length + 1);
+    for (let i = 0; i < vector.length; i++) out.writeFloatLE(vector[i]!, 4 * i);
+    out[4 * vector.length] = 1;
+    return out;
+  }
   const out = Buffer.alloc(8 * n);
   for (let i = 0; i < n; i++) {
-    out.writeUInt32LE(vector.indices[i]!, 4 * i);
-    out.writeFloatLE(vector.values[i]!, 4 * (n + i));
+    out.writeUInt32LE(entries.indices[i]!, 4 * i);
+    out.writeFloatLE(entries.values[i]!, 4 * (n + i));
   }
   return out;
 }
 
-export function unpack(bytes: Uint8Array): SparseVector {
+/** A stored vector of `dims` dimensions: whole (a float32 array) or its non-zero entries. */
+export function unpack(bytes: Uint8Array, dims: number): SparseVector | Float32Array {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes.byteLength % 2 === 1) {
+    const whole = new Float32Array(dims);
+    for (let i = 0; i < dims; i++) whole[i] = view.getFloat32(4 * i, true);
+    return whole;
+  }
   const n = bytes.byteLength / 8;
   const indices = new Uint32Array(n);
   const values = new Float32Array(n);

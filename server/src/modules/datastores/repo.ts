@@ -178,8 +178,9 @@ export async function findDocuments(db: Db, vendorId: number, datastoreId: numbe
 }
 
 /**
- * Inserts documents whose hash the datastore does not have yet, in chunks; answers the new rows in input
- * order. One transaction: a failure stores nothing.
+ * Inserts documents whose hash the datastore does not have yet; answers the new rows in input order. One
+ * transaction: a failure stores nothing. Each chunk is one statement whose rows travel as one JSON
+ * parameter (no bound value per column and row), answering only what the database decides.
  */
 export async function insertDocuments(
   db: Db,
@@ -187,24 +188,56 @@ export async function insertDocuments(
   datastoreId: number,
   docs: { hash: string; document: unknown; source: unknown }[],
 ): Promise<DocumentRow[]> {
-  // Chunks keep each statement's parameters within bounds.
-  const CHUNK = 250;
-  return db.transaction(async (tx) => {
+  const CHUNK = 5000;
+  const inserted = await db.transaction(async (tx) => {
     const out: DocumentRow[] = [];
     for (let i = 0; i < docs.length; i += CHUNK) {
-      const rows = await tx
-        .insert(datastoreDocuments)
-        .values(
-          docs
-            .slice(i, i + CHUNK)
-            .map((d) => ({ vendorId, datastoreId, hash: d.hash, document: d.document, source: d.source })),
-        )
-        .onConflictDoNothing()
-        .returning(documentColumns);
-      out.push(...rows);
+      const chunk = docs.slice(i, i + CHUNK);
+      const byHash = new Map(chunk.map((d) => [d.hash, d]));
+      const rows = rowsOf<{ id: number; hash: string; created_at: string | Date }>(
+        await tx.execute(sql`
+          insert into datastore_documents (vendor_id, datastore_id, hash, document, source)
+          select ${vendorId}, ${datastoreId}, x.hash, x.document, x.source
+          from json_to_recordset(${JSON.stringify(chunk)}::json) as x(hash text, document json, source jsonb)
+          on conflict do nothing
+          returning id, hash, created_at`),
+      );
+      for (const row of rows) {
+        const doc = byHash.get(row.hash)!;
+        const at = new Date(row.created_at);
+        out.push({
+          id: row.id,
+          vendorId,
+          datastoreId,
+          hash: row.hash,
+          document: doc.document,
+          source: doc.source ?? null,
+          requiresSync: true,
+          syncLeaseUntil: null,
+          syncError: null,
+          createdAt: at,
+          modifiedAt: at,
+        });
+      }
     }
     return out.sort((a, b) => a.id - b.id);
   });
+  // After the commit: no lock of the import is held while the statistics are read.
+  if (inserted.length >= ANALYZE_AFTER) await refreshStatistics(db);
+  return inserted;
+}
+
+/** Documents added (or embedded) at once from which the table's statistics are refreshed. */
+export const ANALYZE_AFTER = 1000;
+
+/**
+ * Reads the documents' statistics again after a bulk change. The embedded database has no autovacuum to
+ * notice one, and stale figures make its plans scans: after an import the worker's claims would read every
+ * waiting document instead of walking the pending index, and once it is embedded the search of waiting
+ * documents' words would read every document instead of the (now empty) pending index.
+ */
+export async function refreshStatistics(db: Db): Promise<void> {
+  await db.execute(sql`analyze datastore_documents`);
 }
 
 export type DocumentUpdate = { ok: true; row: DocumentRow } | { ok: false; reason: 'missing' | 'duplicate' };
@@ -289,35 +322,33 @@ export interface ClaimedDocument {
 }
 
 /**
- * Leases up to `limit` documents waiting for embedding, lowest id first: one statement, so two workers
- * never take the same document (SKIP LOCKED), and a lease left by a dead worker expires by itself.
+ * Leases up to `limit` documents waiting for embedding, lowest id first from `after` on (a sync job walks
+ * the datastore forward, so a claim reads its batch only, not every document before it): one statement, so
+ * two workers never take the same document (SKIP LOCKED), and a lease left by a dead worker expires by
+ * itself. `lease: false` reads the batch without leasing it — for the embedded database, where this
+ * process's one worker is the only claimer and a restart frees every lease anyway: each document is then
+ * rewritten once (when synced) instead of twice.
  */
 export async function claimPending(
   db: Db,
   vendorId: number,
   datastoreId: number,
-  limit: number,
-  leaseSeconds: number,
+  opts: { limit: number; leaseSeconds: number; after: number; lease: boolean },
 ): Promise<ClaimedDocument[]> {
-  const result = await db.execute(sql`
-    update datastore_documents set sync_lease_until = now() + make_interval(secs => ${leaseSeconds})
-    where id in (
-      select id from datastore_documents
-      where vendor_id = ${vendorId} and datastore_id = ${datastoreId} and requires_sync
-        and (sync_lease_until is null or sync_lease_until < now())
-      order by id limit ${limit}
-      for update skip locked)
-    returning id, hash, document`);
+  const waiting = sql`
+    select id from datastore_documents
+    where vendor_id = ${vendorId} and datastore_id = ${datastoreId} and requires_sync and id > ${opts.after}
+      and (sync_lease_until is null or sync_lease_until < now())
+    order by id limit ${opts.limit}`;
+  // `= any(array(…))`: the batch's rows are found by key, never by a scan of the table.
+  const result = opts.lease
+    ? await db.execute(sql`
+        update datastore_documents set sync_lease_until = now() + make_interval(secs => ${opts.leaseSeconds})
+        where id = any(array(${waiting} for update skip locked))
+        returning id, hash, document`)
+    : await db.execute(sql`
+        select id, hash, document from datastore_documents where id = any(array(${waiting}))`);
   return rowsOf<ClaimedDocument>(result).sort((a, b) => a.id - b.id);
-}
-
-/** Marks embedded documents synced, unless their content changed meanwhile (then they wait again). */
-export async function finishSynced(db: Db, vendorId: number, docs: { id: number; hash: string }[]) {
-  if (docs.length === 0) return;
-  await db.execute(sql`
-    update datastore_documents d set requires_sync = false, sync_lease_until = null, sync_error = null
-    from jsonb_array_elements(${JSON.stringify(docs)}::jsonb) x
-    where d.vendor_id = ${vendorId} and d.id = (x->>'id')::int and d.hash = x->>'hash'`);
 }
 
 /** Releases documents whose embedding failed, noting why (they are retried). */

@@ -22,7 +22,7 @@ import type { AppRow } from '../completion/repo';
 import { lexicalVector, lexicalWords } from '../models/providers/builtin';
 import type { VendorRow } from '../vendors/repo';
 import { documentText } from './parse';
-import { type RankedId, rankedMatches } from './vectors';
+import { holdsMemoryIndex, type RankedId, rankedMatches, warmMemoryIndexes } from './vectors';
 
 let server: TestServer;
 let vendor: VendorRow;
@@ -233,6 +233,32 @@ describe('the process index', () => {
       .data;
     expect(hits.map((h: { id: number }) => h.id)).not.toContain(added[0]!.id);
     expect(hits).toHaveLength(5);
+  });
+});
+
+describe('warming at start', () => {
+  it('a starting process builds the indexes of the most recently searched datastores first', async () => {
+    const model = await installModel('builtin-lexical-embedding');
+    const older = await createDatastore({ embedding_vendor_model_id: model });
+    const recent = await createDatastore({ embedding_vendor_model_id: model });
+    for (const ds of [older, recent]) {
+      await importQa(ds.id, corpus(20));
+      await synced(ds.id);
+    }
+    for (const ds of [older, recent]) {
+      const res = await c.post(`/v1/datastores/${ds.id}/search`, { query: 'glacier river', k: 3 });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    // A process that starts (a restart, another instance) with room for one index warms the recent one.
+    const restarted = { ...server.ctx.database };
+    expect(holdsMemoryIndex(restarted, recent.id)).toBe(false);
+    const warmed = await warmMemoryIndexes(restarted, { maxPostings: 1 });
+    expect(warmed).toEqual([recent.id]);
+    expect(holdsMemoryIndex(restarted, recent.id)).toBe(true);
+    expect(holdsMemoryIndex(restarted, older.id)).toBe(false);
+    // With room for all, every datastore with vectors is warmed, the recently searched first.
+    const all = await warmMemoryIndexes({ ...server.ctx.database });
+    expect(all.slice(0, 2)).toEqual([recent.id, older.id]);
   });
 });
 

@@ -2,7 +2,8 @@
  * The worker's side of datastores: embedding what waits, in batches, crash-safe.
  *
  * `datastore-sync` {vendorId, datastoreId} leases a batch (repo.claimPending), embeds it with the
- * datastore's model, stores the vectors and marks the batch synced; it repeats for a bounded time, then
+ * datastore's model (in provider calls of EMBED_CALL), stores the vectors and marks the batch synced in one
+ * statement; it repeats for a bounded time, then
  * queues its own continuation, so one huge import never holds a worker or a job past its expiry.
  * A provider failure releases the batch with the error noted and fails the job: pg-boss retries it with
  * backoff. `datastore-sweep` (every minute, and at worker start) queues a sync for every datastore with
@@ -20,11 +21,13 @@ import {
   requestSync,
   SYNC_JOB,
 } from './service';
-import { dropOrphanIndexes, writeVectors } from './vectors';
+import { dropOrphanIndexes, storeEmbeddings } from './vectors';
 
 export const SWEEP_JOB = 'datastore-sweep';
-/** Documents embedded per provider call. */
-export const SYNC_BATCH = 256;
+/** Documents leased, stored and marked synced together: one statement stores a batch's vectors. */
+export const SYNC_BATCH = 2048;
+/** Documents per provider call (providers bound a call's inputs: OpenAI takes at most 2,048). */
+export const EMBED_CALL = 256;
 /** A leased batch is free again after this long (a dead worker's batch). */
 export const LEASE_SECONDS = 120;
 /** One job embeds for at most this long, then hands over to a continuation job. */
@@ -53,16 +56,28 @@ export async function syncDatastore(ctx: KnowledgeContext, data: SyncData): Prom
   }
   const until = Date.now() + JOB_SLICE_MS;
   let embedded = 0;
+  let after = 0;
   while (Date.now() < until) {
-    const batch = await repo.claimPending(ctx.db, vendorId, ds.id, SYNC_BATCH, LEASE_SECONDS);
+    const batch = await repo.claimPending(ctx.db, vendorId, ds.id, {
+      limit: SYNC_BATCH,
+      leaseSeconds: LEASE_SECONDS,
+      after,
+      lease: !ctx.database.soleProcess,
+    });
     if (batch.length === 0) break;
-    let vectors: number[][];
+    after = batch.at(-1)!.id;
+    const texts = batch.map((d) => documentText(d.document));
+    const vectors: number[][] = [];
     try {
-      ({ vectors } = await model.embed(batch.map((d) => documentText(d.document))));
-      if (vectors.length !== batch.length) {
-        throw new Error(
-          `The embedding model answered ${vectors.length} vectors for ${batch.length} documents.`,
-        );
+      for (let i = 0; i < texts.length; i += EMBED_CALL) {
+        const call = texts.slice(i, i + EMBED_CALL);
+        const answer = (await model.embed(call)).vectors;
+        if (answer.length !== call.length) {
+          throw new Error(
+            `The embedding model answered ${answer.length} vectors for ${call.length} documents.`,
+          );
+        }
+        vectors.push(...answer);
       }
     } catch (err) {
       const text = failureText(err);
@@ -76,17 +91,17 @@ export async function syncDatastore(ctx: KnowledgeContext, data: SyncData): Prom
       );
       throw err;
     }
-    await writeVectors(
+    await storeEmbeddings(
       ctx.database,
-      vendorId,
-      ds.id,
-      batch.map((d, i) => ({ documentId: d.id, vector: vectors[i]! })),
+      { vendorId, id: ds.id, modelId: ds.embeddingVendorModelId },
+      batch.map((d, i) => ({ documentId: d.id, hash: d.hash, vector: vectors[i]!, text: texts[i]! })),
+      { keepIndex: ctx.config.ROLES.includes('api') },
     );
-    await repo.finishSynced(ctx.db, vendorId, batch);
     embedded += batch.length;
   }
   if (await repo.hasClaimable(ctx.db, vendorId, ds.id)) await requestSync(ctx, vendorId, ds.id);
   else if (ds.lastError) await repo.updateDatastore(ctx.db, vendorId, ds.id, { lastError: null });
+  if (embedded >= repo.ANALYZE_AFTER) await repo.refreshStatistics(ctx.db);
   return { embedded };
 }
 

@@ -19,7 +19,15 @@
 import { sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { Database, Db } from '../../platform/db';
-import { MemoryIndex, pack, type RankedId, sparse, unpack } from './memoryIndex';
+import {
+  DENSE_SHARE,
+  MemoryIndex,
+  pack,
+  type RankedId,
+  type SparseVector,
+  sparse,
+  unpack,
+} from './memoryIndex';
 import { documentText } from './parse';
 
 export type { RankedId } from './memoryIndex';
@@ -30,8 +38,6 @@ const RRF_K = 60;
 const EF_SEARCH_MIN = 200;
 /** Vectors per statement into the HNSW index: an insert costs ~5 ms there (bench/knowledge). */
 const HNSW_WRITE_CHUNK = 8;
-/** A vector is dense when more than this share of its entries is non-zero. */
-const DENSE_SHARE = 0.5;
 /** Rows read per statement while an in-memory index loads (the event loop breathes between pages). */
 const LOAD_PAGE = 5000;
 /**
@@ -54,7 +60,7 @@ export function prepareVectorStore(database: Database): Promise<void> {
       await database.db.execute(
         sql.raw(`create table if not exists datastore_embeddings (
           document_id integer primary key references datastore_documents(id) on delete cascade,
-          datastore_id integer not null references datastores(id) on delete cascade,
+          datastore_id integer not null,
           dims integer not null,
           embedding ${column}
         )`),
@@ -69,6 +75,20 @@ export function prepareVectorStore(database: Database): Promise<void> {
       await database.db.execute(
         sql.raw(
           'create index if not exists datastore_embeddings_seq_idx on datastore_embeddings (datastore_id, seq)',
+        ),
+      );
+      // When each datastore was last searched: a starting process warms the recently searched first.
+      await database.db.execute(
+        sql.raw(`create table if not exists datastore_searches (
+          datastore_id integer primary key references datastores(id) on delete cascade,
+          searched_at timestamptz not null
+        )`),
+      );
+      // A row goes with its document (cascade), and a document with its datastore: the key on the
+      // datastore checked nothing more, and checking it cost as much as the insert (bench/knowledge).
+      await database.db.execute(
+        sql.raw(
+          'alter table datastore_embeddings drop constraint if exists datastore_embeddings_datastore_id_fkey',
         ),
       );
     })().catch((err: unknown) => {
@@ -160,49 +180,124 @@ function indexedByDatabase(database: Database, vector: ArrayLike<number>): boole
   return nonZero > vector.length * DENSE_SHARE;
 }
 
+/** A document the worker embedded: its id, the hash it had when claimed, its vector and its text. */
+export interface EmbeddedDocument {
+  documentId: number;
+  hash: string;
+  vector: number[];
+  text: string;
+}
+
 /**
- * Stores (or replaces) the vectors of documents of one datastore. Each statement takes the datastore's
- * write lock first, so `seq` grows in commit order within a datastore and an in-memory index that has
- * read up to some `seq` never misses a row committed later with a smaller one.
+ * Stores (or replaces) the vectors of embedded documents of one datastore and marks them synced, one
+ * statement per chunk: a document whose content changed since it was claimed keeps waiting. Each statement
+ * takes the datastore's write lock first, so `seq` grows in commit order within a datastore and an in-memory
+ * index that has read up to some `seq` never misses a row committed later with a smaller one.
+ *
+ * `keepIndex` (a process that serves searches): the rows join this process's in-memory index of the
+ * datastore at once when it is current, or start it when the datastore had no vectors — an import is
+ * searchable without the index reading it back.
  */
-export async function writeVectors(
+export async function storeEmbeddings(
   database: Database,
-  vendorId: number,
-  datastoreId: number,
-  rows: { documentId: number; vector: number[] }[],
+  datastore: SearchedDatastore,
+  rows: EmbeddedDocument[],
+  opts: { keepIndex: boolean },
 ): Promise<void> {
   if (rows.length === 0) return;
   await prepareVectorStore(database);
+  const datastoreId = datastore.id;
   const dims = rows[0]!.vector.length;
   const hnsw = indexedByDatabase(database, rows[0]!.vector);
   if (hnsw) await ensureIndex(database, datastoreId, dims);
   const chunkSize = hnsw ? HNSW_WRITE_CHUNK : rows.length;
   for (let i = 0; i < rows.length; i += chunkSize) {
     const chunk = rows.slice(i, i + chunkSize);
+    const packed = chunk.map((r) => (hnsw ? null : pack(r.vector)));
     const payload = JSON.stringify(
-      chunk.map((r) =>
-        hnsw ? [r.documentId, literal(r.vector)] : [r.documentId, pack(sparse(r.vector)).toString('base64')],
-      ),
+      chunk.map((r, j) => ({
+        id: r.documentId,
+        hash: r.hash,
+        ...(hnsw ? { embedding: literal(r.vector) } : { packed: packed[j]!.toString('base64') }),
+      })),
     );
-    const insert = sql`
-      insert into datastore_embeddings (document_id, datastore_id, dims, embedding, packed)
-      select d.id, ${datastoreId}, ${dims},
-        ${hnsw ? sql`(x->>1)::vector` : sql`null`}, ${hnsw ? sql`null` : sql`decode(x->>1, 'base64')`}
-      from jsonb_array_elements(${payload}::jsonb) x
-      join datastore_documents d
-        on d.id = (x->>0)::int and d.datastore_id = ${datastoreId} and d.vendor_id = ${vendorId}
-      on conflict (document_id) do update
-        set embedding = excluded.embedding, packed = excluded.packed, dims = excluded.dims,
-          datastore_id = excluded.datastore_id, seq = nextval('datastore_embeddings_seq')`;
-    // PGlite has one session: statements already run one at a time.
-    if (database.kind === 'pglite') await database.db.execute(insert);
-    else
-      await database.db.transaction(async (tx) => {
-        await tx.execute(sql`select pg_advisory_xact_lock(${WRITE_LOCK}, ${datastoreId})`);
-        await tx.execute(insert);
-      });
+    // Each document is found by its key (`limit 1` keeps the lookup per row): a join would let the
+    // planner scan the whole datastore for every chunk.
+    const store = sql`
+      with x as (
+        select x.* from json_to_recordset(${payload}::json) as x(id int, hash text, packed text, embedding text)),
+      mine as materialized (
+        select x.id, x.packed, x.embedding, d.hash = x.hash as current from x
+        cross join lateral (
+          select d.hash from datastore_documents d
+          where d.id = x.id and d.datastore_id = ${datastoreId} and d.vendor_id = ${datastore.vendorId}
+          limit 1) d),
+      written as (
+        insert into datastore_embeddings (document_id, datastore_id, dims, embedding, packed)
+        select id, ${datastoreId}, ${dims},
+          ${hnsw ? sql`embedding::vector` : sql`null`}, ${hnsw ? sql`null` : sql`decode(packed, 'base64')`}
+        from mine
+        on conflict (document_id) do update
+          set embedding = excluded.embedding, packed = excluded.packed, dims = excluded.dims,
+            datastore_id = excluded.datastore_id, seq = nextval('datastore_embeddings_seq')
+        returning document_id, seq),
+      synced as (
+        update datastore_documents set requires_sync = false, sync_lease_until = null, sync_error = null
+        where id = any(array(select id from mine where current)))
+      select (select coalesce(max(seq), 0) from datastore_embeddings where datastore_id = ${datastoreId}) as before,
+        document_id as id, seq from written`;
+    // The embedded database has one session: statements already run one at a time.
+    const result =
+      database.kind === 'pglite'
+        ? await database.db.execute(store)
+        : await database.db.transaction(async (tx) => {
+            await tx.execute(sql`select pg_advisory_xact_lock(${WRITE_LOCK}, ${datastoreId})`);
+            return tx.execute(store);
+          });
     vectorWrites.set(datastoreId, (vectorWrites.get(datastoreId) ?? 0) + 1);
+    if (hnsw || !opts.keepIndex) continue;
+    const written = rowsOf<{ before: string | number; id: number; seq: string | number }>(result);
+    if (written.length === 0) continue;
+    const byId = new Map(chunk.map((r, j) => [r.documentId, j]));
+    appendToMemoryIndex(
+      database,
+      datastore,
+      dims,
+      Number(written[0]?.before ?? 0),
+      written.flatMap((w) => {
+        const j = byId.get(w.id);
+        return j === undefined
+          ? []
+          : [{ id: w.id, seq: Number(w.seq), vector: unpack(packed[j]!, dims), text: chunk[j]!.text }];
+      }),
+    );
   }
+}
+
+/**
+ * Adds rows just written to the datastore's in-memory index when it has read everything before them
+ * (`before`: the datastore's highest `seq` ahead of the write) and no refresh is reading meanwhile;
+ * otherwise the next search reads them from the table as it would have.
+ */
+function appendToMemoryIndex(
+  database: Database,
+  datastore: SearchedDatastore,
+  dims: number,
+  before: number,
+  rows: { id: number; seq: number; vector: SparseVector | Float32Array; text: string }[],
+) {
+  const key = indexKey(datastore, dims);
+  const cache = memoryIndexes.get(database);
+  let entry = cache?.get(key);
+  if (!entry && before === 0) entry = memoryIndexOf(database, key, dims);
+  if (!entry || entry.refresh || entry.index.seq !== before) return;
+  for (const row of rows) {
+    entry.index.upsert(row.id, row.vector, row.text);
+    entry.index.seq = Math.max(entry.index.seq, row.seq);
+  }
+  entry.writesSeen = vectorWrites.get(datastore.id) ?? 0;
+  // Counted again at its new size.
+  memoryIndexes.get(database)?.set(key, entry);
 }
 
 /** The advisory-lock namespace of datastore vector writes (the second key is the datastore's id). */
@@ -217,7 +312,7 @@ const memoryIndexes = new WeakMap<
   LRUCache<string, { index: MemoryIndex; refresh?: Promise<void>; writesSeen: number }>
 >();
 
-function memoryIndexOf(database: Database, key: string) {
+function memoryIndexOf(database: Database, key: string, dims: number) {
   let cache = memoryIndexes.get(database);
   if (!cache) {
     cache = new LRUCache({
@@ -228,11 +323,15 @@ function memoryIndexOf(database: Database, key: string) {
   }
   let entry = cache.get(key);
   if (!entry) {
-    entry = { index: new MemoryIndex(), writesSeen: -1 };
+    entry = { index: new MemoryIndex(dims), writesSeen: -1 };
     cache.set(key, entry);
   }
   return entry;
 }
+
+/** An in-memory index's key: datastore, embedding model and dimension (a changed model starts a new one). */
+const indexKey = (datastore: SearchedDatastore, dims: number) =>
+  `${datastore.id}:${datastore.modelId ?? ''}:${dims}`;
 
 const ofDatastore = (key: string, datastoreId: number) => key.startsWith(`${datastoreId}:`);
 
@@ -275,7 +374,7 @@ async function refresh(database: Database, datastore: SearchedDatastore, dims: n
     for (const row of rows) {
       // Rows written before ADR 0033 hold only the `embedding` column ('[…]' with pgvector, '{…}' without).
       const vector = row.packed
-        ? unpack(row.packed)
+        ? unpack(row.packed, dims)
         : sparse(row.embedding!.slice(1, -1).split(',').map(Number));
       index.upsert(row.id, vector, documentText(row.document));
       index.seq = Math.max(index.seq, Number(row.seq));
@@ -287,8 +386,8 @@ async function refresh(database: Database, datastore: SearchedDatastore, dims: n
 /** The datastore's in-memory index, brought up to date with the table (one refresh at a time). */
 async function currentMemoryIndex(database: Database, datastore: SearchedDatastore, dims: number) {
   await prepareVectorStore(database);
-  const key = `${datastore.id}:${datastore.modelId ?? ''}:${dims}`;
-  const entry = memoryIndexOf(database, key);
+  const key = indexKey(datastore, dims);
+  const entry = memoryIndexOf(database, key, dims);
   while (entry.refresh) await entry.refresh;
   // Only this process uses the database (PGlite, the embedded server): nothing new to read unless it wrote since.
   const writes = vectorWrites.get(datastore.id) ?? 0;
@@ -301,6 +400,71 @@ async function currentMemoryIndex(database: Database, datastore: SearchedDatasto
   });
   await entry.refresh;
   return entry.index;
+}
+
+/** A process notes a datastore's search in the table at most this often. */
+const SEARCH_NOTE_MS = 60_000;
+const searchNoted = new WeakMap<Database, Map<number, number>>();
+
+/** Notes that the datastore was searched (for the warm-up of a starting process), throttled per process. */
+async function noteSearch(database: Database, datastoreId: number): Promise<void> {
+  let noted = searchNoted.get(database);
+  if (!noted) {
+    noted = new Map();
+    searchNoted.set(database, noted);
+  }
+  const now = Date.now();
+  if (now - (noted.get(datastoreId) ?? 0) < SEARCH_NOTE_MS) return;
+  noted.set(datastoreId, now);
+  await database.db.execute(sql`
+    insert into datastore_searches (datastore_id, searched_at)
+    select id, now() from datastores where id = ${datastoreId}
+    on conflict (datastore_id) do update set searched_at = excluded.searched_at`);
+}
+
+/**
+ * Builds this process's in-memory indexes from the table in the background, recently searched datastores
+ * first, until `maxPostings` (default: most of what a process keeps) — so the first search after a start
+ * does not wait for a build. Reads only: every instance warms its own. `stopped()` ends it between
+ * datastores (the server closes). Answers the datastores warmed.
+ */
+export async function warmMemoryIndexes(
+  database: Database,
+  opts: { maxPostings?: number; stopped?: () => boolean } = {},
+): Promise<number[]> {
+  await prepareVectorStore(database);
+  const budget = opts.maxPostings ?? MEMORY_INDEX_POSTINGS_MAX * 0.8;
+  const candidates = rowsOf<{ id: number; vendor_id: number; model_id: number | null; dims: number | null }>(
+    await database.db.execute(sql`
+      select d.id, d.vendor_id, d.embedding_vendor_model_id as model_id,
+        (select e.dims from datastore_embeddings e
+          where e.datastore_id = d.id and e.packed is not null limit 1) as dims
+      from datastores d left join datastore_searches s on s.datastore_id = d.id
+      order by s.searched_at desc nulls last, d.id`),
+  );
+  const warmed: number[] = [];
+  for (const row of candidates) {
+    if (opts.stopped?.() || row.dims === null) continue;
+    const cache = memoryIndexes.get(database);
+    if ((cache?.calculatedSize ?? 0) >= budget) break;
+    const index = await currentMemoryIndex(
+      database,
+      { vendorId: row.vendor_id, id: row.id, modelId: row.model_id },
+      Number(row.dims),
+    );
+    if ((cache?.calculatedSize ?? 0) + index.postings > budget && warmed.length > 0) {
+      forgetMemoryIndexes(database, row.id);
+      break;
+    }
+    warmed.push(row.id);
+  }
+  return warmed;
+}
+
+/** Whether this process holds an in-memory index of the datastore (any model and dimension). */
+export function holdsMemoryIndex(database: Database, datastoreId: number): boolean {
+  const cache = memoryIndexes.get(database);
+  return [...(cache?.keys() ?? [])].some((key) => ofDatastore(key, datastoreId));
 }
 
 export interface SearchedDatastore {
@@ -332,6 +496,7 @@ export async function rankedMatches(
   const [index, waiting] = await Promise.all([
     currentMemoryIndex(database, datastore, vector.length),
     waitingTextMatches(database.db, datastore, query.text, n),
+    noteSearch(database, datastore.id),
   ]);
   return [index.nearest(sparse(vector), n), index.textMatches(query.text, n), waiting];
 }
