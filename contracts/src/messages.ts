@@ -840,6 +840,24 @@ const TRANSLATIONS = {
     fr_FR: 'Élément {item} : un objet avec les champs texte « Q » et « A » est attendu.',
     it_IT: 'Elemento {item}: è atteso un oggetto con i campi di testo «Q» e «A».',
   },
+  csvRow: {
+    de_DE: 'Zeile {row}: {reason}',
+    gsw_CH: 'Ziile {row}: {reason}',
+    fr_FR: 'Ligne {row} : {reason}',
+    it_IT: 'Riga {row}: {reason}',
+  },
+  itemTooLarge: {
+    de_DE: 'Eintrag {item} hat {bytes} Bytes; ein Dokument darf höchstens {max} Bytes haben.',
+    gsw_CH: 'Iitrag {item} het {bytes} Bytes; es Dokumänt darf höchstens {max} Bytes ha.',
+    fr_FR: 'L’élément {item} fait {bytes} octets ; un document peut en avoir {max} au plus.',
+    it_IT: 'L’elemento {item} è di {bytes} byte; un documento può averne al massimo {max}.',
+  },
+  documentTooLarge: {
+    de_DE: 'Das Dokument hat {bytes} Bytes; ein Dokument darf höchstens {max} Bytes haben.',
+    gsw_CH: 'S Dokumänt het {bytes} Bytes; es Dokumänt darf höchstens {max} Bytes ha.',
+    fr_FR: 'Le document fait {bytes} octets ; un document peut en avoir {max} au plus.',
+    it_IT: 'Il documento è di {bytes} byte; un documento può averne al massimo {max}.',
+  },
   qaItemEmpty: {
     de_DE: 'Eintrag {item}: „Q“ und „A“ dürfen nicht leer sein.',
     gsw_CH: 'Iitrag {item}: «Q» und «A» dörfed nöd läär sii.',

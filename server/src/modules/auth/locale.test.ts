@@ -223,6 +223,19 @@ describe('answers in the request locale', () => {
     expect(refusedImport.json().errors).toEqual({
       data: 'Élément 1 : « Q » et « A » ne doivent pas être vides.',
     });
+    const importRefusal = async (mode: string, data: string) => {
+      const answer = await owner.post(`/v1/datastores/${datastore.json().data.id}/docs/import?locale=fr_FR`, {
+        mode,
+        data,
+      });
+      expect(answer.statusCode, answer.body).toBe(400);
+      return answer.json().errors.data as string;
+    };
+    // A CSV row the parser refuses: our words around the parser's own.
+    expect(await importRefusal('csv', 'q,a\n"one","two"\n"three"\n')).toMatch(/^Ligne 3 : /);
+    expect(await importRefusal('json', JSON.stringify([{ q: 'ok' }, { q: 'x'.repeat(70_000) }]))).toMatch(
+      /^L’élément 2 fait \d+ octets ; un document peut en avoir 65536 au plus\.$/,
+    );
 
     for (const text of [error, stored.replace('Incorrect API key provided', ''), limited.json().message]) {
       expect(text.replace(/Incorrect API key provided|http:\S+|HTTP/g, '')).not.toMatch(ENGLISH_WORDS);

@@ -11,6 +11,7 @@ import {
   type FileImportMode,
   IMPORT_MAX_DOCUMENTS,
   isPlainObject,
+  message,
 } from '@llmor/contracts';
 import canonicalize from 'canonicalize';
 import { CsvError, parse as parseCsv } from 'csv-parse/sync';
@@ -80,7 +81,9 @@ function csvDocuments(data: unknown): unknown[] {
   } catch (err) {
     if (err instanceof CsvError) {
       const line = (err as CsvError & { lines?: number }).lines;
-      throw refuse(`${line ? `Row ${line}: ` : ''}${err.message.replace(/^Invalid Record Length: /, '')}`);
+      // The parser's own words, after the row they are about.
+      const reason = err.message.replace(/^Invalid Record Length: /, '');
+      throw refuse(line ? message('csvRow', { row: line, reason }) : reason);
     }
     throw err;
   }
@@ -171,7 +174,7 @@ export async function parseImport(
   const seen = new Set<string>();
   const out: ParsedDocument[] = [];
   documents.forEach(({ document, at }, i) => {
-    checkDocumentSize(document, `Item ${i + 1}`);
+    checkDocumentSize(document, i + 1);
     const hash = documentHash(document);
     if (seen.has(hash)) return;
     seen.add(hash);
@@ -192,10 +195,14 @@ export function uploadData(mode: FileImportMode, bytes: Buffer): unknown {
   }
 }
 
-export function checkDocumentSize(document: unknown, label = 'The document'): void {
+/** Refuses a document past the size limit; `item`: its place in an import (1-based). */
+export function checkDocumentSize(document: unknown, item?: number): void {
   const bytes = Buffer.byteLength(JSON.stringify(document) ?? '', 'utf8');
   if (bytes > DOCUMENT_MAX_BYTES) {
-    throw refuse(`${label} is ${bytes} bytes; a document may have at most ${DOCUMENT_MAX_BYTES} bytes.`);
+    const sizes = { bytes, max: DOCUMENT_MAX_BYTES };
+    throw refuse(
+      item === undefined ? message('documentTooLarge', sizes) : message('itemTooLarge', { ...sizes, item }),
+    );
   }
 }
 
