@@ -182,7 +182,7 @@ describe('the conversation history', () => {
     });
     await page.getByTestId('composer-input').fill('Hello');
     await page.getByTestId('composer-input').press('Enter');
-    await page.waitForURL(/\/chat\/\w+/);
+    await page.waitForURL(/\/chat\/[\w-]+/);
     await page.getByTestId('conversation-history-item').first().waitFor();
     await page.waitForLoadState('networkidle');
     expect(listLoads).toHaveLength(1);

