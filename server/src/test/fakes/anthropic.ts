@@ -18,7 +18,7 @@
  * request with another `x-api-key` answers 401 like Anthropic does.
  */
 import type { ServerResponse } from 'node:http';
-import { FakeHttpServer, type RecordedRequest, sendJson, startSse, tick } from './http';
+import { FakeHttpServer, FakeOverHttp, type RecordedRequest, sendJson, startSse, tick } from './http';
 import { type FakeToolCall, fragments } from './openai';
 
 export type FakeAnthropicScript =
@@ -54,29 +54,16 @@ export function anthropicErrorBody(status: number, message?: string) {
   return { type: 'error', error: { type, message: message ?? text } };
 }
 
-export class FakeAnthropic {
+export class FakeAnthropic extends FakeOverHttp {
   readonly http = new FakeHttpServer([MESSAGES_ROUTE]);
   private seq = 0;
 
-  constructor(private readonly opts: { apiKey?: string } = {}) {}
+  constructor(private readonly opts: { apiKey?: string } = {}) {
+    super();
+  }
 
   get baseUrl(): string {
     return `${this.http.url}/v1`;
-  }
-  get requests(): RecordedRequest[] {
-    return this.http.requests;
-  }
-  get failures(): string[] {
-    return this.http.failures;
-  }
-  expectNoFailures(): void {
-    this.http.expectNoFailures();
-  }
-  pending(): number {
-    return this.http.pending();
-  }
-  close(): Promise<void> {
-    return this.http.close();
   }
 
   messages(script: FakeAnthropicScript): this {

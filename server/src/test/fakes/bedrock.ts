@@ -26,7 +26,7 @@ import { createHash, createHmac } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
-import { FakeHttpServer, type RecordedRequest, sendJson, tick } from './http';
+import { FakeHttpServer, FakeOverHttp, type RecordedRequest, sendJson, tick } from './http';
 import { type FakeToolCall, fakeVector, fragments } from './openai';
 
 export interface FakeBedrockOptions {
@@ -149,7 +149,7 @@ function frame(headers: Record<string, string>, payload: Record<string, unknown>
 const event = (type: string, payload: Record<string, unknown>) =>
   frame({ ':event-type': type, ':content-type': 'application/json', ':message-type': 'event' }, payload);
 
-export class FakeBedrock {
+export class FakeBedrock extends FakeOverHttp {
   readonly http: FakeHttpServer;
   /** The parsed signature of every request, in order. */
   readonly signatures: ParsedSignature[] = [];
@@ -158,6 +158,7 @@ export class FakeBedrock {
     private readonly opts: FakeBedrockOptions,
     models: string[],
   ) {
+    super();
     const routes = models.flatMap((m) => [converseRoute(m), `POST /model/${encodeURIComponent(m)}/invoke`]);
     this.http = new FakeHttpServer(routes);
   }
@@ -165,18 +166,6 @@ export class FakeBedrock {
   /** The endpoint URL to install with. */
   get baseUrl(): string {
     return this.http.url;
-  }
-  get requests(): RecordedRequest[] {
-    return this.http.requests;
-  }
-  get failures(): string[] {
-    return this.http.failures;
-  }
-  pending(): number {
-    return this.http.pending();
-  }
-  close(): Promise<void> {
-    return this.http.close();
   }
 
   converse(model: string, script: FakeConverseScript): this {

@@ -14,7 +14,7 @@
  * route or an empty queue answers 500 and is recorded in `failures`.
  */
 import type { ServerResponse } from 'node:http';
-import { FakeHttpServer, type RecordedRequest, sendJson, startSse, tick } from './http';
+import { FakeHttpServer, FakeOverHttp, type RecordedRequest, sendJson, startSse, tick } from './http';
 import { type FakeChatScript, fragments } from './openai';
 
 export interface ChatCompletionsDialect {
@@ -39,7 +39,7 @@ interface ChatRequestBody {
   stream?: boolean;
 }
 
-export class FakeChatCompletions {
+export class FakeChatCompletions extends FakeOverHttp {
   readonly http: FakeHttpServer;
   readonly chatRoute: string;
   private seq = 0;
@@ -49,6 +49,7 @@ export class FakeChatCompletions {
     private readonly opts: { apiKey?: string } = {},
     otherRoutes: string[] = [],
   ) {
+    super();
     this.chatRoute = `POST ${dialect.basePath}/chat/completions`;
     this.http = new FakeHttpServer([this.chatRoute, ...otherRoutes]);
   }
@@ -61,21 +62,6 @@ export class FakeChatCompletions {
   /** Base URL to configure a client with. */
   get baseUrl(): string {
     return `${this.http.url}${this.dialect.basePath}`;
-  }
-  get requests(): RecordedRequest[] {
-    return this.http.requests;
-  }
-  get failures(): string[] {
-    return this.http.failures;
-  }
-  expectNoFailures(): void {
-    this.http.expectNoFailures();
-  }
-  pending(): number {
-    return this.http.pending();
-  }
-  close(): Promise<void> {
-    return this.http.close();
   }
 
   chat(script: FakeChatScript): this {

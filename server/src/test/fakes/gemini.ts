@@ -24,7 +24,7 @@
  * An unexpected route or an empty queue answers 500 and is recorded in `failures`.
  */
 import type { ServerResponse } from 'node:http';
-import { FakeHttpServer, type RecordedRequest, sendJson, tick } from './http';
+import { FakeHttpServer, FakeOverHttp, type RecordedRequest, sendJson, tick } from './http';
 import { type FakeEmbeddingsScript, type FakeToolCall, fakeVector } from './openai';
 
 export type FakeGeminiScript =
@@ -103,12 +103,13 @@ function missingSignature(model: string, req: RecordedRequest): unknown {
   return null;
 }
 
-export class FakeGemini {
+export class FakeGemini extends FakeOverHttp {
   readonly http: FakeHttpServer;
   readonly routes: { stream: string; generate: string; embed: string; batchEmbed: string };
   private seq = 0;
 
   constructor(private readonly opts: { apiKey?: string; chatModel: string; embeddingModel: string }) {
+    super();
     const model = `POST /v1beta/models/${opts.chatModel}`;
     const embedding = `POST /v1beta/models/${opts.embeddingModel}`;
     this.routes = {
@@ -122,21 +123,6 @@ export class FakeGemini {
 
   get baseUrl(): string {
     return `${this.http.url}/v1beta`;
-  }
-  get requests(): RecordedRequest[] {
-    return this.http.requests;
-  }
-  get failures(): string[] {
-    return this.http.failures;
-  }
-  expectNoFailures(): void {
-    this.http.expectNoFailures();
-  }
-  pending(): number {
-    return this.http.pending();
-  }
-  close(): Promise<void> {
-    return this.http.close();
   }
 
   /** The next `streamGenerateContent` answer. */

@@ -131,3 +131,27 @@ export function startSse(res: ServerResponse): void {
 }
 
 export const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * What every provider fake shows of its server: the requests it saw, what it refused, what it still
+ * waits to answer, and its end.
+ */
+export abstract class FakeOverHttp {
+  abstract readonly http: FakeHttpServer;
+
+  get requests(): RecordedRequest[] {
+    return this.http.requests;
+  }
+  get failures(): string[] {
+    return this.http.failures;
+  }
+  expectNoFailures(): void {
+    this.http.expectNoFailures();
+  }
+  pending(): number {
+    return this.http.pending();
+  }
+  close(): Promise<void> {
+    return this.http.close();
+  }
+}

@@ -18,7 +18,7 @@
  * Anything unexpected answers 500 and is recorded in `failures`.
  */
 import type { ServerResponse } from 'node:http';
-import { FakeHttpServer, type RecordedRequest, sendJson, tick } from './http';
+import { FakeHttpServer, FakeOverHttp, type RecordedRequest, sendJson, tick } from './http';
 import { type FakeToolCall, fakeVector } from './openai';
 
 export type FakeOllamaChatScript =
@@ -57,26 +57,16 @@ const errorBody = (status: number, message?: string) => ({
 
 const CREATED_AT = '2026-11-25T01:00:00.000000000Z';
 
-export class FakeOllama {
+export class FakeOllama extends FakeOverHttp {
   readonly http = new FakeHttpServer([OLLAMA_CHAT_ROUTE, OLLAMA_EMBED_ROUTE, OLLAMA_TAGS_ROUTE]);
 
-  constructor(private readonly opts: { apiKey?: string } = {}) {}
+  constructor(private readonly opts: { apiKey?: string } = {}) {
+    super();
+  }
 
   /** Base URL of the native API (ends in `/api`). */
   get baseUrl(): string {
     return `${this.http.url}/api`;
-  }
-  get requests(): RecordedRequest[] {
-    return this.http.requests;
-  }
-  get failures(): string[] {
-    return this.http.failures;
-  }
-  pending(): number {
-    return this.http.pending();
-  }
-  close(): Promise<void> {
-    return this.http.close();
   }
 
   chat(script: FakeOllamaChatScript): this {

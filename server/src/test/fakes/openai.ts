@@ -28,7 +28,7 @@
  * answers 401 like OpenAI does (not a failure: that is the real protocol).
  */
 import type { ServerResponse } from 'node:http';
-import { FakeHttpServer, type RecordedRequest, sendJson, startSse, tick } from './http';
+import { FakeHttpServer, FakeOverHttp, type RecordedRequest, sendJson, startSse, tick } from './http';
 
 export interface FakeToolCall {
   id: string;
@@ -110,7 +110,7 @@ export function fragments(s: string, n = 3): string[] {
 
 const argText = (a: unknown) => (typeof a === 'string' ? a : JSON.stringify(a));
 
-export class FakeOpenAI {
+export class FakeOpenAI extends FakeOverHttp {
   readonly http: FakeHttpServer;
   private seq = 0;
 
@@ -123,6 +123,7 @@ export class FakeOpenAI {
       models: MODELS_ROUTE,
     },
   ) {
+    super();
     this.http = new FakeHttpServer(Object.values(routes));
   }
 
@@ -130,24 +131,9 @@ export class FakeOpenAI {
   get baseUrl(): string {
     return `${this.http.url}/v1`;
   }
-  get requests(): RecordedRequest[] {
-    return this.http.requests;
-  }
-  get failures(): string[] {
-    return this.http.failures;
-  }
   /** Requests to one route only. */
   requestsTo(route: string): RecordedRequest[] {
     return this.http.requests.filter((r) => `${r.method} ${r.path}` === route);
-  }
-  expectNoFailures(): void {
-    this.http.expectNoFailures();
-  }
-  pending(): number {
-    return this.http.pending();
-  }
-  close(): Promise<void> {
-    return this.http.close();
   }
 
   chat(script: FakeChatScript): this {
