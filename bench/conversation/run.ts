@@ -2,7 +2,7 @@
  * Conversation benchmark: npx tsx bench/conversation/run.ts
  *   CONVERSATION_REPLIES   replies per overhead cell (default 320, split between the callers)
  *   CONVERSATION_SQL_TRACE=1 also prints the SQL statements of one console send
- *   CONVERSATION_PARTS     which parts run (default `overhead,first-chunk,history`; e.g. one part to profile)
+ *   CONVERSATION_PARTS     which parts run (default: all of `overhead,first-chunk,realistic,history,long-answer,observability`; e.g. one part to profile)
  *
  * On the embedded default (PGlite in memory, every role in one process), in one run:
  *
@@ -16,6 +16,8 @@
  * 2. First chunk: the fake provider writes its first chunk, pauses, then the rest; a socket.io client
  *    joined to the conversation times `completion_stream` from the provider's first SSE byte (at 1 and 8
  *    concurrent conversations); the provider read directly by fetch is the baseline. Goal: ≤ 5 ms.
+ *    2b. The same with a realistic provider (first token after 300 ms, then 20 chunks 20 ms apart) at 32
+ *    conversations at once (`realistic`). Goal: overhead p50 ≤ 2 ms, p99 ≤ 10 ms.
  * 3. Reply time against history length: the offline demo model with no delay (only llmor's own work
  *    timed) through the completion engine, a fresh conversation against one holding 1,000 stored
  *    messages (goal ≤ 1.5×); and console sends over HTTP as the caller times them, against the fake
@@ -56,18 +58,27 @@ const FIRST_CHUNK_SENDS = 60;
 const FIRST_CHUNK_CONCURRENCY = [1, 8];
 /** The fake provider's pause after its first chunk in the first-chunk part. */
 const FIRST_CHUNK_PAUSE_MS = 25;
+/** A realistic model's pace: the first token after 300 ms, then 20 chunks 20 ms apart. */
+const REALISTIC_PACING = { firstMs: 300, chunkMs: 20 };
+const REALISTIC_CHUNKS = 21;
+const REALISTIC_CONVERSATIONS = 32;
+const REALISTIC_SENDS = 10;
 const HISTORY_REPLIES = 40;
 const HISTORY = 1_000;
 const LONG_ANSWER_REPLIES = 60;
 const METRICS_ROUNDS = 6;
 const METRICS_CONCURRENCY = 8;
 const PARTS = new Set(
-  (process.env.CONVERSATION_PARTS ?? 'overhead,first-chunk,history,long-answer,observability').split(','),
+  (
+    process.env.CONVERSATION_PARTS ?? 'overhead,first-chunk,realistic,history,long-answer,observability'
+  ).split(','),
 );
 
 const provider = await startFakeProvider();
 const { server, ctx, vendor, app } = await startBenchServer(provider.url, {
   SEND_RATE_PER_MINUTE: '1000000',
+  // The realistic part joins 32 relay clients from one address.
+  RELAY_SOCKETS_PER_ADDRESS: '64',
 });
 const queries = countQueries(ctx.db);
 const session = await consoleSession(server.url, vendor.key);
@@ -164,58 +175,84 @@ async function overheadPart(): Promise<void> {
   );
 }
 
+/**
+ * The provider read directly by fetch, `n` callers sending `sends` requests each (after 3 warm-up calls):
+ * how long after the provider wrote its first SSE byte the reader had it, sorted.
+ */
+async function directFirstChunks(n: number, sends: number, label: string): Promise<number[]> {
+  const latencies: number[] = [];
+  await load(
+    n,
+    async (w, i) => {
+      const content = `${label} ${n}-${w}-${i}`;
+      const res = await fetch(`${provider.url}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench' },
+        body: JSON.stringify(directStreamBody(content)),
+      });
+      const reader = res.body!.getReader();
+      await reader.read();
+      const at = performance.now();
+      while (!(await reader.read()).done) {}
+      if (i >= 3) latencies.push(at - provider.firstByteAt.get(content)!);
+      return true;
+    },
+    { perCaller: sends + 3 },
+  );
+  return latencies.sort((a, b) => a - b);
+}
+
+/**
+ * `n` conversations, each with a socket.io client joined, sending `sends` messages each (after 3 warm-up
+ * sends): how long after the provider wrote its first SSE byte each client had the first
+ * `completion_stream`, sorted, and the load's cell (CPU per send).
+ */
+async function relayFirstChunks(
+  n: number,
+  sends: number,
+  label: string,
+): Promise<{ latencies: number[]; cell: Cell }> {
+  const tokens = await conversations(n);
+  const sockets = await Promise.all(tokens.map((token) => relayClient(server.url, token, session.headers)));
+  const firstChunkAt = new Map<string, number>();
+  const waiting: (string | null)[] = tokens.map(() => null);
+  for (const [w, socket] of sockets.entries()) {
+    socket.on(RelayServerEvent.message, (raw: string) => {
+      const { type } = relayMessage.parse(JSON.parse(raw));
+      const content = waiting[w];
+      if (type !== RelayMessageType.completionStream || !content || firstChunkAt.has(content)) return;
+      firstChunkAt.set(content, performance.now());
+    });
+  }
+  const latencies: number[] = [];
+  const cell = await load(
+    n,
+    async (w, i) => {
+      const content = `${label} ${n}-${w}-${i}`;
+      waiting[w] = content;
+      const ok = await send(tokens[w]!, content);
+      waiting[w] = null;
+      const sent = provider.firstByteAt.get(content);
+      const received = firstChunkAt.get(content);
+      if (!ok || sent === undefined || received === undefined) return false;
+      if (i >= 3) latencies.push(received - sent);
+      return true;
+    },
+    { perCaller: sends + 3 },
+  );
+  for (const socket of sockets) socket.close();
+  return { latencies: latencies.sort((a, b) => a - b), cell };
+}
+
 /** 2. First chunk: the provider's first SSE byte → fetch directly, and → llmor → a relay client. */
 async function firstChunkPart(): Promise<void> {
   provider.pauseAfterFirstMs = FIRST_CHUNK_PAUSE_MS;
-  const directFirst: number[] = [];
-  for (let i = 0; i < FIRST_CHUNK_SENDS; i++) {
-    const content = `direct first chunk ${i}`;
-    const res = await fetch(`${provider.url}/chat/completions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench' },
-      body: JSON.stringify(directStreamBody(content)),
-    });
-    const reader = res.body!.getReader();
-    await reader.read();
-    const at = performance.now();
-    while (!(await reader.read()).done) {}
-    if (i >= 5) directFirst.push(at - provider.firstByteAt.get(content)!);
-  }
+  const directFirst = await directFirstChunks(1, FIRST_CHUNK_SENDS, 'direct first chunk');
   const relayFirst: Record<number, number[]> = {};
   for (const n of FIRST_CHUNK_CONCURRENCY) {
-    const tokens = await conversations(n);
-    const sockets = await Promise.all(tokens.map((token) => relayClient(server.url, token, session.headers)));
-    const firstChunkAt = new Map<string, number>();
-    const waiting: (string | null)[] = tokens.map(() => null);
-    for (const [w, socket] of sockets.entries()) {
-      socket.on(RelayServerEvent.message, (raw: string) => {
-        const { type } = relayMessage.parse(JSON.parse(raw));
-        const content = waiting[w];
-        if (type !== RelayMessageType.completionStream || !content || firstChunkAt.has(content)) return;
-        firstChunkAt.set(content, performance.now());
-      });
-    }
-    const latencies: number[] = [];
-    await load(
-      n,
-      async (w, i) => {
-        const content = `first chunk ${n}-${w}-${i}`;
-        waiting[w] = content;
-        const ok = await send(tokens[w]!, content);
-        waiting[w] = null;
-        const sent = provider.firstByteAt.get(content);
-        const received = firstChunkAt.get(content);
-        if (!ok || sent === undefined || received === undefined) return false;
-        if (i >= 3) latencies.push(received - sent);
-        return true;
-      },
-      { perCaller: Math.ceil(FIRST_CHUNK_SENDS / n) + 3 },
-    );
-    for (const socket of sockets) socket.close();
-    relayFirst[n] = latencies.sort((a, b) => a - b);
+    relayFirst[n] = (await relayFirstChunks(n, Math.ceil(FIRST_CHUNK_SENDS / n), 'first chunk')).latencies;
   }
   provider.pauseAfterFirstMs = 0;
-  directFirst.sort((a, b) => a - b);
 
   console.log(
     `\nFirst chunk: provider's first SSE byte → the client has it (the provider pauses ${FIRST_CHUNK_PAUSE_MS} ms after it)\n`,
@@ -236,6 +273,36 @@ async function firstChunkPart(): Promise<void> {
       fmt(percentile(relayFirst[n]!, 99)),
       '≤ 5 ms',
     ]),
+  ]);
+}
+
+/**
+ * 2b. First token with a realistic provider: 32 conversations at once, each with a relay client joined,
+ * against the same provider read directly by 32 fetch callers; the overhead is the difference.
+ */
+async function realisticPart(): Promise<void> {
+  provider.pacing = REALISTIC_PACING;
+  provider.chunks = REALISTIC_CHUNKS;
+  const n = REALISTIC_CONVERSATIONS;
+  const direct = await directFirstChunks(n, REALISTIC_SENDS, 'realistic direct');
+  const { latencies: relay, cell } = await relayFirstChunks(n, REALISTIC_SENDS, 'realistic');
+  provider.pacing = null;
+  provider.chunks = FAKE_REPLY.length;
+  const at = (sorted: number[], p: number) => percentile(sorted, p);
+  console.log(
+    `\nFirst token, realistic provider (first chunk after ${REALISTIC_PACING.firstMs} ms, then ${REALISTIC_CHUNKS - 1} chunks ${REALISTIC_PACING.chunkMs} ms apart), ${n} conversations at once, ${REALISTIC_SENDS} sends each\n`,
+  );
+  printTable([
+    ['path', 'p50 ms', 'p99 ms', 'overhead p50 / p99', 'CPU ms / send', 'goal'],
+    ['provider → fetch directly (baseline)', fmt(at(direct, 50)), fmt(at(direct, 99)), '', '', ''],
+    [
+      'provider → llmor → socket.io `completion_stream`',
+      fmt(at(relay, 50)),
+      fmt(at(relay, 99)),
+      `${fmt(at(relay, 50) - at(direct, 50))} / ${fmt(at(relay, 99) - at(direct, 99))} ms`,
+      cell.cpuMs.toFixed(2),
+      '≤ 2 / ≤ 10 ms',
+    ],
   ]);
 }
 
@@ -559,6 +626,7 @@ try {
 
   if (PARTS.has('overhead')) await overheadPart();
   if (PARTS.has('first-chunk')) await firstChunkPart();
+  if (PARTS.has('realistic')) await realisticPart();
   if (PARTS.has('history')) await historyPart();
   if (PARTS.has('long-answer')) await longAnswerPart();
   if (PARTS.has('observability')) await observabilityPart();

@@ -5,7 +5,8 @@
  * it writes the first chunk, waits, then the rest — so the first chunk's way to a client can be timed alone;
  * `firstByteAt` then holds when the first SSE byte of each request was written, by the request's last user
  * message (callers make each one unique). With `chunks` above the default five it streams a long answer of
- * that many text chunks (the CPU a streamed chunk costs is read from the difference).
+ * that many text chunks (the CPU a streamed chunk costs is read from the difference). With `pacing` it
+ * answers like a real model: the first chunk after `firstMs`, then one chunk every `chunkMs`.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -27,6 +28,8 @@ export interface FakeProvider {
   pauseAfterFirstMs: number;
   /** Text chunks of an answer (5 by default: `FAKE_REPLY`; more: a long answer of as many words). */
   chunks: number;
+  /** A realistic model's pace (null: answer at once, or as `pauseAfterFirstMs` says). */
+  pacing: { firstMs: number; chunkMs: number } | null;
   /** `performance.now()` when the first SSE byte was written, by the last user message's text. */
   readonly firstByteAt: Map<string, number>;
   /** Requests answered, and requests refused as unexpected. */
@@ -47,6 +50,7 @@ export async function startFakeProvider(): Promise<FakeProvider> {
   const fake: Omit<FakeProvider, 'url' | 'close'> = {
     pauseAfterFirstMs: 0,
     chunks: FAKE_REPLY.length,
+    pacing: null,
     firstByteAt: new Map(),
     counts: { answered: 0, unexpected: 0 },
   };
@@ -89,11 +93,24 @@ export async function startFakeProvider(): Promise<FakeProvider> {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       const [first, ...rest] = pieces;
       const head = chunk({ role: 'assistant', content: first }, null);
-      let tail = rest.map((piece) => chunk({ content: piece }, null)).join('') + chunk({}, 'stop');
+      const texts = rest.map((piece) => chunk({ content: piece }, null));
+      let ending = chunk({}, 'stop');
       if (request.stream_options?.include_usage) {
-        tail += sse({ ...BASE, object: 'chat.completion.chunk', choices: [], usage: usageOf(pieces.length) });
+        ending += sse({
+          ...BASE,
+          object: 'chat.completion.chunk',
+          choices: [],
+          usage: usageOf(pieces.length),
+        });
       }
-      tail += 'data: [DONE]\n\n';
+      ending += 'data: [DONE]\n\n';
+      if (fake.pacing) {
+        paced(res, [head, ...texts], ending, fake.pacing, () =>
+          fake.firstByteAt.set(lastUserText(request.messages), performance.now()),
+        );
+        return;
+      }
+      const tail = texts.join('') + ending;
       if (fake.pauseAfterFirstMs <= 0) {
         res.end(head + tail);
         return;
@@ -114,6 +131,25 @@ export async function startFakeProvider(): Promise<FakeProvider> {
         server.close(() => resolve());
       }),
   });
+}
+
+/** Writes the first event after `firstMs` (calling `first` as it leaves), then one more every `chunkMs`. */
+function paced(
+  res: ServerResponse,
+  events: string[],
+  ending: string,
+  pacing: { firstMs: number; chunkMs: number },
+  first: () => void,
+): void {
+  let next = 0;
+  const write = () => {
+    if (next === 0) first();
+    if (next < events.length) {
+      res.write(events[next++]);
+      setTimeout(write, pacing.chunkMs);
+    } else res.end(ending);
+  };
+  setTimeout(write, pacing.firstMs);
 }
 
 const longReplies = new Map<number, string[]>();
