@@ -13,19 +13,63 @@
  * Then a long answer: CPU per call of a streamed `POST /v1/openai/chat/completions` (`stream: true`, read to
  * `[DONE]`) and of the provider called directly, with answers of 5 and of 500 chunks at one caller; llmor's
  * CPU per streamed chunk is the difference of the differences over the extra chunks (goal ≤ 0.1 ms).
+ * Last, the first token with a realistic provider (first chunk after 300 ms, then 20 chunks 20 ms apart):
+ * 32 OpenAI SDK streams at once through `POST /v1/openai/chat/completions`, against the same SDK reading the
+ * provider directly; the overhead is the difference (goal p50 ≤ 2 ms, p99 ≤ 10 ms).
  * The load generator, the fake provider and the server share the process and the machine's cores, so
  * the absolute figures are a floor; the overhead (llmor minus direct, per reply) is what to read.
  */
+
 import { createClient, getClient } from '@llmor/server/modules/clients/service';
 import { makeConversation } from '@llmor/server/modules/completion/testing';
+import OpenAI from 'openai';
 import { directStreamBody, FAKE_REPLY, LONG_REPLY_CHUNKS, startFakeProvider } from '../lib/fake-provider';
 import { startBenchServer } from '../lib/llmor';
-import { type Cell, fmt, load, postJson } from '../lib/load';
+import { type Cell, fmt, load, percentile, postJson } from '../lib/load';
 
 const SECONDS = Number(process.env.REACH_SECONDS ?? 4);
 const CONCURRENCY = [1, 8, 32];
 const WARM_UP_CALLS = 20;
 const LONG_ANSWER_CALLS = 60;
+/** A realistic model's pace, as in bench/conversation: the first token after 300 ms, then 20 chunks 20 ms apart. */
+const REALISTIC_PACING = { firstMs: 300, chunkMs: 20 };
+const REALISTIC_CHUNKS = 21;
+const REALISTIC_CALLERS = 32;
+const REALISTIC_CALLS = 10;
+
+/**
+ * `REALISTIC_CALLERS` OpenAI SDK streams at once (after 3 warm-up calls each), each read to its end: how long
+ * after the provider wrote its first SSE byte the SDK yielded the first text, sorted.
+ */
+async function sdkFirstTokens(
+  provider: Awaited<ReturnType<typeof startFakeProvider>>,
+  sdk: OpenAI,
+  model: string,
+  label: string,
+): Promise<number[]> {
+  const latencies: number[] = [];
+  await load(
+    REALISTIC_CALLERS,
+    async (w, i) => {
+      const content = `${label} ${w}-${i}`;
+      const stream = await sdk.chat.completions.create({
+        model,
+        messages: [{ role: 'user', content }],
+        stream: true,
+      });
+      let at: number | undefined;
+      for await (const part of stream) {
+        if (at === undefined && part.choices[0]?.delta?.content) at = performance.now();
+      }
+      const sent = provider.firstByteAt.get(content);
+      if (at === undefined || sent === undefined) return false;
+      if (i >= 3) latencies.push(at - sent);
+      return true;
+    },
+    { perCaller: REALISTIC_CALLS + 3 },
+  );
+  return latencies.sort((a, b) => a - b);
+}
 
 const provider = await startFakeProvider();
 const { server, ctx, vendor, admin, app } = await startBenchServer(provider.url);
@@ -145,6 +189,33 @@ try {
   const perChunk =
     (overhead(LONG_REPLY_CHUNKS) - overhead(FAKE_REPLY.length)) / (LONG_REPLY_CHUNKS - FAKE_REPLY.length);
   console.log(`\nllmor CPU per streamed chunk (SDK stream): ${perChunk.toFixed(3)} ms (goal ≤ 0.1 ms)`);
+
+  provider.pacing = REALISTIC_PACING;
+  provider.chunks = REALISTIC_CHUNKS;
+  const directFirst = await sdkFirstTokens(
+    provider,
+    new OpenAI({ apiKey: 'sk-bench', baseURL: provider.url, maxRetries: 0 }),
+    'fake',
+    'realistic direct',
+  );
+  const llmorFirst = await sdkFirstTokens(
+    provider,
+    new OpenAI({ apiKey: token, baseURL: `${server.url}/v1/openai`, maxRetries: 0 }),
+    'app',
+    'realistic',
+  );
+  provider.pacing = null;
+  provider.chunks = FAKE_REPLY.length;
+  const at = (sorted: number[], p: number) => fmt(percentile(sorted, p));
+  console.log(
+    `\n| first token, realistic provider, ${REALISTIC_CALLERS} OpenAI SDK streams at once | p50 ms | p99 ms | goal (overhead) |`,
+  );
+  console.log('| --- | --- | --- | --- |');
+  console.log(`| provider directly (baseline) | ${at(directFirst, 50)} | ${at(directFirst, 99)} | |`);
+  console.log(`| \`POST /v1/openai/chat/completions\` | ${at(llmorFirst, 50)} | ${at(llmorFirst, 99)} | |`);
+  console.log(
+    `| overhead | ${fmt(percentile(llmorFirst, 50) - percentile(directFirst, 50))} | ${fmt(percentile(llmorFirst, 99) - percentile(directFirst, 99))} | ≤ 2 / ≤ 10 ms |`,
+  );
 } finally {
   await server.close();
   await provider.close();
