@@ -26,6 +26,12 @@ const isHttpUrl = (s: string | undefined): s is string => !!s && /^https?:\/\//i
 const records = (v: unknown): Record<string, unknown>[] =>
   Array.isArray(v) ? v.filter((x): x is Record<string, unknown> => !!x && typeof x === 'object') : [];
 
+/** Whether a parameter is a string its field's pattern accepts (the install form's own rule). */
+function fits(entry: CatalogueEntry, key: string, value: unknown): value is string {
+  const pattern = entry.schema.properties[key]?.pattern;
+  return typeof value === 'string' && typeof pattern === 'string' && new RegExp(pattern).test(value);
+}
+
 /** Whether the entry's form has a field the provider's list fills. */
 export function listsModels(entry: CatalogueEntry): boolean {
   return Object.values(entry.schema.properties).some((p) => p['x-list-models'] === true);
@@ -128,9 +134,8 @@ async function listOpenAiOrOllama(ctx: Ctx, entry: CatalogueEntry, parameters: P
  */
 async function listAzure(ctx: Ctx, entry: CatalogueEntry, parameters: Parameters) {
   const key = str(parameters.api_key);
-  const resource = str(parameters.resource_name);
   const given = str(parameters.base_url);
-  const located = given ? isHttpUrl(given) : !!resource && /^[a-zA-Z0-9][a-zA-Z0-9-]{0,62}$/.test(resource);
+  const located = given ? isHttpUrl(given) : fits(entry, 'resource_name', parameters.resource_name);
   if (!key || !located) throw badRequest(text('modelListNeedsAzure'));
   const base = azureBaseUrl(parameters);
   const version = str(parameters.api_version) ?? 'v1';
@@ -171,9 +176,8 @@ async function listBedrock(ctx: Ctx, entry: CatalogueEntry, parameters: Paramete
   const accessKeyId = str(parameters.access_key_id);
   const secretAccessKey = str(parameters.secret_access_key);
   const sessionToken = str(parameters.session_token);
-  const endpoint =
-    region && /^[a-z]{2}(-[a-z]+)+-\d$/.test(region) && bedrockControlPlane(parameters, region);
-  if (!endpoint || !region || !accessKeyId || !secretAccessKey) throw badRequest(text('modelListNeedsAws'));
+  const endpoint = fits(entry, 'region', region) && bedrockControlPlane(parameters, region);
+  if (!endpoint || !accessKeyId || !secretAccessKey) throw badRequest(text('modelListNeedsAws'));
   const secrets = [secretAccessKey, sessionToken];
   const get = async (url: string) => {
     const signer = new AwsV4Signer({
