@@ -47,6 +47,8 @@ export const ENGLISH = {
   // Model lists at install (ADR 0039)
   modelListUnsupported: 'This model’s provider does not list its models; type the model name.',
   modelListNeedsBaseUrl: 'Type the server’s base URL (http:// or https://) first.',
+  modelListNeedsAzure: 'Type the resource name (or the base URL) and the API key first.',
+  modelListNeedsAws: 'Type the AWS region, the access key ID and the secret access key first.',
   modelListUnreachable: 'Could not reach {url}.',
   modelListTimeout: '{url} did not answer within {count} seconds.',
   modelListRefused: '{url} answered HTTP {status}: {reason}',

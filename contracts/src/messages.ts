@@ -237,6 +237,19 @@ const TRANSLATIONS = {
     fr_FR: 'Saisissez d’abord l’URL de base du serveur (http:// ou https://).',
     it_IT: 'Inserisci prima l’URL di base del server (http:// o https://).',
   },
+  modelListNeedsAzure: {
+    de_DE: 'Geben Sie zuerst den Ressourcennamen (oder die Basis-URL) und den API-Schlüssel ein.',
+    gsw_CH: 'Gänd Sie zerscht dä Ressourcename (oder d Basis-URL) und dä API-Schlüssel ii.',
+    fr_FR: 'Saisissez d’abord le nom de la ressource (ou l’URL de base) et la clé API.',
+    it_IT: 'Inserisci prima il nome della risorsa (o l’URL di base) e la chiave API.',
+  },
+  modelListNeedsAws: {
+    de_DE:
+      'Geben Sie zuerst die AWS-Region, die Zugriffsschlüssel-ID und den geheimen Zugriffsschlüssel ein.',
+    gsw_CH: 'Gänd Sie zerscht d AWS-Region, d Zuegriffsschlüssel-ID und dä gheime Zuegriffsschlüssel ii.',
+    fr_FR: 'Saisissez d’abord la région AWS, l’ID de clé d’accès et la clé d’accès secrète.',
+    it_IT: 'Inserisci prima la regione AWS, l’ID della chiave di accesso e la chiave di accesso segreta.',
+  },
   modelListUnreachable: {
     de_DE: '{url} war nicht erreichbar.',
     gsw_CH: '{url} isch nöd erreichbar gsi.',

@@ -97,6 +97,11 @@ export const parameterPropertySchema = z.looseObject({
   'x-secret': z.literal(true).optional(),
   /** The provider's server lists its models (`…/provider-models`): the form offers them for this field. */
   'x-list-models': z.literal(true).optional(),
+  /**
+   * The field takes a deployment name (Azure OpenAI): its list names the models the resource can serve, which
+   * a deployment's name often repeats but need not; the form says so.
+   */
+  'x-deployment': z.literal(true).optional(),
   /** Only in a code-52 error body: the message for this property. */
   'x-error': z.string().optional(),
 });
@@ -161,8 +166,9 @@ export const installedModelDetailSchema = installedModelSchema.extend({
 export type InstalledModelDetail = z.infer<typeof installedModelDetailSchema>;
 
 /**
- * `POST …/avamodels/{modelId}/provider-models` `{parameters}`: the install parameters typed so far (base URL,
- * optional key); the server asks the provider's server (`GET {base}/models`, Ollama `GET {base}/tags`).
+ * `POST …/avamodels/{modelId}/provider-models` `{parameters}`: the install parameters typed so far (base URL or
+ * resource, key or AWS credentials); the server asks the provider's server (`GET {base}/models`, Ollama
+ * `GET {base}/tags`, Azure `GET …/openai/v1/models`, Bedrock `GET /foundation-models` and `/inference-profiles`).
  */
 export const providerModelsBody = z.object({
   parameters: z.record(z.string(), z.unknown()).default({}),

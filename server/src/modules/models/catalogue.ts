@@ -211,6 +211,8 @@ const azureParameters = (what: string): Record<string, ParameterProperty> => ({
     description: `The name you gave the ${what} deployment in the Azure AI Foundry portal.`,
     minLength: 1,
     pattern: '^[a-zA-Z0-9._-]+$',
+    'x-list-models': true,
+    'x-deployment': true,
   },
   api_version: {
     type: 'string',
@@ -330,6 +332,7 @@ const AZURE_AND_BEDROCK_AND_OLLAMA: CatalogueEntry[] = [
           minLength: 1,
           pattern: '^[a-zA-Z0-9._:/-]+$',
           default: 'global.anthropic.claude-sonnet-4-5-20250929-v1:0',
+          'x-list-models': true,
         }),
         cost_per_1k: costPer1k,
       },

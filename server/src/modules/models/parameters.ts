@@ -16,6 +16,7 @@ const ajv = new Ajv({ allErrors: true, strict: true });
 addFormats(ajv, ['uri', 'email']);
 ajv.addKeyword({ keyword: 'x-secret', schemaType: 'boolean' });
 ajv.addKeyword({ keyword: 'x-list-models', schemaType: 'boolean' });
+ajv.addKeyword({ keyword: 'x-deployment', schemaType: 'boolean' });
 
 const compiled = new Map<string, ValidateFunction>();
 function validatorFor(entry: CatalogueEntry): ValidateFunction {

@@ -8,6 +8,8 @@
  * The key travels in the `api-key` header; a wrong one answers Azure's 401 body (`{"error": {"code": "401",
  * "message"}}`). A stream starts with Azure's `prompt_filter_results` chunk (empty `choices`). Another
  * deployment, another or a missing `api-version` answers Azure's 404 and is recorded as a failure.
+ * The model list: `GET /openai/v1/models` (v1) or `GET /openai/models?api-version=…` (dated) →
+ * `{data: [{id, capabilities: {chat_completion, embeddings, …}, lifecycle_status, …}], object: 'list'}`.
  *
  * ```ts
  * const azure = await startFakeAzureOpenAI({ apiKey: 'k', deployment: 'gpt-4o-prod', apiVersion: 'v1' });
@@ -48,7 +50,11 @@ export function azureErrorBody(status: number) {
 
 function azureRoutes({ deployment, apiVersion }: FakeAzureOptions) {
   const base = apiVersion === 'v1' ? '/openai/v1' : `/openai/deployments/${deployment}`;
-  return { chat: `POST ${base}/chat/completions`, embeddings: `POST ${base}/embeddings` };
+  return {
+    chat: `POST ${base}/chat/completions`,
+    embeddings: `POST ${base}/embeddings`,
+    models: apiVersion === 'v1' ? 'GET /openai/v1/models' : 'GET /openai/models',
+  };
 }
 
 export class FakeAzureOpenAI extends FakeOpenAI {
@@ -61,13 +67,45 @@ export class FakeAzureOpenAI extends FakeOpenAI {
     return `${this.http.url}/openai`;
   }
 
+  /**
+   * Answers the next model list in Azure's shape: the models the resource can serve (not its deployments),
+   * each with its `capabilities` — chat, or embeddings for the ids in `embeddings`.
+   */
+  override models(ids: string[], embeddings: string[] = []): this {
+    this.http.enqueue(this.routes.models!, (req, res) => {
+      if (this.refused(req, res)) return;
+      sendJson(res, 200, {
+        data: ids.map((id) => {
+          const embedding = embeddings.includes(id);
+          return {
+            status: 'succeeded',
+            capabilities: {
+              fine_tune: false,
+              inference: true,
+              completion: false,
+              chat_completion: !embedding,
+              embeddings: embedding,
+            },
+            lifecycle_status: 'generally-available',
+            deprecation: { inference: 1_798_761_600 },
+            id,
+            created_at: 1_715_558_400,
+            object: 'model',
+          };
+        }),
+        object: 'list',
+      });
+    });
+    return this;
+  }
+
   protected override refused(req: RecordedRequest, res: ServerResponse): boolean {
     const { deployment, apiVersion } = this.azure;
     const sentVersion = req.query['api-version'];
+    // Chat and embeddings name the deployment (v1: in the body); the model list names none.
+    const named = req.method === 'GET' || (req.body as { model?: unknown } | undefined)?.model === deployment;
     const wrongTarget =
-      apiVersion === 'v1'
-        ? sentVersion !== undefined || (req.body as { model?: unknown } | undefined)?.model !== deployment
-        : sentVersion !== apiVersion;
+      apiVersion === 'v1' ? sentVersion !== undefined || !named : sentVersion !== apiVersion;
     if (wrongTarget) {
       this.http.failures.push(
         `${req.path}: expected deployment ${deployment} at api-version ${apiVersion}, got api-version ${sentVersion} and model ${(req.body as { model?: unknown })?.model}`,

@@ -7,6 +7,10 @@
  *   (`stopReason`) and `metadata` (`usage.inputTokens/outputTokens`). A mid-stream error is an
  *   `exception` frame (`:exception-type: throttlingException`).
  * - `POST /model/amazon.titan-embed-text-v2%3A0/invoke` `{inputText}` → `{embedding, inputTextTokenCount}`.
+ * - The control plane's lists, on the same server: `GET /foundation-models` → `{modelSummaries: [{modelArn,
+ *   modelId, outputModalities, responseStreamingSupported, inferenceTypesSupported, …}]}` and
+ *   `GET /inference-profiles` → `{inferenceProfileSummaries: [{inferenceProfileId, models: [{modelArn}],
+ *   status, type, …}]}`.
  * Every request must carry a SigV4 `Authorization` header: `AWS4-HMAC-SHA256 Credential=<key id>/<date>/
  * <region>/bedrock/aws4_request, SignedHeaders=…, Signature=…`. The fake checks the algorithm, the scope
  * (its region, service `bedrock`), that host and x-amz-date are signed, and recomputes the signature from
@@ -160,7 +164,7 @@ export class FakeBedrock extends FakeOverHttp {
   ) {
     super();
     const routes = models.flatMap((m) => [converseRoute(m), `POST /model/${encodeURIComponent(m)}/invoke`]);
-    this.http = new FakeHttpServer(routes);
+    this.http = new FakeHttpServer([...routes, FOUNDATION_MODELS, INFERENCE_PROFILES]);
   }
 
   /** The endpoint URL to install with. */
@@ -188,6 +192,65 @@ export class FakeBedrock extends FakeOverHttp {
       });
     });
     return this;
+  }
+
+  /**
+   * Answers the next `GET /foundation-models` (ListFoundationModels) with these models, after its filters
+   * (`byOutputModality`, `byInferenceType`, `byProvider`) as AWS applies them; another query is a failure.
+   */
+  foundationModels(models: FakeFoundationModel[]): this {
+    this.http.enqueue(FOUNDATION_MODELS, (req, res) => {
+      if (this.refused(req, res) || this.unexpectedQuery(req, res, FOUNDATION_MODEL_FILTERS)) return;
+      const { byOutputModality, byInferenceType, byProvider } = req.query;
+      const summaries = models
+        .map((m) => foundationModelSummary(this.opts.region, m))
+        .filter(
+          (m) =>
+            (!byOutputModality || m.outputModalities.includes(byOutputModality)) &&
+            (!byInferenceType || m.inferenceTypesSupported.includes(byInferenceType)) &&
+            (!byProvider || m.providerName.toLowerCase() === byProvider.toLowerCase()),
+        );
+      sendJson(res, 200, { modelSummaries: summaries });
+    });
+    return this;
+  }
+
+  /** Answers the next `GET /inference-profiles` (ListInferenceProfiles): system-defined profiles over these models. */
+  inferenceProfiles(profiles: FakeInferenceProfile[]): this {
+    this.http.enqueue(INFERENCE_PROFILES, (req, res) => {
+      if (this.refused(req, res) || this.unexpectedQuery(req, res, ['maxResults', 'nextToken', 'type']))
+        return;
+      const max = Number(req.query.maxResults ?? 1000);
+      if (!Number.isInteger(max) || max < 1 || max > 1000) {
+        this.http.failures.push(`${req.path}: maxResults ${req.query.maxResults}`);
+        return awsError(res, 400, 'ValidationException', 'maxResults must be between 1 and 1000.');
+      }
+      sendJson(res, 200, {
+        inferenceProfileSummaries: profiles.slice(0, max).map((p) => ({
+          inferenceProfileName: p.id,
+          description: `Routes requests to ${p.models.join(', ')}.`,
+          createdAt: '2025-09-29T00:00:00Z',
+          updatedAt: '2025-09-29T00:00:00Z',
+          inferenceProfileArn: `arn:aws:bedrock:${this.opts.region}:123456789012:inference-profile/${p.id}`,
+          models: p.models.map((m) => ({
+            modelArn: `arn:aws:bedrock:${this.opts.region}::foundation-model/${m}`,
+          })),
+          inferenceProfileId: p.id,
+          status: p.status ?? 'ACTIVE',
+          type: 'SYSTEM_DEFINED',
+        })),
+      });
+    });
+    return this;
+  }
+
+  /** A query parameter the operation does not take: AWS would refuse it, the fake records a failure. */
+  private unexpectedQuery(req: RecordedRequest, res: ServerResponse, known: readonly string[]): boolean {
+    const unknown = Object.keys(req.query).filter((k) => !known.includes(k));
+    if (!unknown.length) return false;
+    this.http.failures.push(`${req.path}: unexpected query ${unknown.join(', ')}`);
+    awsError(res, 400, 'ValidationException', `Unknown parameters: ${unknown.join(', ')}`);
+    return true;
   }
 
   /** Checks the SigV4 header the way AWS does; answers AWS's 403 for wrong credentials. */
@@ -301,6 +364,43 @@ export class FakeBedrock extends FakeOverHttp {
     );
     res.end();
   }
+}
+
+const FOUNDATION_MODELS = 'GET /foundation-models';
+const INFERENCE_PROFILES = 'GET /inference-profiles';
+const FOUNDATION_MODEL_FILTERS = ['byOutputModality', 'byInferenceType', 'byProvider', 'byCustomizationType'];
+
+/** A model ListFoundationModels lists; defaults: text out, streaming, on demand. */
+export interface FakeFoundationModel {
+  modelId: string;
+  output?: string[];
+  streaming?: boolean;
+  inference?: string[];
+}
+
+export interface FakeInferenceProfile {
+  /** e.g. `us.anthropic.claude-sonnet-4-5-20250929-v1:0`. */
+  id: string;
+  /** The foundation model ids it routes to. */
+  models: string[];
+  status?: string;
+}
+
+/** A `modelSummaries` entry as ListFoundationModels answers it. */
+function foundationModelSummary(region: string, m: FakeFoundationModel) {
+  const provider = m.modelId.split('.')[0]!;
+  return {
+    modelArn: `arn:aws:bedrock:${region}::foundation-model/${m.modelId}`,
+    modelId: m.modelId,
+    modelName: m.modelId,
+    providerName: provider.charAt(0).toUpperCase() + provider.slice(1),
+    inputModalities: ['TEXT'],
+    outputModalities: m.output ?? ['TEXT'],
+    responseStreamingSupported: m.streaming ?? true,
+    customizationsSupported: [],
+    inferenceTypesSupported: m.inference ?? ['ON_DEMAND'],
+    modelLifecycle: { status: 'ACTIVE' },
+  };
 }
 
 function converseRoute(model: string): string {

@@ -1,5 +1,13 @@
+import { AwsV4Signer } from 'aws4fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeAnthropic, type FakeOpenAI, startFakeAnthropic, startFakeOpenAI } from './index';
+import {
+  type FakeAnthropic,
+  type FakeOpenAI,
+  startFakeAnthropic,
+  startFakeAzureOpenAI,
+  startFakeBedrock,
+  startFakeOpenAI,
+} from './index';
 
 let openai: FakeOpenAI;
 let anthropic: FakeAnthropic;
@@ -118,5 +126,46 @@ describe('fake servers', () => {
       'event: message_stop',
     ]);
     anthropic.expectNoFailures();
+  });
+});
+
+describe('the provider fakes’ model lists', () => {
+  it('Bedrock: a list request with a query its operation does not take, or unsigned, is a failure', async () => {
+    const aws = { region: 'eu-central-1', accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 's3cr3t' };
+    const bedrock = await startFakeBedrock(aws, []);
+    try {
+      bedrock.foundationModels([{ modelId: 'amazon.nova-pro-v1:0' }]).inferenceProfiles([]);
+      const signed = async (url: string) => {
+        const { headers } = await new AwsV4Signer({ url, service: 'bedrock', ...aws }).sign();
+        return fetch(url, { headers });
+      };
+      const filtered = await signed(`${bedrock.baseUrl}/foundation-models?byOutputModality=IMAGE`);
+      expect(await filtered.json()).toEqual({ modelSummaries: [] });
+      expect((await fetch(`${bedrock.baseUrl}/inference-profiles`)).status).toBe(400);
+      bedrock.inferenceProfiles([]);
+      expect((await signed(`${bedrock.baseUrl}/inference-profiles?typeEquals=SYSTEM_DEFINED`)).status).toBe(
+        400,
+      );
+      expect(bedrock.failures).toEqual([
+        '/inference-profiles: not a SigV4 Authorization header: undefined',
+        '/inference-profiles: unexpected query typeEquals',
+      ]);
+    } finally {
+      await bedrock.close();
+    }
+  });
+
+  it('Azure: the list at another api-version is its 404 and a failure', async () => {
+    const azure = await startFakeAzureOpenAI({ apiKey: 'k', deployment: 'd', apiVersion: '2024-10-21' });
+    try {
+      azure.models(['gpt-4o']);
+      const res = await fetch(`${azure.baseUrl}/models?api-version=2024-06-01`, {
+        headers: { 'api-key': 'k' },
+      });
+      expect(res.status).toBe(404);
+      expect(azure.failures).toHaveLength(1);
+    } finally {
+      await azure.close();
+    }
   });
 });

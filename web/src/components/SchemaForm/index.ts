@@ -3,6 +3,7 @@ export { SchemaForm } from './SchemaForm';
 export type { FieldSuggestions, FormPropertySchema, FormSchema, FormValues } from './schema';
 export {
   hasProperties,
+  primaryType,
   schemaDefaults,
   schemaFieldErrors,
   schemaOtherErrors,

@@ -69,6 +69,10 @@ const en_US = {
       none: 'The server lists no models; type the model name.',
       failed: 'The server’s models could not be listed: {{message}}',
     },
+    deploymentList: {
+      listed: 'Models your resource can serve: {{count}}. A deployment named otherwise: type its name.',
+      none: 'The resource lists no models; type your deployment’s name.',
+    },
   },
   detail: {
     tabs: 'Model sections',
@@ -181,6 +185,11 @@ const de_DE: ModelsMessages = {
       listed: 'Modelle auf dem Server: {{count}}. Ein anderer Name kann auch eingegeben werden.',
       none: 'Der Server listet keine Modelle; geben Sie den Modellnamen ein.',
       failed: 'Die Modelle des Servers konnten nicht aufgelistet werden: {{message}}',
+    },
+    deploymentList: {
+      listed:
+        'Modelle, die Ihre Ressource bereitstellen kann: {{count}}. Heisst Ihr Deployment anders, geben Sie seinen Namen ein.',
+      none: 'Die Ressource listet keine Modelle; geben Sie den Namen Ihres Deployments ein.',
     },
   },
   detail: {
@@ -299,6 +308,11 @@ const gsw_CH: ModelsMessages = {
       none: 'Dä Server listet kei Modäll; gänd Sie dä Modällname ii.',
       failed: 'D Modäll vom Server händ nöd chönne uufglistet wärde: {{message}}',
     },
+    deploymentList: {
+      listed:
+        'Modäll, wo Ihri Ressource cha bereitstelle: {{count}}. Heisst Ihres Deployment andersch, gänd Sie sin Name ii.',
+      none: 'D Ressource listet kei Modäll; gänd Sie dä Name vo Ihrem Deployment ii.',
+    },
   },
   detail: {
     tabs: 'Beriich vom Modäll',
@@ -410,6 +424,11 @@ const fr_FR: ModelsMessages = {
       none: 'Le serveur ne liste aucun modèle ; saisissez le nom du modèle.',
       failed: 'Les modèles du serveur n’ont pas pu être listés : {{message}}',
     },
+    deploymentList: {
+      listed:
+        'Modèles que votre ressource peut servir : {{count}}. Un déploiement nommé autrement : saisissez son nom.',
+      none: 'La ressource ne liste aucun modèle ; saisissez le nom de votre déploiement.',
+    },
   },
   detail: {
     tabs: 'Sections du modèle',
@@ -520,6 +539,11 @@ const it_IT: ModelsMessages = {
       listed: 'Modelli sul server: {{count}}. Si può anche inserire un altro nome.',
       none: 'Il server non elenca modelli; inserisci il nome del modello.',
       failed: 'Non è stato possibile elencare i modelli del server: {{message}}',
+    },
+    deploymentList: {
+      listed:
+        'Modelli che la tua risorsa può servire: {{count}}. Per un deployment con un altro nome, inseriscine il nome.',
+      none: 'La risorsa non elenca modelli; inserisci il nome del tuo deployment.',
     },
   },
   detail: {

@@ -105,6 +105,14 @@ function compatibleLabel(baseUrl: string): string {
 
 // --- Azure OpenAI, Amazon Bedrock, Ollama (ADR 0039) ---
 
+/** The resource's `…/openai` URL: the base URL given, else the resource name's (also where its model list is). */
+export function azureBaseUrl(params: Record<string, unknown>): string {
+  return (str(params.base_url) ?? `https://${str(params.resource_name)}.openai.azure.com/openai`).replace(
+    /\/+$/,
+    '',
+  );
+}
+
 /**
  * Azure's two URL shapes: the v1 API (`{base}/v1/chat/completions`, the deployment named in the body) and
  * the dated deployment URLs (`{base}/deployments/{name}/chat/completions?api-version=…`). Both are built the
@@ -115,9 +123,7 @@ function azureSettings(
   params: Record<string, unknown>,
   secrets: Record<string, string>,
 ) {
-  const base = (
-    str(params.base_url) ?? `https://${str(params.resource_name)}.openai.azure.com/openai`
-  ).replace(/\/+$/, '');
+  const base = azureBaseUrl(params);
   const version = str(params.api_version) ?? 'v1';
   const common = { apiKey: secrets.api_key ?? '', fetch: guardedFetch(ctx) };
   return version === 'v1'

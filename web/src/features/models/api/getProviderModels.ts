@@ -1,7 +1,7 @@
 import type { AvailableModel, ProviderModels } from '@llmor/contracts';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import type { FormSchema, FormValues } from '../../../components/SchemaForm';
+import { type FormSchema, type FormValues, primaryType } from '../../../components/SchemaForm';
 import { apiRequest } from '../../../lib/api/client';
 import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 import { modelKeys } from './keys';
@@ -32,8 +32,34 @@ export function listedField(schema: FormSchema): string | null {
 }
 
 /**
- * The model list for the install form, from the base URL (typed, else the schema's default) and key typed so
- * far; asked once typing pauses and only for a URL that can be one. Failures are the form's to show.
+ * What the list may need: the text parameters typed so far (else the schema's defaults), all but the listed
+ * field itself — a base URL and key, Azure's resource, Bedrock's region and keys. The server takes what it uses.
+ */
+export function listInputs(schema: FormSchema, values: FormValues, field: string): Record<string, string> {
+  const inputs: Record<string, string> = {};
+  for (const [key, property] of Object.entries(schema.properties ?? {})) {
+    if (key === field || primaryType(property) !== 'string') continue;
+    const value = values[key] ?? property.default;
+    if (typeof value === 'string' && value.trim()) inputs[key] = value.trim();
+  }
+  return inputs;
+}
+
+/** Whether the list can be asked: every required text field has a value, and every URL can be one. */
+export function listReady(schema: FormSchema, inputs: Record<string, string>, field: string): boolean {
+  const properties = schema.properties ?? {};
+  const required = (schema.required ?? []).filter(
+    (k) => k !== field && !!properties[k] && primaryType(properties[k]) === 'string',
+  );
+  return (
+    required.every((k) => k in inputs) &&
+    Object.entries(inputs).every(([k, v]) => properties[k]?.format !== 'uri' || /^https?:\/\/[^/]+/i.test(v))
+  );
+}
+
+/**
+ * The model list for the install form, from the parameters typed so far; asked once typing pauses and only
+ * when what it needs is there. Failures are the form's to show.
  */
 export function useProviderModels(
   vendorId: number,
@@ -42,24 +68,18 @@ export function useProviderModels(
   values: FormValues,
 ) {
   const field = schema ? listedField(schema) : null;
-  const typed = values.base_url ?? schema?.properties?.base_url?.default;
-  const baseUrl = typeof typed === 'string' ? typed.trim() : '';
-  const apiKey = typeof values.api_key === 'string' ? values.api_key : '';
-  const [askedUrl] = useDebouncedValue(baseUrl, PROVIDER_MODELS_DEBOUNCE_MS);
-  const [askedKey] = useDebouncedValue(apiKey, PROVIDER_MODELS_DEBOUNCE_MS);
+  const inputs = schema && field ? listInputs(schema, values, field) : {};
+  const ready = !!schema && !!field && listReady(schema, inputs, field);
+  // A string compares by value: the debounce restarts only when an input changes.
+  const [asked] = useDebouncedValue(ready ? JSON.stringify(inputs) : '', PROVIDER_MODELS_DEBOUNCE_MS);
   const query = useQuery({
-    queryKey: [...modelKeys.available(vendorId), 'provider-models', model?.id, askedUrl, askedKey],
+    queryKey: [...modelKeys.available(vendorId), 'provider-models', model?.id, asked],
     meta: LOCAL_ERROR,
-    enabled: !!model && !!field && /^https?:\/\/[^/]+/i.test(askedUrl),
+    enabled: !!model && !!asked,
     queryFn: ({ signal }) =>
-      getProviderModels(
-        vendorId,
-        model!.id,
-        { base_url: askedUrl, ...(askedKey ? { api_key: askedKey } : {}) },
-        signal,
-      ),
+      getProviderModels(vendorId, model!.id, JSON.parse(asked) as Record<string, string>, signal),
     retry: false,
     staleTime: 30_000,
   });
-  return { field, ...query };
+  return { field, deployment: !!field && schema?.properties?.[field]?.['x-deployment'] === true, ...query };
 }

@@ -48,6 +48,46 @@ const ollama: AvailableModel = {
   },
 };
 
+const azure: AvailableModel = {
+  id: 'azure-openai-chat',
+  name: 'Azure OpenAI',
+  description: 'A chat deployment of your Azure OpenAI resource.',
+  image: 'icon:brand-azure',
+  type: 'chat_completion',
+  provider: 'azure',
+  cost_per_1k: 0,
+  cost_per_1k_formatted: 'CHF 0.00',
+  schema: {
+    type: 'object',
+    properties: {
+      resource_name: { type: 'string', title: 'Resource name', description: 'Your Azure OpenAI resource.' },
+      deployment: {
+        type: 'string',
+        title: 'Deployment name',
+        description: 'The name you gave the chat model deployment.',
+        minLength: 1,
+        'x-list-models': true,
+        'x-deployment': true,
+      },
+      api_version: {
+        type: 'string',
+        title: 'API version',
+        description: 'v1 or a dated version.',
+        default: 'v1',
+      },
+      api_key: {
+        type: 'string',
+        title: 'API key',
+        description: 'Your Azure OpenAI API key. Treated like a password.',
+        minLength: 1,
+        'x-secret': true,
+      },
+    },
+    required: ['deployment', 'api_key'],
+    additionalProperties: false,
+  },
+};
+
 type Answer = { status: number; body: unknown };
 
 /** Answers the catalogue, and each model-list request from `lists` in order; records the list requests' bodies. */
@@ -61,9 +101,9 @@ function stubApi(lists: Answer[]) {
         headers: { 'content-type': 'application/json' },
       });
     if (url.includes('/avamodels/available')) {
-      return json({ status: 200, body: { data: [ollama], total_count: 1, filter_count: 1 } });
+      return json({ status: 200, body: { data: [ollama, azure], total_count: 2, filter_count: 2 } });
     }
-    if (url.includes('/avamodels/ollama-chat/provider-models') && init?.method === 'POST') {
+    if (url.includes('/provider-models') && init?.method === 'POST') {
       asked.push(JSON.parse(String(init.body)));
       const next = lists.shift();
       if (next) return json(next);
@@ -73,7 +113,7 @@ function stubApi(lists: Answer[]) {
   return asked;
 }
 
-async function openOllamaForm() {
+async function openForm(modelId: string, field: string) {
   const router = createMemoryRouter([
     {
       path: '*',
@@ -94,12 +134,13 @@ async function openOllamaForm() {
       </MantineProvider>
     </I18nextProvider>,
   );
-  fireEvent.click(await screen.findByTestId('available-model-ollama-chat'));
+  fireEvent.click(await screen.findByTestId(`available-model-${modelId}`));
   fireEvent.click(screen.getByTestId('model-install-continue'));
   // The form's chunk (rjsf, ajv) loads on first use.
-  const field = await screen.findByTestId('schema-field-model', {}, { timeout: 15_000 });
-  return field.querySelector('input') as HTMLInputElement;
+  const found = await screen.findByTestId(`schema-field-${field}`, {}, { timeout: 15_000 });
+  return found.querySelector('input') as HTMLInputElement;
 }
+const openOllamaForm = () => openForm('ollama-chat', 'model');
 
 // The first test loads the form's chunk (rjsf, ajv, the Mantine theme).
 describe('the install form’s model list', { timeout: 20_000 }, () => {
@@ -130,5 +171,30 @@ describe('the install form’s model list', { timeout: 20_000 }, () => {
     ).toBeTruthy();
     fireEvent.change(input, { target: { value: 'llama3.1:8b' } });
     await waitFor(() => expect(input.value).toBe('llama3.1:8b'));
+  });
+
+  it('Azure: asks once the key is typed, with the resource, and labels the list as models, not deployments', async () => {
+    const asked = stubApi([
+      { status: 200, body: { data: [{ id: 'gpt-4.1' }, { id: 'gpt-4o-2024-11-20' }] } },
+    ]);
+    const deployment = await openForm('azure-openai-chat', 'deployment');
+    const field = (name: string) =>
+      screen.getByTestId(`schema-field-${name}`).querySelector('input') as HTMLInputElement;
+    fireEvent.change(field('resource_name'), { target: { value: 'contoso-eu' } });
+    // Asked only once the key the list needs is typed: one request, with the resource.
+    fireEvent.change(field('api_key'), { target: { value: 'azure-key-0123' } });
+    expect(
+      await screen.findByText(
+        /Models your resource can serve: 2\. A deployment named otherwise: type its name\./,
+        {},
+        // After the typing pause, on a shared machine.
+        { timeout: 5_000 },
+      ),
+    ).toBeTruthy();
+    expect(asked).toEqual([
+      { parameters: { resource_name: 'contoso-eu', api_version: 'v1', api_key: 'azure-key-0123' } },
+    ]);
+    fireEvent.change(deployment, { target: { value: 'my-gpt4-prod' } });
+    await waitFor(() => expect(deployment.value).toBe('my-gpt4-prod'));
   });
 });

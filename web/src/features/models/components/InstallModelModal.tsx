@@ -176,7 +176,10 @@ function ModelCard({
   );
 }
 
-/** The provider server's model names offered on the field they fill, with a note on what was found. */
+/**
+ * The provider server's model names offered on the field they fill, with a note on what was found. A
+ * deployment field (Azure) is offered the models the resource can serve, and the note says so.
+ */
 function useModelSuggestions(
   vendorId: number,
   model: AvailableModel | null,
@@ -189,16 +192,17 @@ function useModelSuggestions(
     if (!listed.field) return undefined;
     const ids = data?.data.map((m) => m.id);
     const error = listed.error ? (describeError(listed.error).message ?? '') : null;
+    const texts = listed.deployment ? 'models.installModal.deploymentList' : 'models.installModal.modelList';
     const note =
       error !== null
         ? t('models.installModal.modelList.failed', { message: error })
         : ids === undefined
           ? undefined
           : ids.length
-            ? t('models.installModal.modelList.listed', { count: ids.length })
-            : t('models.installModal.modelList.none');
+            ? t(`${texts}.listed`, { count: ids.length })
+            : t(`${texts}.none`);
     return { [listed.field]: { options: ids ?? [], loading: listed.isFetching, note } };
-  }, [listed.field, listed.error, listed.isFetching, data, t]);
+  }, [listed.field, listed.deployment, listed.error, listed.isFetching, data, t]);
 }
 
 function InstallModelFlow({ vendorId, onClose }: { vendorId: number; onClose(): void }) {
