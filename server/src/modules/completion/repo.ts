@@ -26,9 +26,11 @@ const usageInsert = (db: Db, vendorId: Bound<number>, values: UsageValues | Boun
   db.insert(usageRecords).values({ ...values, vendorId, requests: 1 });
 
 /** The first and the last write of a reply are prepared once (docs/adr/0043-hot-statements-prepared-once.md). */
-const vendorId = sql.placeholder('vendorId');
-const conversationId = sql.placeholder('conversationId');
-const holder = sql.placeholder('holder');
+const bound = {
+  vendorId: sql.placeholder('vendorId'),
+  conversationId: sql.placeholder('conversationId'),
+  holder: sql.placeholder('holder'),
+};
 
 /**
  * Takes the conversation's reply lease for `holder` (an instance id, ADR 0025) for `leaseMs` if none is
@@ -65,12 +67,12 @@ function leaseClaim(db: Db, name: string) {
       .update(conversations)
       .set({
         replyLeaseUntil: sql`now() + make_interval(secs => ${sql.placeholder('leaseSeconds')})`,
-        replyLeaseHolder: sql`${holder}`,
+        replyLeaseHolder: sql`${bound.holder}`,
       })
       .where(
         and(
-          eq(conversations.vendorId, vendorId),
-          eq(conversations.id, conversationId),
+          eq(conversations.vendorId, bound.vendorId),
+          eq(conversations.id, bound.conversationId),
           sql`${conversations.replyLeaseUntil} is null`,
         ),
       )
@@ -79,7 +81,7 @@ function leaseClaim(db: Db, name: string) {
   // Inserted only when the lease was taken; drizzle's insert … select wants every column, so spelt out.
   const post = db.$with('post', getTableColumns(messages)).as(sql`
     insert into ${messages} (vendor_id, conversation_id, role, creator, message)
-    select ${vendorId}::integer, id, ${sql.placeholder('role')}::text, ${sql.placeholder('creator')}::text, ${sql.placeholder('message')}::text
+    select ${bound.vendorId}::integer, id, ${sql.placeholder('role')}::text, ${sql.placeholder('creator')}::text, ${sql.placeholder('message')}::text
     from ${leased}
     returning *`);
   // The statement's snapshot predates the insert: these are the messages before the user's. Only the
@@ -93,7 +95,7 @@ function leaseClaim(db: Db, name: string) {
       functionResponse: messages.functionResponse,
     })
     .from(messages)
-    .where(and(eq(messages.vendorId, vendorId), eq(messages.conversationId, conversationId)))
+    .where(and(eq(messages.vendorId, bound.vendorId), eq(messages.conversationId, bound.conversationId)))
     .orderBy(desc(messages.id))
     .limit(sql.placeholder('history'))
     .as('recent');
@@ -102,7 +104,7 @@ function leaseClaim(db: Db, name: string) {
     .with(leased, post)
     .select({
       posted: post._.selectedFields,
-      installed: installedFunctionsJson(db, vendorId, sql.placeholder('appId')),
+      installed: installedFunctionsJson(db, bound.vendorId, sql.placeholder('appId')),
       earlier: jsonList<ContextMessage>(recent, recent.id),
     })
     .from(post)
@@ -157,7 +159,9 @@ export async function finishReply(
 }
 
 function lastWrite(db: Db, name: string, usage: boolean, tokens: boolean) {
-  const released = db.$with('released').as(leaseRelease(db, vendorId, conversationId, holder));
+  const released = db
+    .$with('released')
+    .as(leaseRelease(db, bound.vendorId, bound.conversationId, bound.holder));
   const writes: WithSubquery[] = [released];
   if (usage) {
     const record: BoundUsage = {
@@ -168,17 +172,22 @@ function lastWrite(db: Db, name: string, usage: boolean, tokens: boolean) {
       tokensCompletion: sql.placeholder('tokensCompletion'),
       costMinor: sql.placeholder('costMinor'),
     };
-    writes.push(db.$with('usage').as(usageInsert(db, vendorId, record)));
+    writes.push(db.$with('usage').as(usageInsert(db, bound.vendorId, record)));
   }
   if (tokens) {
-    const addition = tokensAddition(db, vendorId, sql.placeholder('periodStart'), sql.placeholder('tokens'));
+    const addition = tokensAddition(
+      db,
+      bound.vendorId,
+      sql.placeholder('periodStart'),
+      sql.placeholder('tokens'),
+    );
     writes.push(db.$with('tokens').as(addition));
   }
   // The messages in their order, from one JSON list (its keys are NewMessage's); absent lists are the
   // columns' default, empty.
   const added = db.$with('added', getTableColumns(messages)).as(sql`
     insert into ${messages} (vendor_id, conversation_id, role, creator, message, function_calls, function_response, sources)
-    select ${vendorId}::integer, ${conversationId}::integer, m.role, m.creator, m.message,
+    select ${bound.vendorId}::integer, ${bound.conversationId}::integer, m.role, m.creator, m.message,
       coalesce(m.calls, '[]'), m.response, coalesce(m.sources, '[]')
     from rows from (json_to_recordset(${sql.placeholder('stored')}::json)
       as (role text, creator text, message text, "functionCalls" jsonb, "functionResponse" text, sources jsonb))
