@@ -16,6 +16,7 @@ import { hmacSha256Hex } from '@llmor/server/platform/crypto';
 import type { Db } from '@llmor/server/platform/db/index';
 import { schema } from '@llmor/server/platform/db/index';
 import type { PgliteThread } from '@llmor/server/platform/db/pglite-thread';
+import { queryLogOf } from '@llmor/server/platform/db/statements';
 import { type RunningServer, startServer } from '@llmor/server/server';
 import { io, type Socket } from 'socket.io-client';
 
@@ -130,16 +131,11 @@ export async function relayClient(
  */
 export function countQueries(db: Db) {
   const counter = { n: 0, ms: 0, trace: null as Map<string, { n: number; ms: number }> | null };
-  const logger = {
-    logQuery() {
-      counter.n++;
-    },
+  // The query log prepared statements keep too (server/src/platform/db/statements.ts).
+  queryLogOf(db).listener = () => {
+    counter.n++;
   };
-  const session = (
-    db as unknown as { session: { logger: unknown; options: { logger?: unknown }; client: PgliteThread } }
-  ).session;
-  session.logger = logger;
-  session.options.logger = logger;
+  const session = (db as unknown as { session: { client: PgliteThread } }).session;
   const client = session.client;
   const query = client.query.bind(client);
   client.query = (async (...args: Parameters<PgliteThread['query']>) => {

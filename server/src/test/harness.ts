@@ -15,6 +15,7 @@ import { loadConfig } from '../platform/config';
 import type { AppContext } from '../platform/context';
 import { hashPassword, hmacSha256Hex, randomToken, SecretBox } from '../platform/crypto';
 import { type Db, openDatabase, schema } from '../platform/db';
+import { queryLogOf } from '../platform/db/statements';
 import type { RouteSpec } from '../platform/http/route';
 import { MemoryRateLimiter } from '../platform/rate-limit';
 
@@ -358,21 +359,19 @@ export async function databaseSnapshot(ctx: AppContext): Promise<string> {
 }
 
 /**
- * Records the SQL statements drizzle runs on `db` until `stop()` (its query logger, which transactions share;
- * the job queue's own statements do not pass through it). Tests of a statement budget read `statements`.
+ * Records the SQL statements drizzle runs on `db` until `stop()` (its query log, which transactions and
+ * prepared statements share; the job queue's own statements do not pass through it). Tests of a statement
+ * budget read `statements`.
  */
 export function recordStatements(db: Db): { readonly statements: string[]; stop(): void } {
   const statements: string[] = [];
-  const session = (db as unknown as { session: { logger: unknown; options: { logger?: unknown } } }).session;
-  const before = { logger: session.logger, options: session.options.logger };
-  const logger = { logQuery: (query: string) => statements.push(query) };
-  session.logger = logger;
-  session.options.logger = logger;
+  const log = queryLogOf(db);
+  const before = log.listener;
+  log.listener = (query) => statements.push(query);
   return {
     statements,
     stop() {
-      session.logger = before.logger;
-      session.options.logger = before.options;
+      log.listener = before;
     },
   };
 }

@@ -1,21 +1,7 @@
-import {
-  and,
-  asc,
-  count,
-  desc,
-  eq,
-  inArray,
-  isNull,
-  lt,
-  lte,
-  ne,
-  notInArray,
-  or,
-  type SQL,
-  sql,
-} from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, lt, lte, ne, notInArray, or, sql } from 'drizzle-orm';
 import type { PgSelect } from 'drizzle-orm/pg-core';
 import { type Db, schema } from '../../platform/db';
+import { type Bound, preparedOnce } from '../../platform/db/prepared';
 
 const {
   plans,
@@ -183,7 +169,7 @@ export async function planInForce(
  * What a reply's plan check needs of the plan in force (`planTermsOf` in the service), as a query to read
  * with other rows in one statement; no row: no plan (unlimited).
  */
-export function planTermsQuery(db: Db, vendorId: number) {
+export function planTermsQuery(db: Db, vendorId: Bound<number>) {
   return inForce(
     db
       .select({
@@ -200,7 +186,7 @@ export function planTermsQuery(db: Db, vendorId: number) {
 }
 
 /** The vendor's live subscription's plan, else the default plan: one row of `query` (from plans). */
-function inForce<Q extends PgSelect>(query: Q, vendorId: number) {
+function inForce<Q extends PgSelect>(query: Q, vendorId: Bound<number>) {
   return query
     .leftJoin(
       subscriptions,
@@ -372,7 +358,8 @@ export async function upsertInvoice(
 /**
  * Counts one request in the period unless a limit is reached, in one statement: the row lock of
  * `on conflict do update` serialises concurrent sends on every instance, and the `where` sees the
- * latest count, so no two sends both take the last request. Answers whether it was counted.
+ * latest count, so no two sends both take the last request. Answers whether it was counted. Prepared once
+ * (docs/adr/0043-hot-statements-prepared-once.md): a null limit is none.
  */
 export async function reserveRequest(
   db: Db,
@@ -382,33 +369,52 @@ export async function reserveRequest(
 ): Promise<boolean> {
   // A limit of 0 allows nothing, not even the first row's insert.
   if (limits.requests === 0 || limits.tokens === 0) return false;
-  const room: SQL[] = [];
-  if (limits.requests !== null) room.push(lt(billingUsage.requests, limits.requests));
-  if (limits.tokens !== null) room.push(lt(billingUsage.tokens, limits.tokens));
-  const rows = await db
+  const rows = await preparedOnce(db, 'reserve_request', reservation).execute({
+    vendorId,
+    periodStart,
+    requests: limits.requests,
+    tokens: limits.tokens,
+  });
+  return rows.length > 0;
+}
+
+function reservation(db: Db, name: string) {
+  const requests = sql`${sql.placeholder('requests')}::integer`;
+  const tokens = sql`${sql.placeholder('tokens')}::bigint`;
+  return db
     .insert(billingUsage)
-    .values({ vendorId, periodStart, requests: 1, tokens: 0 })
+    .values({
+      vendorId: sql.placeholder('vendorId'),
+      periodStart: sql.placeholder('periodStart'),
+      requests: 1,
+      tokens: 0,
+    })
     .onConflictDoUpdate({
       target: [billingUsage.vendorId, billingUsage.periodStart],
       set: { requests: sql`${billingUsage.requests} + 1` },
-      ...(room.length ? { setWhere: and(...room) } : {}),
+      setWhere: sql`(${requests} is null or ${billingUsage.requests} < ${requests}) and (${tokens} is null or ${billingUsage.tokens} < ${tokens})`,
     })
-    .returning({ requests: billingUsage.requests });
-  return rows.length > 0;
+    .returning({ requests: billingUsage.requests })
+    .prepare(name);
 }
 
 export async function addTokens(db: Db, vendorId: number, periodStart: Date, tokens: number): Promise<void> {
   await tokensAddition(db, vendorId, periodStart, tokens);
 }
 
-/** `addTokens`'s statement, to run as part of a larger one (a reply's last write). */
-export function tokensAddition(db: Db, vendorId: number, periodStart: Date, tokens: number) {
+/** `addTokens`'s statement, to run as part of a larger one (a reply's last write, prepared). */
+export function tokensAddition(
+  db: Db,
+  vendorId: Bound<number>,
+  periodStart: Bound<Date>,
+  tokens: Bound<number>,
+) {
   return db
     .insert(billingUsage)
     .values({ vendorId, periodStart, requests: 0, tokens })
     .onConflictDoUpdate({
       target: [billingUsage.vendorId, billingUsage.periodStart],
-      set: { tokens: sql`${billingUsage.tokens} + ${tokens}` },
+      set: { tokens: sql`${billingUsage.tokens} + excluded.tokens` },
     });
 }
 

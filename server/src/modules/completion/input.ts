@@ -51,8 +51,14 @@ export const HISTORY_MAX_MESSAGES = 200;
 /** Estimated tokens of history a reply sends at most (a conservative share of common context windows). */
 export const HISTORY_TOKEN_BUDGET = 16_000;
 
+/** What a reply's prompt reads of a stored message (the context is read with only these). */
+export type ContextMessage = Pick<
+  MessageRow,
+  'id' | 'role' | 'message' | 'functionCalls' | 'functionResponse'
+>;
+
 /** A cheap token estimate (~4 characters a token, plus a little per message), no tokenizer needed. */
-function estimatedTokens(m: MessageRow): number {
+function estimatedTokens(m: ContextMessage): number {
   const calls =
     Array.isArray(m.functionCalls) && m.functionCalls.length ? JSON.stringify(m.functionCalls) : '';
   return Math.ceil(((m.message?.length ?? 0) + calls.length) / 4) + 4;
@@ -62,7 +68,7 @@ function estimatedTokens(m: MessageRow): number {
  * The newest messages that fit the token budget, oldest first; the newest is always kept. The model's
  * context is what it was given, not the whole history, so a reply's cost does not grow with the conversation.
  */
-export function contextWindow(history: MessageRow[], budget = HISTORY_TOKEN_BUDGET): MessageRow[] {
+export function contextWindow<M extends ContextMessage>(history: M[], budget = HISTORY_TOKEN_BUDGET): M[] {
   let used = 0;
   let start = history.length;
   while (start > 0) {
@@ -79,7 +85,7 @@ export function contextWindow(history: MessageRow[], budget = HISTORY_TOKEN_BUDG
  * messages; error and system messages are not shown to the model. Calls without an answer, and
  * answers without their call, are dropped so providers accept the sequence.
  */
-export function historyToChat(history: MessageRow[]): ChatMessage[] {
+export function historyToChat(history: ContextMessage[]): ChatMessage[] {
   const answered = new Set(
     history.filter((m) => m.role === 'tool' && m.functionResponse).map((m) => m.functionResponse!),
   );
@@ -108,7 +114,7 @@ export function historyToChat(history: MessageRow[]): ChatMessage[] {
 }
 
 /** chatbot / generic: system prompt, sample conversation, then the stored history (ending with the user's message). */
-export function chatInput(appParameters: unknown, history: MessageRow[]): ChatMessage[] {
+export function chatInput(appParameters: unknown, history: ContextMessage[]): ChatMessage[] {
   const params = asParams(appParameters);
   const out: ChatMessage[] = [];
   const system = params.system_prompt;

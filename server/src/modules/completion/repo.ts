@@ -1,8 +1,11 @@
 import { and, desc, eq, getTableColumns, sql, type WithSubquery } from 'drizzle-orm';
 import { type Db, schema } from '../../platform/db';
+import { jsonList } from '../../platform/db/json';
+import { type Bound, preparedOnce } from '../../platform/db/prepared';
 import { tokensAddition } from '../billing/repo';
 import { leaseRelease, type MessageRow, type NewMessage } from '../conversations/repo';
 import { type InstalledFunctionRow, installedFunctionsJson } from '../functions/repo';
+import type { ContextMessage } from './input';
 
 const { conversations, messages, usageRecords } = schema;
 
@@ -13,13 +16,21 @@ type UsageValues = Pick<
   typeof usageRecords.$inferInsert,
   'appId' | 'vendorModelId' | 'conversationId' | 'tokensPrompt' | 'tokensCompletion' | 'costMinor'
 >;
+type BoundUsage = { [K in keyof UsageValues]-?: Bound<UsageValues[K]> };
 
 export async function insertUsage(db: Db, vendorId: number, values: UsageValues): Promise<void> {
   await usageInsert(db, vendorId, values);
 }
 
-const usageInsert = (db: Db, vendorId: number, values: UsageValues) =>
+const usageInsert = (db: Db, vendorId: Bound<number>, values: UsageValues | BoundUsage) =>
   db.insert(usageRecords).values({ ...values, vendorId, requests: 1 });
+
+/** The first and the last write of a reply are prepared once (docs/adr/0043-hot-statements-prepared-once.md). */
+const bound = {
+  vendorId: sql.placeholder('vendorId'),
+  conversationId: sql.placeholder('conversationId'),
+  holder: sql.placeholder('holder'),
+};
 
 /**
  * Takes the conversation's reply lease for `holder` (an instance id, ADR 0025) for `leaseMs` if none is
@@ -35,18 +46,33 @@ export async function claimReplyLease(
   lease: { holder: string; ms: number; history: number },
   posted: NewMessage,
   appId: number,
-): Promise<{ earlier: MessageRow[]; posted: MessageRow; installed: InstalledFunctionRow[] } | null> {
+): Promise<{ earlier: ContextMessage[]; posted: MessageRow; installed: InstalledFunctionRow[] } | null> {
+  const [row] = await preparedOnce(db, 'claim_reply_lease', leaseClaim).execute({
+    vendorId,
+    conversationId,
+    holder: lease.holder,
+    leaseSeconds: lease.ms / 1000,
+    history: lease.history,
+    role: posted.role,
+    creator: posted.creator,
+    message: posted.message ?? null,
+    appId,
+  });
+  return row ?? null;
+}
+
+function leaseClaim(db: Db, name: string) {
   const leased = db.$with('leased').as(
     db
       .update(conversations)
       .set({
-        replyLeaseUntil: sql`now() + make_interval(secs => ${lease.ms / 1000})`,
-        replyLeaseHolder: lease.holder,
+        replyLeaseUntil: sql`now() + make_interval(secs => ${sql.placeholder('leaseSeconds')})`,
+        replyLeaseHolder: sql`${bound.holder}`,
       })
       .where(
         and(
-          eq(conversations.vendorId, vendorId),
-          eq(conversations.id, conversationId),
+          eq(conversations.vendorId, bound.vendorId),
+          eq(conversations.id, bound.conversationId),
           sql`${conversations.replyLeaseUntil} is null`,
         ),
       )
@@ -55,31 +81,34 @@ export async function claimReplyLease(
   // Inserted only when the lease was taken; drizzle's insert … select wants every column, so spelt out.
   const post = db.$with('post', getTableColumns(messages)).as(sql`
     insert into ${messages} (vendor_id, conversation_id, role, creator, message)
-    select ${vendorId}::integer, id, ${posted.role}::text, ${posted.creator}::text, ${posted.message ?? null}::text
+    select ${bound.vendorId}::integer, id, ${sql.placeholder('role')}::text, ${sql.placeholder('creator')}::text, ${sql.placeholder('message')}::text
     from ${leased}
     returning *`);
-  // The statement's snapshot predates the insert: these are the messages before the user's.
+  // The statement's snapshot predates the insert: these are the messages before the user's. Only the
+  // columns the prompt reads, as one JSON list: a row each would be sent and mapped 199 times.
   const recent = db
-    .select()
+    .select({
+      id: messages.id,
+      role: messages.role,
+      message: messages.message,
+      functionCalls: messages.functionCalls,
+      functionResponse: messages.functionResponse,
+    })
     .from(messages)
-    .where(and(eq(messages.vendorId, vendorId), eq(messages.conversationId, conversationId)))
+    .where(and(eq(messages.vendorId, bound.vendorId), eq(messages.conversationId, bound.conversationId)))
     .orderBy(desc(messages.id))
-    .limit(lease.history)
+    .limit(sql.placeholder('history'))
     .as('recent');
-  // One row per earlier message, or one without when there are none; no row when the lease is held.
-  const rows = await db
+  // One row when the lease was taken, none when it is held.
+  return db
     .with(leased, post)
     .select({
       posted: post._.selectedFields,
-      installed: installedFunctionsJson(db, vendorId, appId),
-      message: recent._.selectedFields,
+      installed: installedFunctionsJson(db, bound.vendorId, sql.placeholder('appId')),
+      earlier: jsonList<ContextMessage>(recent, recent.id),
     })
     .from(post)
-    .leftJoinLateral(recent, sql`true`);
-  if (rows.length === 0) return null;
-  const earlier = rows.flatMap((row) => (row.message ? [row.message] : [])).sort((a, b) => a.id - b.id);
-  const [first] = rows;
-  return { earlier, posted: first!.posted, installed: first!.installed };
+    .prepare(name);
 }
 
 /** A model request's usage as the reply's last write records it. */
@@ -93,7 +122,8 @@ export interface FinalUsage {
  * A reply's last write, one statement (docs/adr/0026-messages-contract.md "Amended"): stores its last
  * messages, the usage of its last model request with the plan's tokens, and lets go of the lease if
  * `holder` still holds it. Answers the stored messages, oldest first, and the conversation's state as the
- * lease was let go (null when the lease was not `holder`'s).
+ * lease was let go (null when the lease was not `holder`'s). Prepared in three shapes: without usage, with
+ * usage, with usage and the plan's tokens; the messages, however many, are one JSON value.
  */
 export async function finishReply(
   db: Db,
@@ -103,36 +133,73 @@ export async function finishReply(
   stored: NewMessage[],
   usage?: FinalUsage,
 ): Promise<{ messages: MessageRow[]; released: { state: unknown } | null }> {
-  const released = db.$with('released').as(leaseRelease(db, vendorId, conversationId, holder));
+  const tokens = usage?.plan && usage.plan.tokens > 0 ? usage.plan : undefined;
+  const shape = !usage ? 'finish_reply' : tokens ? 'finish_reply_usage_tokens' : 'finish_reply_usage';
+  const rows = await preparedOnce(db, shape, (db, name) => lastWrite(db, name, !!usage, !!tokens)).execute({
+    vendorId,
+    conversationId,
+    holder,
+    stored: JSON.stringify(stored),
+    ...(usage && {
+      appId: usage.record.appId ?? null,
+      vendorModelId: usage.record.vendorModelId ?? null,
+      usageConversationId: usage.record.conversationId ?? null,
+      tokensPrompt: usage.record.tokensPrompt ?? 0,
+      tokensCompletion: usage.record.tokensCompletion ?? 0,
+      costMinor: usage.record.costMinor ?? 0,
+    }),
+    ...(tokens && { periodStart: tokens.periodStart, tokens: tokens.tokens }),
+  });
+  // The state is never null, so a null one says the lease was not `holder`'s (or no row: neither).
+  const state = rows.find((row) => row.state !== null)?.state;
+  return {
+    messages: rows.flatMap((row) => (row.message ? [row.message] : [])).sort((a, b) => a.id - b.id),
+    released: state === undefined ? null : { state },
+  };
+}
+
+function lastWrite(db: Db, name: string, usage: boolean, tokens: boolean) {
+  const released = db
+    .$with('released')
+    .as(leaseRelease(db, bound.vendorId, bound.conversationId, bound.holder));
   const writes: WithSubquery[] = [released];
-  if (usage) writes.push(db.$with('usage').as(usageInsert(db, vendorId, usage.record)));
-  if (usage?.plan && usage.plan.tokens > 0) {
-    const { periodStart, tokens } = usage.plan;
-    writes.push(db.$with('tokens').as(tokensAddition(db, vendorId, periodStart, tokens)));
+  if (usage) {
+    const record: BoundUsage = {
+      appId: sql.placeholder('appId'),
+      vendorModelId: sql.placeholder('vendorModelId'),
+      conversationId: sql.placeholder('usageConversationId'),
+      tokensPrompt: sql.placeholder('tokensPrompt'),
+      tokensCompletion: sql.placeholder('tokensCompletion'),
+      costMinor: sql.placeholder('costMinor'),
+    };
+    writes.push(db.$with('usage').as(usageInsert(db, bound.vendorId, record)));
   }
-  if (stored.length === 0) {
-    const [row] = await db
-      .with(...writes)
-      .select({ state: released.state })
-      .from(released);
-    return { messages: [], released: row ?? null };
+  if (tokens) {
+    const addition = tokensAddition(
+      db,
+      bound.vendorId,
+      sql.placeholder('periodStart'),
+      sql.placeholder('tokens'),
+    );
+    writes.push(db.$with('tokens').as(addition));
   }
-  const added = db.$with('added').as(
-    db
-      .insert(messages)
-      .values(stored.map((message) => ({ ...message, vendorId, conversationId })))
-      .returning(),
-  );
-  // Unreferenced data-modifying CTEs still run, each exactly once (PostgreSQL's WITH); the state is never
-  // null, so a null one says the lease was not `holder`'s.
-  const rows = await db
+  // The messages in their order, from one JSON list (its keys are NewMessage's); absent lists are the
+  // columns' default, empty.
+  const added = db.$with('added', getTableColumns(messages)).as(sql`
+    insert into ${messages} (vendor_id, conversation_id, role, creator, message, function_calls, function_response, sources)
+    select ${bound.vendorId}::integer, ${bound.conversationId}::integer, m.role, m.creator, m.message,
+      coalesce(m.calls, '[]'), m.response, coalesce(m.sources, '[]')
+    from rows from (json_to_recordset(${sql.placeholder('stored')}::json)
+      as (role text, creator text, message text, "functionCalls" jsonb, "functionResponse" text, sources jsonb))
+      with ordinality as m(role, creator, message, calls, response, sources, n)
+    order by m.n
+    returning *`);
+  // Unreferenced data-modifying CTEs still run, each exactly once (PostgreSQL's WITH). The full join
+  // answers the messages with the state, or the state alone when there are none.
+  return db
     .with(...writes, added)
     .select({ message: added._.selectedFields, state: released.state })
-    .from(added)
-    .leftJoin(released, sql`true`);
-  const first = rows[0];
-  return {
-    messages: rows.map((row) => row.message).sort((a, b) => a.id - b.id),
-    released: first && first.state !== null ? { state: first.state } : null,
-  };
+    .from(released)
+    .fullJoin(added, sql`true`)
+    .prepare(name);
 }

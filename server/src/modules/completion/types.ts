@@ -4,6 +4,7 @@ import type { ReplyReservation, SpendingPort } from '../conversations/ports';
 import type { ConversationRow, MessageRow, NewMessage } from '../conversations/repo';
 import type { InstalledFunctionRow } from '../functions/repo';
 import type { ChatModel, ToolCall, ToolSpec } from '../models/providers/types';
+import type { ContextMessage } from './input';
 import type { ReplyMeter } from './meter';
 import type { AppRow, FinalUsage, VendorModelRow } from './repo';
 
@@ -95,7 +96,7 @@ export interface Turn {
   app: AppRow;
   conversation: ConversationRow;
   /** The newest stored messages within the context window (input.ts), oldest first, the new user message last. */
-  history: MessageRow[];
+  history: ContextMessage[];
   userMessage: MessageRow;
   /** The app's installed functions, read with the lease (the default tools). */
   installed?: InstalledFunctionRow[];

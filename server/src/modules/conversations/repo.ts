@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, lt, sql } from 'drizzle-orm';
 import { type Db, schema } from '../../platform/db';
+import { type Bound, preparedOnce } from '../../platform/db/prepared';
 import type { AppRow } from '../../platform/http/identity';
 import { planTermsQuery } from '../billing/repo';
 import type { PlanTerms } from '../billing/service';
@@ -49,15 +50,25 @@ export interface ConversationWithApp {
 
 /**
  * A conversation with its app, the app's completion model (null if none) and the vendor's plan in force
- * (null: none, unlimited), in one statement: a send needs all of them.
+ * (null: none, unlimited), in one statement: a send needs all of them. Prepared once
+ * (docs/adr/0043-hot-statements-prepared-once.md).
  */
 export async function findConversationWithApp(
   db: Db,
   vendorId: number,
   token: string,
 ): Promise<ConversationWithApp | null> {
+  const rows = await preparedOnce(db, 'conversation_with_app', conversationWithApp).execute({
+    vendorId,
+    token,
+  });
+  return rows[0] ?? null;
+}
+
+function conversationWithApp(db: Db, name: string) {
+  const vendorId = sql.placeholder('vendorId');
   const plan = planTermsQuery(db, vendorId).as('plan');
-  const rows = await db
+  return db
     .select({ conversation: conversations, app: apps, model: vendorModels, plan: plan._.selectedFields })
     .from(conversations)
     .innerJoin(apps, and(eq(apps.vendorId, conversations.vendorId), eq(apps.id, conversations.appId)))
@@ -66,9 +77,9 @@ export async function findConversationWithApp(
       and(eq(vendorModels.vendorId, apps.vendorId), eq(vendorModels.id, apps.completionVendorModelId)),
     )
     .leftJoinLateral(plan, sql`true`)
-    .where(and(eq(conversations.vendorId, vendorId), eq(conversations.token, token)))
-    .limit(1);
-  return rows[0] ?? null;
+    .where(and(eq(conversations.vendorId, vendorId), eq(conversations.token, sql.placeholder('token'))))
+    .limit(1)
+    .prepare(name);
 }
 
 /**
@@ -201,7 +212,12 @@ export async function releaseReplyLease(
 }
 
 /** `releaseReplyLease`'s statement, to run as part of a larger one (the reply's last write). */
-export function leaseRelease(db: Db, vendorId: number, conversationId: number, holder: string) {
+export function leaseRelease(
+  db: Db,
+  vendorId: Bound<number>,
+  conversationId: Bound<number>,
+  holder: Bound<string>,
+) {
   return db
     .update(conversations)
     .set({ replyLeaseUntil: null, replyLeaseHolder: null })

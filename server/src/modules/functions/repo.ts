@@ -16,6 +16,8 @@ import {
   sql,
 } from 'drizzle-orm';
 import { type Db, schema } from '../../platform/db';
+import { jsonList } from '../../platform/db/json';
+import type { Bound } from '../../platform/db/prepared';
 import { likePattern } from '../../platform/db/search';
 
 const { appFunctions, functions, functionRuns } = schema;
@@ -349,7 +351,7 @@ export async function listInstalledFunctions(
   return installedFunctionsQuery(db, vendorId, appId);
 }
 
-function installedFunctionsQuery(db: Db, vendorId: number, appId: number) {
+function installedFunctionsQuery(db: Db, vendorId: Bound<number>, appId: Bound<number>) {
   return db
     .select({
       id: functions.id,
@@ -378,16 +380,14 @@ function installedFunctionsQuery(db: Db, vendorId: number, appId: number) {
  * `listInstalledFunctions` as one JSON value (a list in installation order), to read with other rows in
  * one statement (a reply's first write reads its tools).
  */
-export function installedFunctionsJson(db: Db, vendorId: number, appId: number): SQL<InstalledFunctionRow[]> {
+export function installedFunctionsJson(
+  db: Db,
+  vendorId: Bound<number>,
+  appId: Bound<number>,
+): SQL<InstalledFunctionRow[]> {
   // In the sorted subquery's order: PostgreSQL keeps it for a plain aggregate over the subquery, which its
   // manual ("Aggregate Expressions") says usually works without promising it; tools are listed in any order.
-  const installed = installedFunctionsQuery(db, vendorId, appId).as('installed');
-  const fields = Object.entries(installed._.selectedFields).map(
-    ([key, column]) => sql`${sql.raw(`'${key}'`)}, ${column}`,
-  );
-  return sql<
-    InstalledFunctionRow[]
-  >`(select coalesce(json_agg(json_build_object(${sql.join(fields, sql`, `)})), '[]'::json) from ${installed})`;
+  return jsonList<InstalledFunctionRow>(installedFunctionsQuery(db, vendorId, appId).as('installed'));
 }
 
 /** The config schemas of these functions of the vendor (id → schema; null when none declared). */

@@ -1,5 +1,6 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { type Db, schema } from '../../platform/db';
+import { preparedOnce } from '../../platform/db/prepared';
 
 const { vendors, vendorUsers } = schema;
 export type VendorRow = typeof vendors.$inferSelect;
@@ -33,8 +34,17 @@ export async function findVendorById(db: Db, id: number): Promise<VendorRow | nu
   return rows[0] ?? null;
 }
 
+/** Every signed request's first statement (`X-Vendor`): prepared once (docs/adr/0043-hot-statements-prepared-once.md). */
 export async function findVendorByKey(db: Db, key: string): Promise<VendorRow | null> {
-  const rows = await db.select().from(vendors).where(eq(vendors.key, key)).limit(1);
+  const statement = preparedOnce(db, 'vendor_by_key', (db, name) =>
+    db
+      .select()
+      .from(vendors)
+      .where(eq(vendors.key, sql.placeholder('key')))
+      .limit(1)
+      .prepare(name),
+  );
+  const rows = await statement.execute({ key });
   return rows[0] ?? null;
 }
 

@@ -16,7 +16,7 @@ import { lockDataDir } from './lock';
 import { importPgliteData, pgliteDataDir } from './pglite-import';
 import { PgliteThread } from './pglite-thread';
 import * as schema from './schema';
-import { STATEMENT_KINDS, StatementTimer } from './statements';
+import { QueryLog, STATEMENT_KINDS, StatementTimer } from './statements';
 import { ensurePgliteTemplate } from './template';
 
 export { schema };
@@ -210,7 +210,7 @@ export async function openPglite(pgDir?: string): Promise<Database> {
   });
   const statements = new StatementTimer();
   timePgliteStatements(statements, client);
-  const db = drizzlePglite(client as never, { schema }) as unknown as Db;
+  const db = drizzlePglite(client as never, { schema, logger: new QueryLog() }) as unknown as Db;
   try {
     await migratePglite(db as never, { migrationsFolder });
   } catch (err) {
@@ -248,7 +248,7 @@ async function openPostgres(connection: pg.PoolConfig, stopServer?: () => Promis
   });
   const statements = new StatementTimer();
   timePostgresStatements(statements, pool);
-  const db = drizzleNodePg(pool, { schema }) as unknown as Db;
+  const db = drizzleNodePg(pool, { schema, logger: new QueryLog() }) as unknown as Db;
   try {
     await migrateNodePg(db as never, { migrationsFolder });
   } catch (err) {

@@ -58,3 +58,21 @@ export class StatementTimer {
     } as never;
   }
 }
+
+/**
+ * Drizzle's query logger for one database, which statement-budget tests and the benches listen to. A
+ * prepared statement keeps the logger it was built with (docs/adr/0043-hot-statements-prepared-once.md), so
+ * the logger stays one object and only its listener changes.
+ */
+export class QueryLog {
+  listener: ((query: string) => void) | undefined;
+
+  logQuery(query: string): void {
+    this.listener?.(query);
+  }
+}
+
+/** The query log `openDatabase` gave drizzle for `db` (or a transaction of it). */
+export function queryLogOf(db: object): QueryLog {
+  return (db as { session: { logger: QueryLog } }).session.logger;
+}

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { schema } from '../../platform/db';
+import { createTestServer, makeFunction, makeVendor, type TestServer } from '../../test/harness';
+import { reserveRequest } from '../billing/repo';
+import { claimReplyLease, finishReply } from '../completion/repo';
+import { makeChatApp, makeConversation, makeVendorModel } from '../completion/testing';
+import { findVendorByKey, type VendorRow } from '../vendors/repo';
+import { findConversationWithApp, insertMessages } from './repo';
+
+/**
+ * The send's statements are built once and reused with every caller's values
+ * (docs/adr/0043-hot-statements-prepared-once.md): run for vendor A, then for vendor B, each must answer
+ * only its caller's rows, and B holding A's token or ids must get nothing of A's.
+ */
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await createTestServer();
+});
+afterAll(() => server?.close());
+
+async function tenant(name: string, requests: number) {
+  const { db } = server.ctx;
+  const vendor = await makeVendor(server.ctx);
+  const app = await makeChatApp(server.ctx, vendor, { model: await makeVendorModel(server.ctx, vendor) });
+  const conversation = await makeConversation(server.ctx, app);
+  await insertMessages(db, vendor.id, conversation.id, [
+    { role: 'user', creator: 'user', message: `${name} secret question` },
+    { role: 'assistant', creator: 'assistant', message: `${name} secret answer` },
+  ]);
+  const fn = await makeFunction(server.ctx, vendor, { functionKey: `${name}_tool` });
+  await db.insert(schema.appFunctions).values({ vendorId: vendor.id, appId: app.id, functionId: fn.id });
+  const [plan] = await db
+    .insert(schema.plans)
+    .values({ name: `${name} plan`, limits: { requests } })
+    .returning();
+  await db.insert(schema.subscriptions).values({ vendorId: vendor.id, planId: plan!.id, status: 'active' });
+  return { name, vendor, app, conversation };
+}
+
+type Tenant = Awaited<ReturnType<typeof tenant>>;
+const lease = (holder: string) => ({ holder, ms: 60_000, history: 199 });
+
+async function send(t: Tenant, as: VendorRow = t.vendor) {
+  const { db } = server.ctx;
+  const vendor = await findVendorByKey(db, as.key);
+  const found = await findConversationWithApp(db, vendor!.id, t.conversation.token);
+  const claimed = await claimReplyLease(
+    db,
+    vendor!.id,
+    t.conversation.id,
+    lease(`holder-${as.id}`),
+    { role: 'user', creator: 'user', message: `from ${as.id}` },
+    t.app.id,
+  );
+  return { vendor, found, claimed };
+}
+
+describe('the prepared send statements across vendors', () => {
+  it("answer vendor B's send with B's rows only, right after A's, and nothing of A's to B", async () => {
+    const { db } = server.ctx;
+    const a = await tenant('alpha', 7);
+    const b = await tenant('beta', 3);
+
+    const first = await send(a);
+    expect(first.vendor?.id).toBe(a.vendor.id);
+    expect(first.found?.plan?.limits).toEqual({ requests: 7 });
+    expect(first.claimed?.installed.map((f) => f.functionKey)).toEqual(['alpha_tool']);
+
+    // The attacker: vendor B with A's conversation token and ids, right after A's statements ran.
+    const stolen = await send(a, b.vendor);
+    expect(stolen.vendor?.id).toBe(b.vendor.id);
+    expect(stolen.found).toBeNull();
+    expect(stolen.claimed).toBeNull();
+
+    await finishReply(db, a.vendor.id, a.conversation.id, `holder-${a.vendor.id}`, []);
+    const own = await send(b);
+    expect(own.found?.conversation.id).toBe(b.conversation.id);
+    expect(own.found?.app.id).toBe(b.app.id);
+    expect(own.found?.plan?.limits).toEqual({ requests: 3 });
+    expect(own.claimed?.installed.map((f) => f.functionKey)).toEqual(['beta_tool']);
+    expect(own.claimed?.earlier.map((m) => m.message)).toEqual([
+      'beta secret question',
+      'beta secret answer',
+    ]);
+
+    // B's last write under A's ids lets go of nothing of A's.
+    const crossed = await finishReply(db, b.vendor.id, a.conversation.id, `holder-${a.vendor.id}`, []);
+    expect(crossed.released).toBeNull();
+    const done = await finishReply(db, b.vendor.id, b.conversation.id, `holder-${b.vendor.id}`, [
+      { role: 'assistant', creator: 'assistant', message: 'beta reply' },
+    ]);
+    expect(done.released).not.toBeNull();
+    expect(done.messages.map((m) => [m.vendorId, m.conversationId, m.message])).toEqual([
+      [b.vendor.id, b.conversation.id, 'beta reply'],
+    ]);
+
+    // Reservations count per vendor: B's limit of 1 does not see A's count, and back.
+    const period = new Date('2026-11-01T00:00:00Z');
+    const one = { requests: 1, tokens: null };
+    expect(await reserveRequest(db, a.vendor.id, period, one)).toBe(true);
+    expect(await reserveRequest(db, b.vendor.id, period, one)).toBe(true);
+    expect(await reserveRequest(db, a.vendor.id, period, one)).toBe(false);
+    expect(await reserveRequest(db, b.vendor.id, period, { requests: 2, tokens: null })).toBe(true);
+    expect(await reserveRequest(db, b.vendor.id, period, { requests: null, tokens: null })).toBe(true);
+  });
+});
