@@ -189,20 +189,76 @@ export function annotateSpan(attributes: Attributes, failure?: string): void {
   if (failure !== undefined) markFailed(span, failure);
 }
 
+/** What a provider call's span records when the call ends (GenAI semantic conventions). */
+export interface ModelCallOutcome {
+  finishReason?: string;
+  inputTokens?: number;
+  outputTokens?: number;
+  /** The answer, read only when the span records content (`ModelCallSpan.recordsContent`). */
+  output?: () => unknown;
+}
+
+/** One provider call's span: ended once, by `end` or `fail` (whichever comes first). */
+export interface ModelCallSpan {
+  /** Whether prompts and answers go on the span (an operator's choice, off by default). */
+  readonly recordsContent: boolean;
+  end(outcome: ModelCallOutcome): void;
+  fail(err: unknown): void;
+}
+
 /**
- * The AI SDK's `experimental_telemetry` for one model call: its spans (GenAI semantic conventions:
- * `gen_ai.request.model`, `gen_ai.usage.input_tokens`…) under the active one, texts only when the
- * operator enabled them. Undefined when tracing is off.
+ * A client span for one provider call, `chat {model}` or `embeddings {model}` as the GenAI semantic
+ * conventions name it, under the active span; the prompt (`input`, read only then) when the operator enabled
+ * content. Undefined when tracing is off: the caller does nothing more.
  */
-export function modelCallTelemetry():
-  | { isEnabled: true; tracer: Tracer; recordInputs: boolean; recordOutputs: boolean }
-  | undefined {
+export function startModelCallSpan(call: {
+  operation: 'chat' | 'embeddings';
+  provider: string;
+  model: string;
+  temperature?: number;
+  maxTokens?: number;
+  input: () => unknown;
+}): ModelCallSpan | undefined {
   if (!active) return undefined;
+  const recordsContent = active.recordContent;
+  const span = active.tracer.startSpan(
+    `${call.operation} ${call.model}`,
+    {
+      kind: SpanKind.CLIENT,
+      attributes: {
+        'gen_ai.operation.name': call.operation,
+        'gen_ai.provider.name': call.provider,
+        'gen_ai.request.model': call.model,
+        ...(call.temperature !== undefined ? { 'gen_ai.request.temperature': call.temperature } : {}),
+        ...(call.maxTokens !== undefined ? { 'gen_ai.request.max_tokens': call.maxTokens } : {}),
+        ...(recordsContent ? { 'gen_ai.input.messages': JSON.stringify(call.input()) } : {}),
+      },
+    },
+    context.active(),
+  );
+  let open = true;
   return {
-    isEnabled: true,
-    tracer: active.tracer,
-    recordInputs: active.recordContent,
-    recordOutputs: active.recordContent,
+    recordsContent,
+    end(outcome) {
+      if (!open) return;
+      open = false;
+      span.setAttributes({
+        ...(outcome.finishReason ? { 'gen_ai.response.finish_reasons': [outcome.finishReason] } : {}),
+        ...(outcome.inputTokens !== undefined ? { 'gen_ai.usage.input_tokens': outcome.inputTokens } : {}),
+        ...(outcome.outputTokens !== undefined ? { 'gen_ai.usage.output_tokens': outcome.outputTokens } : {}),
+        ...(recordsContent && outcome.output
+          ? { 'gen_ai.output.messages': JSON.stringify(outcome.output()) }
+          : {}),
+      });
+      span.end();
+    },
+    fail(err) {
+      if (!open) return;
+      open = false;
+      markFailed(span, err instanceof Error ? err.message : String(err));
+      if (err instanceof Error) span.recordException(err);
+      span.end();
+    },
   };
 }
 
