@@ -5,7 +5,7 @@
  * answer text unless the operator asks for it, and a failed reply marks its span.
  */
 import { createRequire } from 'node:module';
-import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { InMemorySpanExporter, ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeSiliconPools } from '../modules/functions/sandbox';
@@ -231,6 +231,12 @@ describe('tracing on (an in-memory exporter)', () => {
     expect(turns).toHaveLength(2);
     for (const turn of turns) childOf(turn, reply);
     expect(recorded(spans)).not.toContain('sentinel-nine-lives');
+  });
+
+  it('installs no context manager: the trace context travels as an argument (ADR 0043)', () => {
+    const caller = trace.wrapSpanContext({ traceId: TRACE_ID, spanId: CALLER_SPAN_ID, traceFlags: 1 });
+    const marked = trace.setSpan(ROOT_CONTEXT, caller);
+    expect(context.with(marked, () => context.active())).toBe(ROOT_CONTEXT);
   });
 
   it('traces a datastore search under its request, without the query', async () => {

@@ -15,7 +15,7 @@ import type {
 } from '@ai-sdk/provider';
 import { APICallError, embedMany, RetryError } from 'ai';
 import { outboundRefusal } from '../../../platform/outbound/guard';
-import { startModelCallSpan } from '../../../platform/tracing';
+import { startModelCallSpan, type TraceContext } from '../../../platform/tracing';
 import {
   type ChatMessage,
   type ChatModel,
@@ -312,7 +312,7 @@ export class SdkChatModel implements ChatModel {
     let finished = false;
     let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart> | undefined;
     // The call's span when tracing is on (docs/adr/0040-traces.md); the answer kept only if it records texts.
-    const span = startModelCallSpan({
+    const span = startModelCallSpan(request.trace, {
       operation: 'chat',
       provider: this.model.provider,
       model: this.model.modelId,
@@ -415,12 +415,12 @@ export class SdkEmbeddingModel implements EmbeddingModel {
     private readonly opts: SdkModelOptions,
   ) {}
 
-  async embed(texts: string[], signal?: AbortSignal) {
+  async embed(texts: string[], signal?: AbortSignal, trace?: TraceContext) {
     if (signal?.aborted) throw signal.reason;
     if (texts.length === 0) return { vectors: [], usage: { tokens: 0 } };
     const timeoutMs = this.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const deadline = new Deadline(timeoutMs, signal);
-    const span = startModelCallSpan({
+    const span = startModelCallSpan(trace, {
       operation: 'embeddings',
       provider: this.model.provider,
       model: this.model.modelId,
