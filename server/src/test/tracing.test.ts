@@ -24,7 +24,7 @@ const MODEL_CALL = 'chat provider-model';
 /** The OpenTelemetry SDK's and exporters' files among the modules this process loaded. */
 const sdkModulesLoaded = () =>
   Object.keys(createRequire(import.meta.url).cache).filter((path) =>
-    /[\\/]@opentelemetry[\\/](sdk-|exporter-|context-async-hooks|resources|otlp-)/.test(path),
+    /[\\/]@opentelemetry[\\/](sdk-|exporter-|context-|resources|otlp-)/.test(path),
   );
 
 describe('tracing off', () => {
