@@ -256,6 +256,31 @@ describe('tracing on (an in-memory exporter)', () => {
     expect(recorded(spans)).not.toContain(query);
   });
 
+  it("puts a search's query embedding under its request, without the query", async () => {
+    const model = await owner.post(`${base}/avamodels/openai-compatible-embedding/install`, {
+      parameters: { base_url: fake.baseUrl, model: 'embed-model', api_key: PROVIDER_KEY, dimensions: 8 },
+    });
+    expect(model.statusCode, model.body).toBe(201);
+    const created = await owner.post(`${base}/apps/${chatbot.id}/datastores`, {
+      name: 'embedded',
+      embedding_vendor_model_id: model.json().data.id,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    fake.embeddings({ kind: 'embeddings', dimensions: 8 });
+    exporter.reset();
+    const query = 'which glacier is the longest';
+    const found = await owner.post(`/v1/datastores/${created.json().data.id}/search`, { query, k: 3 });
+    expect(found.statusCode, found.body).toBe(200);
+    fake.expectNoFailures();
+    await tracing.flush();
+    const spans = exporter.getFinishedSpans();
+    const embedding = spans.find((s) => s.name === 'embeddings embed-model');
+    expect(embedding?.kind).toBe(SpanKind.CLIENT);
+    expect(embedding?.attributes['gen_ai.operation.name']).toBe('embeddings');
+    childOf(embedding!, spans.find((s) => s.name === 'POST /v1/datastores/:datastoreId/search')!);
+    expect(recorded(spans)).not.toContain(query);
+  });
+
   it('gives each background job a trace of its own', async () => {
     const su = await makeUser(server.ctx, { isSu: true });
     const superuser = await Client.signedIn(server.app, su.email, su.password);
