@@ -177,11 +177,11 @@ export async function buildApp(
   };
   completion.spending = ctx.spending;
   completion.knowledge = {
-    retrieve: (app, names, query, k, signal, meter) =>
-      knowledge.retrieve(ctx, app, names, query, k, signal, meter),
-    search: async (app, name, query, k, meter) => {
+    retrieve: (app, names, query, k, signal, meter, trace) =>
+      knowledge.retrieve(ctx, app, names, query, k, signal, meter, trace),
+    search: async (app, name, query, k, meter, trace) => {
       const ds = await knowledge.datastoreByName(ctx, app, name);
-      return ds ? knowledge.searchDatastore(ctx, app.vendorId, ds, query, k, undefined, meter) : null;
+      return ds ? knowledge.searchDatastore(ctx, app.vendorId, ds, query, k, undefined, meter, trace) : null;
     },
   };
 

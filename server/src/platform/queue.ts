@@ -159,10 +159,13 @@ export class JobQueue {
     const started = performance.now();
     let outcome = 'failure';
     try {
-      const result = await inSpan(`job ${name}`, { 'llmor.job.name': name }, handler, {
-        kind: SpanKind.CONSUMER,
-        root: true,
-      });
+      const result = await inSpan(
+        `job ${name}`,
+        { 'llmor.job.name': name },
+        undefined,
+        handler,
+        SpanKind.CONSUMER,
+      );
       outcome = 'success';
       return result;
     } finally {

@@ -1,6 +1,6 @@
 import {
   type Attributes,
-  context,
+  type Context,
   DiagLogLevel,
   diag,
   propagation,
@@ -23,7 +23,15 @@ import { ConfigError } from './config';
  *
  * Spans carry route patterns, numeric ids, statuses and token counts: never prompt or answer texts unless
  * `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true`, never tokens or keys.
+ *
+ * No context manager: the trace context is handed explicitly from one span boundary to the next (HTTP
+ * request → reply → provider call, tool run, Lua run, datastore search), as a `TraceContext` argument.
+ * OpenTelemetry's manager is an `AsyncLocalStorage`, which on Node 20 hooks every promise of the process
+ * (docs/adr/0045-provider-call-on-the-models-stream.md).
  */
+
+/** Where new spans go in their trace; undefined when tracing is off or the work is not traced (a root). */
+export type TraceContext = Context | undefined;
 
 interface Active {
   tracer: Tracer;
@@ -102,13 +110,11 @@ export async function startTracing(
   const env = opts.env ?? process.env;
   if (!opts.exporter && !tracesWanted(env)) return null;
   if (active) throw new Error('tracing is already started in this process');
-  const [{ BasicTracerProvider, BatchSpanProcessor }, { AsyncLocalStorageContextManager }, core, resources] =
-    await Promise.all([
-      import('@opentelemetry/sdk-trace-base'),
-      import('@opentelemetry/context-async-hooks'),
-      import('@opentelemetry/core'),
-      import('@opentelemetry/resources'),
-    ]);
+  const [{ BasicTracerProvider, BatchSpanProcessor }, core, resources] = await Promise.all([
+    import('@opentelemetry/sdk-trace-base'),
+    import('@opentelemetry/core'),
+    import('@opentelemetry/resources'),
+  ]);
   const exporter = opts.exporter ?? (await otlpExporter(env));
   const resource = resources
     .resourceFromAttributes({
@@ -118,7 +124,6 @@ export async function startTracing(
     .merge(resources.detectResources({ detectors: [resources.envDetector] }));
   const provider = new BasicTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(exporter)] });
   trace.setGlobalTracerProvider(provider);
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new core.W3CTraceContextPropagator());
   active = {
     tracer: provider.getTracer('llmor', opts.version),
@@ -140,7 +145,6 @@ export async function startTracing(
         await provider.shutdown();
       } finally {
         trace.disable();
-        context.disable();
         propagation.disable();
         diag.disable();
       }
@@ -152,75 +156,132 @@ export async function startTracing(
 export const tracingOn = (): boolean => active !== undefined;
 
 /**
- * Runs `fn` in a span (a child of the active one): a throw marks it failed. Off, it is `fn()` alone.
- * `root` starts a trace of its own (background work).
+ * Runs `fn` in a span, a child of `parent` (none: a trace of its own, as background work starts), handing
+ * `fn` the span's context for the work it starts; a throw marks it failed. Off, it is `fn(undefined)` alone.
  */
-export function inSpan<T>(
+export async function inSpan<T>(
   name: string,
   attributes: Attributes,
-  fn: () => Promise<T>,
-  opts: { kind?: SpanKind; root?: boolean } = {},
+  parent: TraceContext,
+  fn: (here: TraceContext) => Promise<T>,
+  kind?: SpanKind,
 ): Promise<T> {
-  if (!active) return fn();
-  const parent = opts.root ? ROOT_CONTEXT : context.active();
-  return active.tracer.startActiveSpan(name, { kind: opts.kind, attributes }, parent, async (span) => {
-    try {
-      return await fn();
-    } catch (err) {
-      markFailed(span, err instanceof Error ? err.message : String(err));
-      if (err instanceof Error) span.recordException(err);
-      throw err;
-    } finally {
-      span.end();
-    }
-  });
+  if (!active) return fn(undefined);
+  const span = active.tracer.startSpan(name, { kind, attributes }, parent ?? ROOT_CONTEXT);
+  try {
+    return await fn(trace.setSpan(parent ?? ROOT_CONTEXT, span));
+  } catch (err) {
+    markFailed(span, err instanceof Error ? err.message : String(err));
+    if (err instanceof Error) span.recordException(err);
+    throw err;
+  } finally {
+    span.end();
+  }
 }
 
 function markFailed(span: Span, message: string): void {
   span.setStatus({ code: SpanStatusCode.ERROR, message });
 }
 
-/** Adds attributes to the active span and, given a message, marks it failed (work that ends without a throw). */
-export function annotateSpan(attributes: Attributes, failure?: string): void {
-  if (!active) return;
-  const span = trace.getActiveSpan();
+/** Adds attributes to the span of `here` and, given a message, marks it failed (work that ends without a throw). */
+export function annotateSpan(here: TraceContext, attributes: Attributes, failure?: string): void {
+  const span = here && trace.getSpan(here);
   if (!span) return;
   span.setAttributes(attributes);
   if (failure !== undefined) markFailed(span, failure);
 }
 
+/** What a provider call's span records when the call ends (GenAI semantic conventions). */
+export interface ModelCallOutcome {
+  finishReason?: string;
+  inputTokens?: number;
+  outputTokens?: number;
+  /** The answer, read only when the span records content (`ModelCallSpan.recordsContent`). */
+  output?: () => unknown;
+}
+
+/** One provider call's span: ended once, by `end` or `fail` (whichever comes first). */
+export interface ModelCallSpan {
+  /** Whether prompts and answers go on the span (an operator's choice, off by default). */
+  readonly recordsContent: boolean;
+  end(outcome: ModelCallOutcome): void;
+  fail(err: unknown): void;
+}
+
 /**
- * The AI SDK's `experimental_telemetry` for one model call: its spans (GenAI semantic conventions:
- * `gen_ai.request.model`, `gen_ai.usage.input_tokens`…) under the active one, texts only when the
- * operator enabled them. Undefined when tracing is off.
+ * A client span for one provider call, `chat {model}` or `embeddings {model}` as the GenAI semantic
+ * conventions name it, under `parent`; the prompt (`input`, read only then) when the operator enabled content.
+ * Undefined when tracing is off: the caller does nothing more.
  */
-export function modelCallTelemetry():
-  | { isEnabled: true; tracer: Tracer; recordInputs: boolean; recordOutputs: boolean }
-  | undefined {
+export function startModelCallSpan(
+  parent: TraceContext,
+  call: {
+    operation: 'chat' | 'embeddings';
+    provider: string;
+    model: string;
+    temperature?: number;
+    maxTokens?: number;
+    input: () => unknown;
+  },
+): ModelCallSpan | undefined {
   if (!active) return undefined;
+  const recordsContent = active.recordContent;
+  const span = active.tracer.startSpan(
+    `${call.operation} ${call.model}`,
+    {
+      kind: SpanKind.CLIENT,
+      attributes: {
+        'gen_ai.operation.name': call.operation,
+        'gen_ai.provider.name': call.provider,
+        'gen_ai.request.model': call.model,
+        ...(call.temperature !== undefined ? { 'gen_ai.request.temperature': call.temperature } : {}),
+        ...(call.maxTokens !== undefined ? { 'gen_ai.request.max_tokens': call.maxTokens } : {}),
+        ...(recordsContent ? { 'gen_ai.input.messages': JSON.stringify(call.input()) } : {}),
+      },
+    },
+    parent ?? ROOT_CONTEXT,
+  );
+  let open = true;
   return {
-    isEnabled: true,
-    tracer: active.tracer,
-    recordInputs: active.recordContent,
-    recordOutputs: active.recordContent,
+    recordsContent,
+    end(outcome) {
+      if (!open) return;
+      open = false;
+      span.setAttributes({
+        ...(outcome.finishReason ? { 'gen_ai.response.finish_reasons': [outcome.finishReason] } : {}),
+        ...(outcome.inputTokens !== undefined ? { 'gen_ai.usage.input_tokens': outcome.inputTokens } : {}),
+        ...(outcome.outputTokens !== undefined ? { 'gen_ai.usage.output_tokens': outcome.outputTokens } : {}),
+        ...(recordsContent && outcome.output
+          ? { 'gen_ai.output.messages': JSON.stringify(outcome.output()) }
+          : {}),
+      });
+      span.end();
+    },
+    fail(err) {
+      if (!open) return;
+      open = false;
+      markFailed(span, err instanceof Error ? err.message : String(err));
+      if (err instanceof Error) span.recordException(err);
+      span.end();
+    },
   };
+}
+
+/** The server span of each HTTP request being answered (tracing on). */
+const requestSpans = new WeakMap<FastifyRequest, Span>();
+
+/** The context of `request`'s span, for the work its handler starts (undefined: not traced). */
+export function requestTrace(request: FastifyRequest): TraceContext {
+  const span = requestSpans.get(request);
+  return span && trace.setSpan(ROOT_CONTEXT, span);
 }
 
 /**
  * A server span per HTTP request (`POST /v1/vendors/:vendorId/apps`: the route pattern, never the URL),
- * continuing the caller's trace from its `traceparent`; route handlers run inside it, so the work they start
- * (a reply) is its child. `ignore` lists route patterns not traced (probes, scrapes). Register before the routes.
+ * continuing the caller's trace from its `traceparent`; a handler hands `requestTrace(request)` to the work
+ * it starts (a reply), which becomes its child. `ignore` lists route patterns not traced (probes, scrapes).
  */
 export function registerHttpTracing(app: FastifyInstance, ignore: readonly string[]): void {
-  const spans = new WeakMap<FastifyRequest, Span>();
-  app.addHook('onRoute', (route) => {
-    const handler = route.handler;
-    route.handler = function traced(this: FastifyInstance, request, reply) {
-      const span = spans.get(request);
-      if (!span) return handler.call(this, request, reply);
-      return context.with(trace.setSpan(context.active(), span), () => handler.call(this, request, reply));
-    };
-  });
   app.addHook('onRequest', (request, _reply, done) => {
     const route = request.routeOptions.url;
     if (!active || (route !== undefined && ignore.includes(route))) return done();
@@ -237,13 +298,13 @@ export function registerHttpTracing(app: FastifyInstance, ignore: readonly strin
       },
       propagation.extract(ROOT_CONTEXT, request.headers),
     );
-    spans.set(request, span);
+    requestSpans.set(request, span);
     done();
   });
   const end = (request: FastifyRequest, status: number | undefined) => {
-    const span = spans.get(request);
+    const span = requestSpans.get(request);
     if (!span) return;
-    spans.delete(request);
+    requestSpans.delete(request);
     if (status === undefined) markFailed(span, 'the client went away');
     else {
       span.setAttribute('http.response.status_code', status);

@@ -1,11 +1,11 @@
 /**
  * Traces as an operator's collector receives them (docs/adr/0040-traces.md): without the OTEL_* variables
  * no SDK module is loaded; with them one reply is a tree — the HTTP request (continuing the caller's
- * `traceparent`), the reply, the AI SDK's provider call with its GenAI attributes — holding no prompt or
+ * `traceparent`), the reply, the provider call with its GenAI attributes — holding no prompt or
  * answer text unless the operator asks for it, and a failed reply marks its span.
  */
 import { createRequire } from 'node:module';
-import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { InMemorySpanExporter, ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeSiliconPools } from '../modules/functions/sandbox';
@@ -18,11 +18,13 @@ const PROMPT = 'Which colour is the sky over Lisbon at noon?';
 const ANSWER = ['Blue', ' as a cornflower'];
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CALLER_SPAN_ID = '00f067aa0ba902b7';
+/** The provider call's span, as the GenAI semantic conventions name it. */
+const MODEL_CALL = 'chat provider-model';
 
 /** The OpenTelemetry SDK's and exporters' files among the modules this process loaded. */
 const sdkModulesLoaded = () =>
   Object.keys(createRequire(import.meta.url).cache).filter((path) =>
-    /[\\/]@opentelemetry[\\/](sdk-|exporter-|context-async-hooks|resources|otlp-)/.test(path),
+    /[\\/]@opentelemetry[\\/](sdk-|exporter-|context-|resources|otlp-)/.test(path),
   );
 
 describe('tracing off', () => {
@@ -165,16 +167,17 @@ describe('tracing on (an in-memory exporter)', () => {
     });
     expect(reply.status.code).toBe(SpanStatusCode.UNSET);
 
-    const call = named('ai.streamText');
+    const call = named(MODEL_CALL);
     childOf(call, reply);
-    const doStream = named('ai.streamText.doStream');
-    childOf(doStream, call);
-    expect(doStream.attributes).toMatchObject({
+    expect(call.kind).toBe(SpanKind.CLIENT);
+    expect(call.attributes).toMatchObject({
+      'gen_ai.operation.name': 'chat',
       'gen_ai.request.model': 'provider-model',
       'gen_ai.usage.input_tokens': 11,
       'gen_ai.usage.output_tokens': 7,
+      'gen_ai.response.finish_reasons': ['stop'],
     });
-    expect(doStream.attributes['gen_ai.system']).toEqual(expect.any(String));
+    expect(call.attributes['gen_ai.provider.name']).toEqual(expect.any(String));
 
     // No prompt, no answer, no key or client token anywhere.
     const text = recorded(spans);
@@ -192,7 +195,7 @@ describe('tracing on (an in-memory exporter)', () => {
     expect(reply.status.code).toBe(SpanStatusCode.ERROR);
     expect(reply.status.message).toMatch(/rate-limiting/);
     expect(reply.attributes['llmor.reply.outcome']).toBe('provider_error');
-    expect(named('ai.streamText').status.code).toBe(SpanStatusCode.ERROR);
+    expect(named(MODEL_CALL).status.code).toBe(SpanStatusCode.ERROR);
   });
 
   it("puts a tool call and its Lua run under the reply, with the run's status and no arguments", async () => {
@@ -224,10 +227,16 @@ describe('tracing on (an in-memory exporter)', () => {
     expect(run.attributes['llmor.function.status']).toBe(1);
     expect(run.status.code).toBe(SpanStatusCode.UNSET);
     // Two model turns, both under the reply.
-    const turns = spans.filter((s) => s.name === 'ai.streamText');
+    const turns = spans.filter((s) => s.name === MODEL_CALL);
     expect(turns).toHaveLength(2);
     for (const turn of turns) childOf(turn, reply);
     expect(recorded(spans)).not.toContain('sentinel-nine-lives');
+  });
+
+  it('installs no context manager: the trace context travels as an argument (ADR 0045)', () => {
+    const caller = trace.wrapSpanContext({ traceId: TRACE_ID, spanId: CALLER_SPAN_ID, traceFlags: 1 });
+    const marked = trace.setSpan(ROOT_CONTEXT, caller);
+    expect(context.with(marked, () => context.active())).toBe(ROOT_CONTEXT);
   });
 
   it('traces a datastore search under its request, without the query', async () => {
@@ -244,6 +253,31 @@ describe('tracing on (an in-memory exporter)', () => {
     const http = spans.find((s) => s.name === 'POST /v1/datastores/:datastoreId/search');
     expect(search?.attributes).toMatchObject({ 'llmor.datastore.id': ds.id, 'llmor.search.k': 3 });
     childOf(search!, http!);
+    expect(recorded(spans)).not.toContain(query);
+  });
+
+  it("puts a search's query embedding under its request, without the query", async () => {
+    const model = await owner.post(`${base}/avamodels/openai-compatible-embedding/install`, {
+      parameters: { base_url: fake.baseUrl, model: 'embed-model', api_key: PROVIDER_KEY, dimensions: 8 },
+    });
+    expect(model.statusCode, model.body).toBe(201);
+    const created = await owner.post(`${base}/apps/${chatbot.id}/datastores`, {
+      name: 'embedded',
+      embedding_vendor_model_id: model.json().data.id,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    fake.embeddings({ kind: 'embeddings', dimensions: 8 });
+    exporter.reset();
+    const query = 'which glacier is the longest';
+    const found = await owner.post(`/v1/datastores/${created.json().data.id}/search`, { query, k: 3 });
+    expect(found.statusCode, found.body).toBe(200);
+    fake.expectNoFailures();
+    await tracing.flush();
+    const spans = exporter.getFinishedSpans();
+    const embedding = spans.find((s) => s.name === 'embeddings embed-model');
+    expect(embedding?.kind).toBe(SpanKind.CLIENT);
+    expect(embedding?.attributes['gen_ai.operation.name']).toBe('embeddings');
+    childOf(embedding!, spans.find((s) => s.name === 'POST /v1/datastores/:datastoreId/search')!);
     expect(recorded(spans)).not.toContain(query);
   });
 

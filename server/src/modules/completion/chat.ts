@@ -59,10 +59,10 @@ function concludeWith(turn: Turn, message: NewMessage, model?: VendorModelRow, u
 }
 
 async function executeTool(turn: Turn, call: ToolCall): Promise<ToolResult> {
-  const { ctx, app, conversation, signal } = turn;
+  const { ctx, app, conversation, signal, trace } = turn;
   try {
     return await raceAbort(
-      turn.engine.tools.execute(call, { ctx, app, conversation, signal, emit: turn.emit }),
+      turn.engine.tools.execute(call, { ctx, app, conversation, signal, trace, emit: turn.emit }),
       signal,
     );
   } catch (err) {
@@ -119,6 +119,7 @@ function modelResponder(buildInput: (turn: Turn) => ModelInput | Promise<ModelIn
           ...(tools.length ? { tools } : {}),
           ...(temperature === undefined ? {} : { temperature }),
           signal,
+          trace: turn.trace,
         });
         for await (const event of abortable(stream, signal)) {
           if (event.type === 'text') {
@@ -183,6 +184,7 @@ export const chatResponder: Responder = modelResponder(async (turn) => {
         retrieval.topK,
         turn.signal,
         turn.meter,
+        turn.trace,
       )
     : [];
   turn.debug({ datastore_passages: passages });

@@ -5,7 +5,7 @@ import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../platform/context';
 import { conflict } from '../../platform/errors';
 import type { Metrics } from '../../platform/metrics';
-import { annotateSpan, inSpan } from '../../platform/tracing';
+import { annotateSpan, inSpan, type TraceContext } from '../../platform/tracing';
 import type { ReplyObserver, ReplyOutcome, ReplyReservation } from '../conversations/ports';
 import { presentMessage } from '../conversations/present';
 import {
@@ -79,6 +79,8 @@ export interface CompletionInput {
   instructions?: string;
   /** The app's completion model as the request read it (null: none); read by the responder when absent. */
   model?: VendorModelRow | null;
+  /** The trace of the request that sent the message: the reply's span goes under it (tracing on). */
+  trace?: TraceContext;
 }
 
 interface Running {
@@ -156,8 +158,8 @@ export class CompletionEngine implements EngineSeams {
     const entry: Running = { controller, done: Promise.resolve() };
     this.running.set(id, entry);
     this.beat(ctx);
-    const done = inSpan('reply', replySpanAttributes(input), () =>
-      this.leaseAndRun(ctx, input, controller.signal),
+    const done = inSpan('reply', replySpanAttributes(input), input.trace, (trace) =>
+      this.leaseAndRun(ctx, input, controller.signal, trace),
     ).finally(() => {
       if (this.running.get(id) === entry) this.running.delete(id);
       this.beat(ctx);
@@ -204,6 +206,7 @@ export class CompletionEngine implements EngineSeams {
     ctx: AppContext,
     input: CompletionInput,
     signal: AbortSignal,
+    trace: TraceContext,
   ): Promise<ReplyOutcome> {
     const { vendorId, id } = input.conversation;
     const lease = { holder: this.instanceId, ms: LEASE_MS, history: HISTORY_MAX_MESSAGES - 1 };
@@ -217,7 +220,7 @@ export class CompletionEngine implements EngineSeams {
     }
     if (!claimed) throw conflict(BUSY_TEXT);
     try {
-      return await this.run(ctx, input, claimed, signal);
+      return await this.run(ctx, input, claimed, signal, trace);
     } catch (err) {
       await this.release(ctx, vendorId, id);
       throw err;
@@ -260,6 +263,7 @@ export class CompletionEngine implements EngineSeams {
     input: CompletionInput,
     claimed: NonNullable<Awaited<ReturnType<typeof claimReplyLease>>>,
     signal: AbortSignal,
+    trace: TraceContext,
   ): Promise<ReplyOutcome> {
     const { app, conversation } = input;
     const { token } = conversation;
@@ -332,6 +336,7 @@ export class CompletionEngine implements EngineSeams {
         meter,
         usage: outcome.usage,
         signal: turnSignal,
+        trace,
         emit,
         debug: (data) => emit(RelayMessageType.debug, data),
         store,
@@ -379,7 +384,7 @@ export class CompletionEngine implements EngineSeams {
     } finally {
       clearTimeout(timer);
       measured.end(result);
-      annotateSpan({ 'llmor.reply.outcome': result }, outcome.error ?? undefined);
+      annotateSpan(trace, { 'llmor.reply.outcome': result }, outcome.error ?? undefined);
       emit(RelayMessageType.debug, { took_ms: Date.now() - startedAt });
       emitInputAsync(RelayMessageType.completionFinished);
       emit(RelayMessageType.completionEnded, {});

@@ -112,6 +112,7 @@ function llmComplete(turn: Turn) {
         ...(temperature === undefined ? {} : { temperature: temperature as number }),
         ...(maxTokens === undefined ? {} : { maxTokens: maxTokens as number }),
         signal: turn.signal,
+        trace: turn.trace,
       });
       for await (const event of abortable(stream, turn.signal)) {
         if (event.type === 'text') text += event.text;
@@ -148,6 +149,7 @@ function functionsHost(
         host: host(fn),
         conversationId: turn.conversation.id,
         pool: nestedSiliconPool(),
+        trace: turn.trace,
       });
       turn.emit(RelayMessageType.functionCallEnd, {
         id,
@@ -217,7 +219,7 @@ export const siliconResponder: Responder = async (replyTurn) => {
         if (!Number.isInteger(count) || count < 1 || count > SEARCH_K_MAX) {
           throw new Error(`datastore.search: k must be a whole number from 1 to ${SEARCH_K_MAX}`);
         }
-        const hits = await turn.engine.knowledge.search(app, name, query, count, turn.meter);
+        const hits = await turn.engine.knowledge.search(app, name, query, count, turn.meter, turn.trace);
         if (hits === null) throw new Error(`datastore.search: this app has no datastore named '${name}'`);
         return hits;
       },

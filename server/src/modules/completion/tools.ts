@@ -52,12 +52,16 @@ export const functionTools: ToolProvider = {
         'gen_ai.tool.call.id': call.id,
         'gen_ai.tool.type': 'function',
       },
-      () => runTool(call, turn),
+      turn.trace,
+      (trace) => runTool(call, { ...turn, trace }),
     );
   },
 };
 
-async function runTool(call: ToolCall, { ctx, app, conversation, emit }: ToolContext): Promise<ToolResult> {
+async function runTool(
+  call: ToolCall,
+  { ctx, app, conversation, emit, trace }: ToolContext,
+): Promise<ToolResult> {
   const rows = await listInstalledFunctions(ctx.db, app.vendorId, app.id);
   const fn = rows.find((f) => f.functionKey === call.name);
   if (!fn) return { result: { error: `Unknown function '${call.name}'` }, status: -1 };
@@ -74,6 +78,7 @@ async function runTool(call: ToolCall, { ctx, app, conversation, emit }: ToolCon
       emit,
     }),
     conversationId: conversation.id,
+    trace,
   });
   if (r.status === 1) return { result: r.result ?? null, status: 1 };
   return { result: failedToolResult(r), status: r.status };

@@ -1,5 +1,6 @@
 import type { DocumentSource, SearchHit } from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
+import type { TraceContext } from '../../platform/tracing';
 import type { ReplyReservation, SpendingPort } from '../conversations/ports';
 import type { ConversationRow, MessageRow, NewMessage } from '../conversations/repo';
 import type { InstalledFunctionRow } from '../functions/repo';
@@ -17,6 +18,8 @@ export interface ToolContext {
   app: AppRow;
   conversation: ConversationRow;
   signal: AbortSignal;
+  /** The reply's trace: the tool's span goes under it. */
+  trace?: TraceContext;
   emit(type: string, data: unknown): void;
 }
 
@@ -64,9 +67,17 @@ export interface KnowledgePort {
     k: number,
     signal: AbortSignal,
     meter: ReplyMeter,
+    trace: TraceContext,
   ): Promise<Passage[]>;
   /** Hits of one datastore of the app by name (Lua `datastore.search`); null when it has none of that name. */
-  search(app: AppRow, name: string, query: string, k: number, meter: ReplyMeter): Promise<SearchHit[] | null>;
+  search(
+    app: AppRow,
+    name: string,
+    query: string,
+    k: number,
+    meter: ReplyMeter,
+    trace: TraceContext,
+  ): Promise<SearchHit[] | null>;
 }
 
 export const DATASTORES_UNAVAILABLE_TEXT = 'Datastores are not available in this server';
@@ -111,6 +122,8 @@ export interface Turn {
   /** The reply's tokens so far, across its model requests (the reply's outcome reports them). */
   usage: { promptTokens: number; completionTokens: number };
   signal: AbortSignal;
+  /** The reply's span context: provider calls, tool runs and searches go under it (tracing on). */
+  trace: TraceContext;
   /** Sends a relay `message` to everyone in the conversation's room. */
   emit(type: string, data: unknown): void;
   /** Merges into the debug data the console shows (a relay `debug` event). */

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../platform/context';
 import type { schema } from '../../platform/db';
 import type { AppRow, Identity, SessionPort } from '../../platform/http/identity';
+import type { TraceContext } from '../../platform/tracing';
 import type { PlanTerms } from '../billing/service';
 import type { Caller, ClientCaller, EmbedCaller } from './access';
 import type { ConversationRow, MessageRow } from './repo';
@@ -56,6 +57,8 @@ export interface ConversationPorts {
         instructions?: string;
         /** The app's completion model, when the caller read it with the app (null: it has none). */
         model?: VendorModelRow | null;
+        /** The sending request's trace: the reply's span goes under it (tracing on). */
+        trace?: TraceContext;
       },
     ): Promise<ReplyOutcome>;
     /** Stops every running reply (server shutdown). */

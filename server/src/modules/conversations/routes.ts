@@ -17,6 +17,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { requestLocale } from '../../platform/http/locale';
 import { route } from '../../platform/http/route';
+import { requestTrace } from '../../platform/tracing';
 import { callerOf, userCaller } from './access';
 import type { ConversationContext } from './ports';
 import { errorsInLocale } from './present';
@@ -120,6 +121,7 @@ export const conversationRoutes = (ctx: ConversationContext) => [
         ...read,
         posterSocket: posterSocket(request),
         relayUrl: relayUrl(ctx),
+        trace: requestTrace(request),
       });
       return errorsInLocale(sent, requestLocale(request));
     },

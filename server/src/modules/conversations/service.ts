@@ -12,6 +12,7 @@ import { RELAY_PATH } from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
 import { randomToken } from '../../platform/crypto';
 import { notFound, timedOut, validationError } from '../../platform/errors';
+import type { TraceContext } from '../../platform/tracing';
 import type { PlanTerms } from '../billing/service';
 import { vendorApp } from '../vendors/owned';
 import { type Caller, channelsOf, mayOpenConversation, mayUseApp } from './access';
@@ -192,6 +193,8 @@ export async function startReply(
     model?: VendorModelRow | null;
     /** The vendor's plan in force as read with the conversation (null: none). */
     plan?: PlanTerms | null;
+    /** The sending request's trace: the reply's span goes under it (tracing on). */
+    trace?: TraceContext;
   },
 ): Promise<{ done: Promise<ReplyOutcome> }> {
   const known = opts.app && opts.app.id === conversation.appId && mayUseApp(caller, opts.app);
@@ -207,6 +210,7 @@ export async function startReply(
     reservation,
     instructions: opts.instructions,
     ...(known && opts.model !== undefined ? { model: opts.model } : {}),
+    trace: opts.trace,
   });
   return { done };
 }
@@ -220,7 +224,9 @@ export async function sendMessage(
   caller: Caller,
   conversation: ConversationRow,
   content: string,
-  opts: { posterSocket?: string; relayUrl: string } & Partial<Omit<ConversationWithApp, 'conversation'>>,
+  opts: { posterSocket?: string; relayUrl: string; trace?: TraceContext } & Partial<
+    Omit<ConversationWithApp, 'conversation'>
+  >,
 ): Promise<MessageSent> {
   const { done } = await startReply(ctx, caller, conversation, content, opts);
   const windowMs = ctx.config.SYNC_REPLY_TIMEOUT_MS;

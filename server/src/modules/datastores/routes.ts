@@ -22,6 +22,7 @@ import {
 } from '@llmor/contracts';
 import { z } from 'zod';
 import { route } from '../../platform/http/route';
+import { requestTrace } from '../../platform/tracing';
 import type { KnowledgeContext } from './service';
 import * as service from './service';
 
@@ -193,8 +194,15 @@ export const datastoreRoutes = (ctx: KnowledgeContext) => [
     body: searchBody,
     response: dataEnvelopeSchema(z.array(searchHitSchema)),
     errors: ['BadGateway'],
-    handler: async ({ vendor, params, body }) => ({
-      data: await service.search(ctx, vendor.id, params.datastoreId, body.query, body.k),
+    handler: async ({ vendor, params, body, request }) => ({
+      data: await service.search(
+        ctx,
+        vendor.id,
+        params.datastoreId,
+        body.query,
+        body.k,
+        requestTrace(request),
+      ),
     }),
   }),
 ];

@@ -20,7 +20,7 @@ import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../platform/context';
 import { badGateway, conflict, notFound, validationError } from '../../platform/errors';
 import type { JobQueue } from '../../platform/queue';
-import { inSpan } from '../../platform/tracing';
+import { inSpan, type TraceContext } from '../../platform/tracing';
 import { embeddingModelFor } from '../models/providers/index';
 import { type EmbeddingModel, ProviderError } from '../models/providers/types';
 import {
@@ -303,6 +303,7 @@ class QueryVectors {
     private readonly query: string,
     private readonly signal?: AbortSignal,
     private readonly meter?: EmbeddingMeter,
+    private readonly trace?: TraceContext,
   ) {}
 
   of(modelId: number, model: EmbeddingModel): Promise<number[]> {
@@ -310,7 +311,7 @@ class QueryVectors {
     if (!vector) {
       vector = (async () => {
         await this.meter?.admit();
-        const { vectors, usage } = await model.embed([this.query], this.signal);
+        const { vectors, usage } = await model.embed([this.query], this.signal, this.trace);
         await this.meter?.spent(usage.tokens);
         return vectors[0]!;
       })();
@@ -328,10 +329,12 @@ function searchOne(
   query: string,
   k: number,
   vectors: QueryVectors,
+  trace: TraceContext,
 ): Promise<SearchHit[]> {
   return inSpan(
     'datastore.search',
     { 'llmor.vendor.id': vendorId, 'llmor.datastore.id': ds.id, 'llmor.search.k': k },
+    trace,
     () => findMatches(ctx, vendorId, ds, query, k, vectors),
   );
 }
@@ -381,15 +384,23 @@ export function searchDatastore(
   k: number,
   signal?: AbortSignal,
   meter?: EmbeddingMeter,
+  trace?: TraceContext,
 ): Promise<SearchHit[]> {
-  return searchOne(ctx, vendorId, ds, query, k, new QueryVectors(query, signal, meter));
+  return searchOne(ctx, vendorId, ds, query, k, new QueryVectors(query, signal, meter, trace), trace);
 }
 
 /** A search asked for directly: a failing embedding provider is the provider's failure (502), not ours. */
-export async function search(ctx: KnowledgeContext, vendorId: number, id: number, query: string, k: number) {
+export async function search(
+  ctx: KnowledgeContext,
+  vendorId: number,
+  id: number,
+  query: string,
+  k: number,
+  trace?: TraceContext,
+) {
   const ds = await requireDatastore(ctx, vendorId, id);
   try {
-    return await searchDatastore(ctx, vendorId, ds, query, k);
+    return await searchDatastore(ctx, vendorId, ds, query, k, undefined, undefined, trace);
   } catch (err) {
     if (err instanceof ProviderError)
       throw badGateway(`The embedding model could not answer: ${err.message}`);
@@ -406,13 +417,14 @@ export async function retrieve(
   k: number,
   signal?: AbortSignal,
   meter?: EmbeddingMeter,
+  trace?: TraceContext,
 ): Promise<{ datastore: string; id: number; text: string; score: number; source: DocumentSource | null }[]> {
   const all = await repo.listDatastores(ctx.db, app.vendorId, app.id);
   const chosen = names ? all.filter((d) => names.includes(d.name)) : all;
-  const vectors = new QueryVectors(query, signal, meter);
+  const vectors = new QueryVectors(query, signal, meter, trace);
   const hits = await Promise.all(
     chosen.map(async (ds) =>
-      (await searchOne(ctx, app.vendorId, ds, query, k, vectors)).map((h) => ({
+      (await searchOne(ctx, app.vendorId, ds, query, k, vectors, trace)).map((h) => ({
         datastore: ds.name,
         id: h.id,
         text: documentText(h.document),

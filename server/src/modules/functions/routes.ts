@@ -19,6 +19,7 @@ import {
 } from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
 import { type RateLimit, route } from '../../platform/http/route';
+import { requestTrace } from '../../platform/tracing';
 import * as service from './service';
 
 const base = '/v1/vendors/:vendorId/functions';
@@ -122,7 +123,8 @@ export const functionRoutes = (ctx: AppContext) => [
     resource: 'Function',
     body: functionBuildBody,
     response: functionBuildResponseSchema,
-    handler: ({ vendor, params, body }) => service.buildFunction(ctx, vendor.id, params.functionId, body),
+    handler: ({ vendor, params, body, request }) =>
+      service.buildFunction(ctx, vendor.id, params.functionId, body, requestTrace(request)),
   }),
   route({
     method: 'GET',

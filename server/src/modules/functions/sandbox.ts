@@ -12,7 +12,7 @@ import { Gauge } from 'prom-client';
 import type { AppContext } from '../../platform/context';
 import { applyPatch, deepClone, type Operation } from '../../platform/json-patch';
 import type { Metrics } from '../../platform/metrics';
-import { annotateSpan, inSpan } from '../../platform/tracing';
+import { annotateSpan, inSpan, type TraceContext } from '../../platform/tracing';
 import {
   closeSharedSiliconPool,
   existingSharedSiliconPool,
@@ -228,6 +228,8 @@ export interface FunctionRunInput {
   host: HostFunctions;
   conversationId?: number | null;
   pool?: SiliconPool;
+  /** Where the run's span goes (a tool call's, a request's); none: a trace of its own. */
+  trace?: TraceContext;
 }
 
 /** Runs `run(arguments, config)` with the default limits and stores the run (with the function's counters). */
@@ -239,7 +241,8 @@ export async function runAndStore(
   const result = await inSpan(
     'function.run',
     { 'llmor.vendor.id': fn.vendorId, 'llmor.function.id': fn.id },
-    async () => {
+    input.trace,
+    async (here) => {
       const r = await (input.pool ?? siliconPool()).run({
         code: input.code,
         arguments: input.arguments,
@@ -249,7 +252,7 @@ export async function runAndStore(
       });
       // The status only: a Lua error's text may quote the run's data.
       const failed = r.status === SiliconStatus.Ok ? undefined : `the run ended with status ${r.status}`;
-      annotateSpan({ 'llmor.function.status': r.status, 'llmor.function.took_ms': r.took }, failed);
+      annotateSpan(here, { 'llmor.function.status': r.status, 'llmor.function.took_ms': r.took }, failed);
       return r;
     },
   );

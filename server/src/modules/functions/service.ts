@@ -21,6 +21,7 @@ import {
 import type { z } from 'zod';
 import type { AppContext } from '../../platform/context';
 import { notFound, validationError } from '../../platform/errors';
+import type { TraceContext } from '../../platform/tracing';
 import { findVendorApp } from '../vendors/owned';
 import { presentFunction, presentFunctionDetail, presentRun, presentRunDetail, successRate } from './present';
 import * as repo from './repo';
@@ -199,6 +200,7 @@ export async function buildFunction(
   vendorId: number,
   id: number,
   body: BuildBody,
+  trace?: TraceContext,
 ): Promise<FunctionBuildResponse> {
   const fn = await requireFunction(ctx, vendorId, id);
   const { result: r, run } = await runAndStore(ctx, fn, {
@@ -206,6 +208,7 @@ export async function buildFunction(
     arguments: body.arguments ?? {},
     config: body.config ?? {},
     host: baseHost({ scratchState: true }),
+    trace,
   });
   if (!run) throw notFound('Function');
   const out: FunctionBuildResponse = {

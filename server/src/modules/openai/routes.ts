@@ -13,6 +13,7 @@ import type { FastifyRequest } from 'fastify';
 import { badRequest } from '../../platform/errors';
 import type { Outsider } from '../../platform/http/identity';
 import { route } from '../../platform/http/route';
+import { requestTrace } from '../../platform/tracing';
 import { type ClientCaller, callerOf } from '../conversations/access';
 import type { ConversationContext } from '../conversations/ports';
 import { openAiErrorShape } from './present';
@@ -62,6 +63,7 @@ export const openAiRoutes = (ctx: ConversationContext) => [
         caller: clientOf(outsider),
         body,
         conversationToken: conversationToken(request),
+        trace: requestTrace(request),
       };
       if (body.stream) {
         await streamCompletion(ctx, input, reply);
@@ -83,8 +85,8 @@ export const openAiRoutes = (ctx: ConversationContext) => [
     errorShape: openAiErrorShape,
     errors: ['PaymentRequired', 'Conflict', 'GatewayTimeout', 'InternalServerError'],
     mediaTypes: { 'text/event-stream': [200] },
-    handler: async ({ outsider, body, reply }) => {
-      const input = { caller: clientOf(outsider), body };
+    handler: async ({ outsider, body, request, reply }) => {
+      const input = { caller: clientOf(outsider), body, trace: requestTrace(request) };
       if (body.stream) {
         await streamResponse(ctx, input, reply);
         return undefined as never;

@@ -25,6 +25,7 @@ import type { FastifyReply } from 'fastify';
 import { randomToken } from '../../platform/crypto';
 import { AppError, validationError } from '../../platform/errors';
 import { errorStatus } from '../../platform/http/errors';
+import type { TraceContext } from '../../platform/tracing';
 import type { ClientCaller } from '../conversations/access';
 import type { AppRow, ConversationContext, ReplyOutcome } from '../conversations/ports';
 import { type ConversationWithApp, insertMessages, type NewMessage } from '../conversations/repo';
@@ -38,6 +39,8 @@ export interface CompletionRequest {
   body: ChatCompletionBody;
   /** `X-Conversation`: continue this stored conversation instead of storing `messages` as a new one. */
   conversationToken?: string;
+  /** The request's trace: the reply's span goes under it (tracing on). */
+  trace?: TraceContext;
 }
 
 const unixNow = () => Math.floor(Date.now() / 1000);
@@ -91,6 +94,7 @@ interface Turn {
   conversationToken?: string;
   /** The caller's system and developer texts (and `instructions`): read after the app's prompt, not stored. */
   instructions?: string;
+  trace?: TraceContext;
 }
 
 /** The texts of the caller's system and developer messages, in order, with any `instructions` first. */
@@ -106,6 +110,7 @@ const chatTurn = (request: CompletionRequest): Turn => {
     caller: request.caller,
     messages: request.body.messages,
     field: 'messages',
+    trace: request.trace,
     ...(request.conversationToken !== undefined ? { conversationToken: request.conversationToken } : {}),
     ...(instructions ? { instructions } : {}),
   };
@@ -179,6 +184,7 @@ async function runReply(
     plan,
     observe,
     ...(request.instructions ? { instructions: request.instructions } : {}),
+    trace: request.trace,
   });
   const outcome = await done;
   if (outcome.error !== null) throw new AppError(ErrorName.InternalServerError, outcome.error);
@@ -291,6 +297,7 @@ export async function streamCompletion(
 export interface ResponsesRequest {
   caller: ClientCaller;
   body: ResponsesBody;
+  trace?: TraceContext;
 }
 
 /**
@@ -312,6 +319,7 @@ function responsesTurn(request: ResponsesRequest): Turn {
     caller: request.caller,
     messages,
     field: 'input',
+    trace: request.trace,
     ...(conversationToken ? { conversationToken } : {}),
     ...(instructions ? { instructions } : {}),
   };

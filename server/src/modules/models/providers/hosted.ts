@@ -5,7 +5,7 @@
  * and options every chat call needs. Loaded with the SDK, on first use.
  */
 import { createHash } from 'node:crypto';
-import type { EmbeddingModel as AiEmbeddingModel, LanguageModel } from 'ai';
+import type { EmbeddingModelV3, LanguageModelV3 } from '@ai-sdk/provider';
 import {
   type ErrorBodyReader,
   readOpenAiError,
@@ -29,7 +29,7 @@ export interface Connection {
 interface HostedSpec {
   /** The provider's name in messages. */
   label: string;
-  chat(connection: Connection, model: string): Promise<LanguageModel>;
+  chat(connection: Connection, model: string): Promise<LanguageModelV3>;
   readError: ErrorBodyReader;
   toolCallId?: SdkModelOptions['toolCallId'];
   providerOptions?: SdkModelOptions['providerOptions'];
@@ -93,7 +93,7 @@ const HOSTED: Record<HostedProvider, HostedSpec> = {
 
 const EMBEDDINGS: Record<
   HostedEmbeddingProvider,
-  (c: Connection, model: string) => Promise<AiEmbeddingModel>
+  (c: Connection, model: string) => Promise<EmbeddingModelV3>
 > = {
   google: async (c, model) =>
     (await import('@ai-sdk/google')).createGoogleGenerativeAI(c).embeddingModel(model),

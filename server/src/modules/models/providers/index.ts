@@ -74,9 +74,9 @@ function lazyEmbedding(dimensions: number, load: () => Promise<EmbeddingModel>):
   let model: Promise<EmbeddingModel> | undefined;
   return {
     dimensions,
-    async embed(texts, signal) {
+    async embed(texts, signal, trace) {
       model ??= load();
-      return (await model).embed(texts, signal);
+      return (await model).embed(texts, signal, trace);
     },
   };
 }

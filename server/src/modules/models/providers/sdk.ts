@@ -4,20 +4,18 @@
  * One `stream()` = one model turn: tools are declared but never executed here (the engine runs them).
  * Failures reject with a ProviderError; a silent provider times out (first byte and between chunks).
  */
-import {
-  type EmbeddingModel as AiEmbeddingModel,
-  APICallError,
-  embedMany,
-  jsonSchema,
-  type LanguageModel,
-  type ModelMessage,
-  RetryError,
-  streamText,
-  type ToolSet,
-  tool,
-} from 'ai';
+import type {
+  EmbeddingModelV3,
+  JSONSchema7,
+  LanguageModelV3,
+  LanguageModelV3FunctionTool,
+  LanguageModelV3Prompt,
+  LanguageModelV3StreamPart,
+  SharedV3ProviderOptions,
+} from '@ai-sdk/provider';
+import { APICallError, embedMany, RetryError } from 'ai';
 import { outboundRefusal } from '../../../platform/outbound/guard';
-import { modelCallTelemetry } from '../../../platform/tracing';
+import { startModelCallSpan, type TraceContext } from '../../../platform/tracing';
 import {
   type ChatMessage,
   type ChatModel,
@@ -38,12 +36,13 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 // no copy of, docs/adr/0038-providers.md).
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
 
-type ProviderOptions = NonNullable<Parameters<typeof streamText>[0]['providerOptions']>;
-
 export interface SdkModelOptions {
   /** Longest wait for the provider to start answering, and between two stream chunks (default 60 s). */
   timeoutMs?: number;
-  /** Retries of the SDK on retryable failures (default 0: the engine decides what to retry). */
+  /**
+   * Retries of the SDK's embedding calls on retryable failures (default 0). A chat turn is one attempt:
+   * the engine decides what to retry.
+   */
   maxRetries?: number;
   /** Shown in messages ("OpenAI", "Anthropic", "the server at http://…"). */
   label: string;
@@ -57,7 +56,7 @@ export interface SdkModelOptions {
    * The provider package's own options for a chat call (e.g. DeepSeek's thinking mode, where Ollama wants
    * temperature and the token limit).
    */
-  providerOptions?: (request: ChatRequest) => ProviderOptions;
+  providerOptions?: (request: ChatRequest) => SharedV3ProviderOptions;
   /**
    * The stream counts as finished only when the provider said why it stopped (Ollama's package reports a
    * stream cut before its `done` line as finished, without a reason).
@@ -84,24 +83,26 @@ export const readOpenAiError: ErrorBodyReader = (body) => ({
 });
 
 /**
- * Our messages → the SDK's ModelMessage list (consecutive tool results merged into one tool message).
- * `toolCallId` maps the ids of calls and their results alike, so they still pair.
+ * Our messages → the provider specification's prompt, as `streamText` builds it (consecutive tool results
+ * merged into one tool message). `toolCallId` maps the ids of calls and their results alike, so they still pair.
  */
-export function toModelMessages(
+export function toPrompt(
   messages: ChatMessage[],
   toolCallId: (id: string) => string = (id) => id,
-): ModelMessage[] {
-  const out: ModelMessage[] = [];
+): LanguageModelV3Prompt {
+  const out: LanguageModelV3Prompt = [];
   for (const m of messages) {
     switch (m.role) {
       case 'system':
+        out.push({ role: 'system', content: m.content });
+        break;
       case 'user':
-        out.push({ role: m.role, content: m.content });
+        out.push({ role: 'user', content: [{ type: 'text', text: m.content }] });
         break;
       case 'assistant': {
         const calls = m.toolCalls ?? [];
         if (!calls.length) {
-          out.push({ role: 'assistant', content: m.content });
+          out.push({ role: 'assistant', content: [{ type: 'text', text: m.content }] });
           break;
         }
         out.push({
@@ -135,13 +136,15 @@ export function toModelMessages(
   return out;
 }
 
-export function toToolSet(tools: ToolSpec[] | undefined): ToolSet | undefined {
+/** Our tools → the specification's function tools (their JSON schema as the app declares it). */
+export function toFunctionTools(tools: ToolSpec[] | undefined): LanguageModelV3FunctionTool[] | undefined {
   if (!tools?.length) return undefined;
-  const set: ToolSet = {};
-  for (const t of tools) {
-    set[t.name] = tool({ description: t.description, inputSchema: jsonSchema(t.parameters as never) });
-  }
-  return set;
+  return tools.map((t) => ({
+    type: 'function',
+    name: t.name,
+    description: t.description,
+    inputSchema: t.parameters as JSONSchema7,
+  }));
 }
 
 function redact(text: string, secrets: string[]): string {
@@ -243,9 +246,12 @@ function mapFinish(reason: string, hadToolCalls: boolean): 'stop' | 'tool_calls'
   return 'other';
 }
 
-/** Parses arguments the SDK could not (an invalid tool call carries the raw text). */
-function parsedArguments(input: unknown): unknown {
-  if (typeof input !== 'string') return input;
+/**
+ * A tool call's input as the provider streamed it (JSON text) → its arguments, as `streamText` reads it:
+ * empty is `{}`, and text that is not JSON stays as it came (the engine answers the model with the error).
+ */
+function parsedArguments(input: string): unknown {
+  if (input.trim() === '') return {};
   try {
     return JSON.parse(input);
   } catch {
@@ -285,9 +291,14 @@ class Deadline {
   }
 }
 
+/**
+ * One model turn on the provider's own stream (the provider specification's `doStream`, docs/adr/0045-provider-call-on-the-models-stream.md):
+ * no `streamText`, whose steps, tool runs, output parsing and per-chunk stream stages the engine has no use
+ * for. The request body is the provider package's own, built from the same prompt `streamText` would pass.
+ */
 export class SdkChatModel implements ChatModel {
   constructor(
-    private readonly model: LanguageModel,
+    private readonly model: LanguageModelV3,
     private readonly opts: SdkModelOptions,
   ) {}
 
@@ -299,91 +310,128 @@ export class SdkChatModel implements ChatModel {
       new ProviderError('timeout', `${this.opts.label} did not answer within ${timeoutMs / 1000} s.`);
     const calls: ToolCall[] = [];
     let finished = false;
+    let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart> | undefined;
+    // The call's span when tracing is on (docs/adr/0040-traces.md); the answer kept only if it records texts.
+    const span = startModelCallSpan(request.trace, {
+      operation: 'chat',
+      provider: this.model.provider,
+      model: this.model.modelId,
+      temperature: request.temperature,
+      maxTokens: request.maxTokens,
+      input: () => request.messages,
+    });
+    const recording = span?.recordsContent === true;
+    let answer = '';
     try {
-      const tools = toToolSet(request.tools);
-      const result = streamText({
-        model: this.model,
-        messages: toModelMessages(request.messages, this.opts.toolCallId),
-        // Our messages come from the engine, not from end users verbatim: system turns are intended.
-        allowSystemInMessages: true,
-        ...(tools ? { tools, toolChoice: 'auto' as const } : {}),
+      const tools = toFunctionTools(request.tools);
+      const { stream } = await this.model.doStream({
+        prompt: toPrompt(request.messages, this.opts.toolCallId),
+        ...(tools ? { tools, toolChoice: { type: 'auto' as const } } : {}),
         temperature: request.temperature,
         maxOutputTokens: request.maxTokens,
         providerOptions: this.opts.providerOptions?.(request),
-        maxRetries: this.opts.maxRetries ?? 0,
         abortSignal: deadline.controller.signal,
-        // Errors arrive as stream parts below; the default handler would print them to the console.
-        onError: () => {},
-        // Spans of the call when tracing is on (docs/adr/0040-traces.md).
-        experimental_telemetry: modelCallTelemetry(),
       });
-      for await (const part of result.fullStream) {
+      deadline.touch();
+      // What the provider said last: the turn's reason and usage (none when the stream was cut).
+      let end: Extract<LanguageModelV3StreamPart, { type: 'finish' }> | undefined;
+      let output = false;
+      reader = stream.getReader();
+      for (let next = await reader.read(); !next.done; next = await reader.read()) {
+        const part = next.value;
         deadline.touch();
         switch (part.type) {
           case 'text-delta':
-            if (part.text) yield { type: 'text', text: part.text };
+            if (part.delta) {
+              output = true;
+              if (recording) answer += part.delta;
+              yield { type: 'text', text: part.delta };
+            }
             break;
           case 'tool-call':
+            output = true;
             calls.push({ id: part.toolCallId, name: part.toolName, arguments: parsedArguments(part.input) });
             break;
           case 'error':
             throw part.error;
-          case 'abort':
-            throw deadline.timedOut ? timeoutError() : (request.signal?.reason ?? new Error('aborted'));
-          case 'finish': {
-            if (this.opts.finishNeedsReason && part.rawFinishReason === undefined) break;
-            if (part.finishReason === 'error') {
-              throw new ProviderError('bad_response', `${this.opts.label} ended the stream with an error.`);
-            }
-            for (const call of calls) yield { type: 'tool_call', call };
-            finished = true;
-            yield {
-              type: 'finish',
-              reason: mapFinish(part.finishReason, calls.length > 0),
-              usage: {
-                promptTokens: part.totalUsage.inputTokens ?? 0,
-                completionTokens: part.totalUsage.outputTokens ?? 0,
-              },
-            };
+          case 'finish':
+            end = part;
             break;
-          }
           default:
             break;
         }
       }
-      if (!finished)
-        throw new ProviderError('bad_response', `${this.opts.label} ended the stream without finishing.`);
+      // As `streamText`: a stream that ended with output but no finish part finished for an unknown reason.
+      if (!end && !output) throw new ProviderError('bad_response', this.unfinished());
+      const reason = end?.finishReason ?? { unified: 'other', raw: undefined };
+      if (this.opts.finishNeedsReason && reason.raw === undefined) {
+        throw new ProviderError('bad_response', this.unfinished());
+      }
+      if (reason.unified === 'error') {
+        throw new ProviderError('bad_response', `${this.opts.label} ended the stream with an error.`);
+      }
+      const usage = {
+        promptTokens: end?.usage.inputTokens.total ?? 0,
+        completionTokens: end?.usage.outputTokens.total ?? 0,
+      };
+      const finish = mapFinish(reason.unified, calls.length > 0);
+      span?.end({
+        finishReason: finish,
+        inputTokens: end?.usage.inputTokens.total,
+        outputTokens: end?.usage.outputTokens.total,
+        output: () => [{ role: 'assistant', content: answer, toolCalls: calls }],
+      });
+      for (const call of calls) yield { type: 'tool_call', call };
+      finished = true;
+      yield { type: 'finish', reason: finish, usage };
     } catch (err) {
-      if (deadline.timedOut) throw timeoutError();
-      if (request.signal?.aborted) throw request.signal.reason;
-      throw toProviderError(err, this.opts);
+      const failure = deadline.timedOut
+        ? timeoutError()
+        : request.signal?.aborted
+          ? request.signal.reason
+          : toProviderError(err, this.opts);
+      span?.fail(failure);
+      throw failure;
     } finally {
       deadline.done();
       // A consumer that stops early (break) must not leave the HTTP request running.
-      if (!finished) deadline.controller.abort(new Error('stopped'));
+      if (!finished) {
+        span?.fail(new Error('the caller stopped reading the answer'));
+        deadline.controller.abort(new Error('stopped'));
+        reader?.cancel().catch(() => {});
+      }
     }
+  }
+
+  private unfinished(): string {
+    return `${this.opts.label} ended the stream without finishing.`;
   }
 }
 
 export class SdkEmbeddingModel implements EmbeddingModel {
   constructor(
-    private readonly model: AiEmbeddingModel,
+    private readonly model: EmbeddingModelV3,
     readonly dimensions: number,
     private readonly opts: SdkModelOptions,
   ) {}
 
-  async embed(texts: string[], signal?: AbortSignal) {
+  async embed(texts: string[], signal?: AbortSignal, trace?: TraceContext) {
     if (signal?.aborted) throw signal.reason;
     if (texts.length === 0) return { vectors: [], usage: { tokens: 0 } };
     const timeoutMs = this.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const deadline = new Deadline(timeoutMs, signal);
+    const span = startModelCallSpan(trace, {
+      operation: 'embeddings',
+      provider: this.model.provider,
+      model: this.model.modelId,
+      input: () => texts,
+    });
     try {
       const result = await embedMany({
         model: this.model,
         values: texts,
         maxRetries: this.opts.maxRetries ?? 0,
         abortSignal: deadline.controller.signal,
-        experimental_telemetry: modelCallTelemetry(),
       });
       for (const v of result.embeddings) {
         if (v.length !== this.dimensions) {
@@ -394,14 +442,17 @@ export class SdkEmbeddingModel implements EmbeddingModel {
         }
       }
       // Gemini reports no usage for embeddings (the SDK then sums to NaN).
-      const tokens = result.usage?.tokens;
-      return { vectors: result.embeddings, usage: { tokens: Number.isFinite(tokens) ? tokens : 0 } };
+      const tokens = Number.isFinite(result.usage?.tokens) ? result.usage.tokens : 0;
+      span?.end({ inputTokens: tokens });
+      return { vectors: result.embeddings, usage: { tokens } };
     } catch (err) {
-      if (deadline.timedOut) {
-        throw new ProviderError('timeout', `${this.opts.label} did not answer within ${timeoutMs / 1000} s.`);
-      }
-      if (signal?.aborted) throw signal.reason;
-      throw toProviderError(err, this.opts);
+      const failure = deadline.timedOut
+        ? new ProviderError('timeout', `${this.opts.label} did not answer within ${timeoutMs / 1000} s.`)
+        : signal?.aborted
+          ? signal.reason
+          : toProviderError(err, this.opts);
+      span?.fail(failure);
+      throw failure;
     } finally {
       deadline.done();
     }

@@ -4,6 +4,7 @@
  * (OpenAI, Anthropic, OpenAI-compatible, Gemini, Mistral, Groq, DeepSeek, the built-in offline pair); the
  * engine never sees a vendor SDK.
  */
+import type { TraceContext } from '../../../platform/tracing';
 
 export type ChatRole = 'system' | 'user' | 'assistant' | 'tool';
 
@@ -43,6 +44,8 @@ export interface ChatRequest {
   temperature?: number;
   maxTokens?: number;
   signal?: AbortSignal;
+  /** The reply's trace, under which the call's span goes (tracing on). */
+  trace?: TraceContext;
 }
 
 export interface ChatModel {
@@ -55,7 +58,11 @@ export interface ChatModel {
 
 export interface EmbeddingModel {
   readonly dimensions: number;
-  embed(texts: string[], signal?: AbortSignal): Promise<{ vectors: number[][]; usage: { tokens: number } }>;
+  embed(
+    texts: string[],
+    signal?: AbortSignal,
+    trace?: TraceContext,
+  ): Promise<{ vectors: number[][]; usage: { tokens: number } }>;
 }
 
 export type ProviderErrorKind =
