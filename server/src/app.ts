@@ -203,7 +203,7 @@ export async function buildApp(
   if (tracingOn()) registerHttpTracing(app, [METRICS_PATH, ...HEALTH_PATHS]);
   registerMetrics(app, metrics, opts.config.METRICS_TOKEN);
   endConnectionsWhenStopping(app);
-  await registerSecurityHeaders(app);
+  registerSecurityHeaders(app);
   registerEmbedCors(app, ctx);
   await registerOpenApi(app, VERSION, linkBaseUrl(ctx.config));
 
