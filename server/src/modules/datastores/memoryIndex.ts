@@ -7,11 +7,12 @@
  * dimension: a query's score on a document is the sum over the query's non-zero dimensions, so walking only
  * those dimensions' postings ranks every document that can score above zero; the offline lexical
  * embedder's queries have ~7 non-zero dimensions of 384, which makes this cheap. A dense vector (an
- * embedding model's, where the database has no pgvector) is kept whole, normalised, in one float32 row of a
- * contiguous block, and a query scans every row: a dot product per document with no per-posting slot
- * number to read (docs/adr/0042-bulk-import-and-warm-indexes.md has the figures).
+ * embedding model's, where the database has no pgvector) is kept whole, normalised, in float32 and in int8
+ * (`denseRows.ts`): a query scans the int8 rows in SIMD and ranks the best of them by their exact float32
+ * cosine (docs/adr/0042-bulk-import-and-warm-indexes.md has the figures).
  */
 import { lexicalWords } from '../models/providers/builtin';
+import { DenseRows } from './denseRows';
 
 export interface RankedId {
   id: number;
@@ -100,13 +101,14 @@ export class MemoryIndex {
   /** BM25's length factor per slot, for the average length it was computed at. */
   private lengthNorms = new Float64Array(0);
   private lengthNormsFor = Number.NaN;
-  /** Dense vectors: normalised float32 rows, `dims` wide, and the slot of each row. */
-  private denseRows = new Float32Array(0);
+  /** Dense vectors, `dims` wide, and the slot of each row. */
+  private readonly dense: DenseRows;
   private denseSlots = new Int32Array(1024);
-  private denseCount = 0;
 
   /** `dims`: the width of the vectors (an index holds one embedding model's). */
-  constructor(private readonly dims: number) {}
+  constructor(private readonly dims: number) {
+    this.dense = new DenseRows(dims);
+  }
 
   /** Postings held (live or dead): what the index costs in memory, ~8 bytes each. */
   postings = 0;
@@ -156,23 +158,12 @@ export class MemoryIndex {
   }
 
   private addDense(slot: number, vector: Float32Array) {
-    const width = this.dims;
-    const row = this.denseCount++;
+    const row = this.dense.add(vector);
     this.denseSlots = grow(this.denseSlots, row + 1);
-    if ((row + 1) * width > this.denseRows.length) {
-      const rows = new Float32Array(Math.max((row + 1) * width, this.denseRows.length * 2));
-      rows.set(this.denseRows);
-      this.denseRows = rows;
-    }
-    let norm = 0;
-    for (let d = 0; d < width; d++) norm += vector[d]! * vector[d]!;
-    norm = Math.sqrt(norm);
-    const offset = row * width;
-    for (let d = 0; d < width; d++) this.denseRows[offset + d] = norm === 0 ? 0 : vector[d]! / norm;
     this.denseSlots[row] = slot;
-    this.norms[slot] = norm === 0 ? 0 : 1;
+    this.norms[slot] = 1;
     // What the row costs, counted in postings' 8 bytes.
-    this.postings += width / 2;
+    this.postings += this.dense.rowBytes / 8;
   }
 
   private addSparse(slot: number, vector: SparseVector) {
@@ -261,43 +252,27 @@ export class MemoryIndex {
     qNorm = Math.sqrt(qNorm);
     const best = new Best(n);
     if (qNorm === 0) return best.hits;
-    if (this.denseCount > 0) this.scanDense(query, qNorm, best);
+    if (this.dense.count > 0) this.scanDense(query, qNorm, n, best);
     return this.offerTouched(best, this.accumulate(lists), (slot) => {
       const norm = this.norms[slot]! * qNorm;
       return norm === 0 ? 0 : this.scores[slot]! / norm;
     });
   }
 
-  /**
-   * Offers every live dense row's cosine with the query (rows are normalised: a dot product). The query is
-   * spread into a row-wide float32 array first; four running sums per row keep the loop's additions
-   * independent.
-   */
-  private scanDense(query: SparseVector, qNorm: number, best: Best) {
-    const width = this.dims;
-    const q = new Float32Array(width);
+  /** Offers the `n` live dense rows of highest cosine with the query (the rows are normalised). */
+  private scanDense(query: SparseVector, qNorm: number, n: number, best: Best) {
+    const q = new Float32Array(this.dims);
     for (let i = 0; i < query.indices.length; i++) {
       const d = query.indices[i]!;
-      if (d < width) q[d] = query.values[i]! / qNorm;
+      if (d < this.dims) q[d] = query.values[i]! / qNorm;
     }
-    const { denseRows: rows, denseSlots, dead, ids } = this;
-    const tail = width - (width % 4);
-    for (let row = 0, offset = 0; row < this.denseCount; row++, offset += width) {
-      const slot = denseSlots[row]!;
-      if (dead[slot]) continue;
-      let s0 = 0;
-      let s1 = 0;
-      let s2 = 0;
-      let s3 = 0;
-      for (let d = 0; d < tail; d += 4) {
-        s0 += rows[offset + d]! * q[d]!;
-        s1 += rows[offset + d + 1]! * q[d + 1]!;
-        s2 += rows[offset + d + 2]! * q[d + 2]!;
-        s3 += rows[offset + d + 3]! * q[d + 3]!;
-      }
-      for (let d = tail; d < width; d++) s0 += rows[offset + d]! * q[d]!;
-      best.offer(ids[slot]!, s0 + s1 + s2 + s3);
-    }
+    const { denseSlots, dead, ids } = this;
+    this.dense.nearest(
+      q,
+      n,
+      (row) => dead[denseSlots[row]!] === 1,
+      (row, score) => best.offer(ids[denseSlots[row]!]!, score),
+    );
   }
 
   /** The `n` best BM25 matches of the query's words, best first. */

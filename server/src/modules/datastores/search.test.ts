@@ -200,6 +200,37 @@ describe('search engines answer what exact search answers', () => {
     const expected = rows.filter((r) => documentText(r.document).includes('glacier')).map((r) => r.id);
     expect(waiting!.map((r) => r.id).sort((a, b) => a - b)).toEqual(expected);
   });
+
+  it('without pgvector, the words of waiting documents are searched while the query is being embedded', async () => {
+    const ds = await createDatastore();
+    const { updateDatastore } = await import('./repo');
+    await updateDatastore(server.ctx.db, vendor.id, ds.id, { embeddingVendorModelId: null });
+    const rows = await importQa(ds.id, corpus(30));
+    const { db } = server.ctx.database;
+    let statements = 0;
+    const counted = new Proxy(db, {
+      get: (target, key, receiver) =>
+        key === 'execute'
+          ? (...args: Parameters<typeof db.execute>) => {
+              statements++;
+              return target.execute(...args);
+            }
+          : Reflect.get(target, key, receiver),
+    });
+    let embedded!: (vector: number[] | null) => void;
+    const search = rankedMatches(
+      { ...server.ctx.database, hasVector: false, db: counted },
+      { vendorId: vendor.id, id: ds.id, modelId: null },
+      { text: 'glacier', vector: new Promise((resolve) => (embedded = resolve)) },
+      50,
+    );
+    await expect.poll(() => statements).toBe(1);
+    embedded(null);
+    const [waiting] = await search;
+    const expected = rows.filter((r) => documentText(r.document).includes('glacier')).map((r) => r.id);
+    expect(waiting!.map((r) => r.id).sort((a, b) => a - b)).toEqual(expected);
+    expect(statements).toBe(1);
+  });
 });
 
 describe('the process index', () => {

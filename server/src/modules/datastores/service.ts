@@ -353,9 +353,10 @@ async function findMatches(
 ): Promise<SearchHit[]> {
   const candidates = Math.max(20, k * 2);
   const ds = await adoptEmbeddingModel(ctx, vendorId, found);
-  const model = await embeddingModelOf(ctx, vendorId, ds);
-  const vector =
-    model && ds.embeddingVendorModelId !== null ? await vectors.of(ds.embeddingVendorModelId, model) : null;
+  // Not awaited here: the search's first statement runs while the model is looked up and the query embedded.
+  const vector = embeddingModelOf(ctx, vendorId, ds).then((model) =>
+    model && ds.embeddingVendorModelId !== null ? vectors.of(ds.embeddingVendorModelId, model) : null,
+  );
   const searched = { vendorId, id: ds.id, modelId: ds.embeddingVendorModelId };
   // A second round only when the first met documents deleted since the process indexed them.
   for (let round = 0; ; round++) {

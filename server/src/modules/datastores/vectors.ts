@@ -477,28 +477,34 @@ export interface SearchedDatastore {
 
 /**
  * The one search the datastores call: ranked lists to fuse — by vector (when there is one), by the
- * words of embedded documents, and by the words of documents still waiting for embedding.
+ * words of embedded documents, and by the words of documents still waiting for embedding. The query's
+ * vector may still be on its way (`vector` a promise: the embedding model's answer).
  */
 export async function rankedMatches(
   database: Database,
   datastore: SearchedDatastore,
-  query: { text: string; vector: number[] | null },
+  query: { text: string; vector: number[] | null | Promise<number[] | null> },
   n: number,
 ): Promise<RankedId[][]> {
-  const { vector } = query;
-  if (!vector) return [await waitingTextMatches(database.db, datastore, query.text, n)];
+  // Without pgvector every search reads the waiting documents' words: that statement runs while the
+  // query is embedded, instead of after (ADR 0042, "Amended").
+  const early = database.hasVector ? null : waitingTextMatches(database.db, datastore, query.text, n);
+  early?.catch(() => undefined);
+  const vector = await query.vector;
+  const waiting = () => early ?? waitingTextMatches(database.db, datastore, query.text, n);
+  if (!vector) return [await waiting()];
   if (indexedByDatabase(database, vector)) {
     return Promise.all([
       nearestByDatabase(database, datastore, vector, n),
       textMatches(database.db, datastore.vendorId, datastore.id, query.text, n),
     ]);
   }
-  const [index, waiting] = await Promise.all([
+  const [index, waitingHits] = await Promise.all([
     currentMemoryIndex(database, datastore, vector.length),
-    waitingTextMatches(database.db, datastore, query.text, n),
+    waiting(),
     noteSearch(database, datastore.id),
   ]);
-  return [index.nearest(sparse(vector), n), index.textMatches(query.text, n), waiting];
+  return [index.nearest(sparse(vector), n), index.textMatches(query.text, n), waitingHits];
 }
 
 /** Ids of the `n` nearest documents by the database's HNSW index (cosine), nearest first. */
