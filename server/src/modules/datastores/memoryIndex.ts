@@ -163,7 +163,7 @@ export class MemoryIndex {
     this.denseSlots[row] = slot;
     this.norms[slot] = 1;
     // What the row costs, counted in postings' 8 bytes.
-    this.postings += this.dense.rowBytes / 8;
+    this.postings += Math.ceil(this.dense.rowBytes / 8);
   }
 
   private addSparse(slot: number, vector: SparseVector) {
