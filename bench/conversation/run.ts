@@ -37,8 +37,12 @@ import { RelayMessageType, RelayServerEvent, relayMessage } from '@llmor/contrac
 import { CompletionMetrics } from '@llmor/server/modules/completion/metrics';
 import { makeChatApp, makeConversation } from '@llmor/server/modules/completion/testing';
 import type { ChatModel } from '@llmor/server/modules/models/providers/types';
-import { schema } from '@llmor/server/platform/db/index';
+import type { Database } from '@llmor/server/platform/db/index';
+import { registerDatabaseMetrics, schema } from '@llmor/server/platform/db/index';
+import { StatementTimer } from '@llmor/server/platform/db/statements';
+import { createMetrics, registerMetrics } from '@llmor/server/platform/metrics';
 import { startTracing } from '@llmor/server/platform/tracing';
+import Fastify from 'fastify';
 import { directStreamBody, FAKE_REPLY, LONG_REPLY_CHUNKS, startFakeProvider } from '../lib/fake-provider';
 import {
   consoleSession,
@@ -438,6 +442,53 @@ async function engineRecordingMs(): Promise<number> {
 }
 
 /**
+ * What METRICS_TOKEN adds to one console send, alone (ms): the HTTP request's recording (a route on a bare
+ * Fastify with `registerMetrics` and the token, minus the same without it, through `inject`) and five
+ * statements' timing (the listener `registerDatabaseMetrics` sets, with the wrapper's two clock reads).
+ */
+async function metricsRecordingMs(): Promise<{ http: number; statements: number }> {
+  const server = async (token: string | undefined) => {
+    const app = Fastify();
+    registerMetrics(app, createMetrics(), token);
+    app.post('/v1/conversations/:token', async () => ({ ok: true }));
+    await app.ready();
+    return app;
+  };
+  const recorded = await server('bench');
+  const bare = await server(undefined);
+  const requests = 5_000;
+  const cpuPerRequest = async (app: typeof bare) => {
+    const cpu = process.cpuUsage();
+    for (let i = 0; i < requests; i++) {
+      await app.inject({ method: 'POST', url: '/v1/conversations/abc', payload: { content: 'x' } });
+    }
+    const { user, system } = process.cpuUsage(cpu);
+    return (user + system) / 1000 / requests;
+  };
+  const http: number[] = [];
+  for (let r = 0; r < 5; r++) http.push((await cpuPerRequest(recorded)) - (await cpuPerRequest(bare)));
+  await recorded.close();
+  await bare.close();
+
+  const timer = new StatementTimer();
+  const target = { query: async (_sql: string) => null };
+  const bareQuery = target.query;
+  timer.wrap(target, 'query');
+  registerDatabaseMetrics(createMetrics(), { statements: timer } as unknown as Database, {
+    statements: true,
+  });
+  const sends = 20_000;
+  const run = async (query: (sql: string) => Promise<null>) => {
+    const started = performance.now();
+    for (let i = 0; i < sends; i++) for (let s = 0; s < 5; s++) await query('select 1');
+    return (performance.now() - started) / sends;
+  };
+  const statements: number[] = [];
+  for (let r = 0; r < 5; r++) statements.push((await run(target.query)) - (await run(bareQuery)));
+  return { http: median(http), statements: median(statements) };
+}
+
+/**
  * A local OTLP/HTTP receiver that reads each export and answers an empty success, as a collector does;
  * it keeps nothing. Counts requests and bytes so the run shows the spans were sent.
  */
@@ -597,6 +648,12 @@ async function observabilityPart(): Promise<void> {
     console.log(
       `The engine's recording alone: ${(recording * 1000).toFixed(1)} µs per reply (20 chunks), ` +
         `${((recording / cpuOff) * 100).toFixed(2)} % of a send's CPU with metrics off (${cpuOff.toFixed(2)} ms)`,
+    );
+    const metricsAlone = await metricsRecordingMs();
+    const perSend = recording + metricsAlone.http + metricsAlone.statements;
+    console.log(
+      `METRICS_TOKEN's recording alone: the HTTP request ${(metricsAlone.http * 1000).toFixed(1)} µs, five statements ` +
+        `${(metricsAlone.statements * 1000).toFixed(1)} µs; with the engine's, ${((perSend / cpuOff) * 100).toFixed(2)} % of a send's CPU (goal < 3 %)`,
     );
   } finally {
     await metricsTwin.server.close();
