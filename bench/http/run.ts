@@ -20,6 +20,7 @@
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { nextMessage } from '../lib/child';
 import { startFakeProvider } from '../lib/fake-provider';
 import { consoleSession } from '../lib/llmor';
 import { median, printTable } from '../lib/load';
@@ -39,16 +40,7 @@ const child = fork(fileURLToPath(new URL('./server-child.ts', import.meta.url)),
   env: { ...process.env, PROVIDER_URL: provider.url, CONVERSATIONS: String(conversationsNeeded) },
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
-const next = <T>(type: string) =>
-  new Promise<T>((resolve) => {
-    const on = (msg: { type: string } & T) => {
-      if (msg.type === type) {
-        child.off('message', on);
-        resolve(msg);
-      }
-    };
-    child.on('message', on);
-  });
+const next = <T>(type: string) => nextMessage<T>(child, type);
 const ready = await next<{
   url: string;
   bareUrl: string;

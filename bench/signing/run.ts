@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { encodeAccessToken, signingMessage } from '@llmor/contracts';
 import { hmacSha256Hex } from '@llmor/server/platform/crypto';
 import autocannon from 'autocannon';
+import { nextMessage } from '../lib/child';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 20_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -29,16 +30,7 @@ export async function runSigningBench(): Promise<{ rows: string[][]; ratio: numb
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const pinned = pin(child.pid!, 0) && pin(process.pid, 1);
-  const next = <T>(type: string) =>
-    new Promise<T>((resolve) => {
-      const on = (msg: { type: string } & T) => {
-        if (msg.type === type) {
-          child.off('message', on);
-          resolve(msg);
-        }
-      };
-      child.on('message', on);
-    });
+  const next = <T>(type: string) => nextMessage<T>(child, type);
   const { port } = await next<{ port: number }>('ready');
   const base = `http://127.0.0.1:${port}`;
   const cpu = async () => {
