@@ -1,6 +1,6 @@
 import { and, desc, eq, getTableColumns, sql, type WithSubquery } from 'drizzle-orm';
 import { type Db, schema } from '../../platform/db';
-import { jsonColumns, rowsOf } from '../../platform/db/json';
+import { type Columns, jsonColumns } from '../../platform/db/json';
 import { type Bound, preparedOnce } from '../../platform/db/prepared';
 import { tokensAddition } from '../billing/repo';
 import { leaseRelease, type MessageRow, type NewMessage } from '../conversations/repo';
@@ -58,9 +58,23 @@ export async function claimReplyLease(
     message: posted.message ?? null,
     appId,
   });
-  if (!row) return null;
-  // Newest first as read; the prompt wants them oldest first.
-  return { ...row, earlier: rowsOf(row.earlier).sort((a, b) => a.id - b.id) };
+  return row ? { ...row, earlier: contextOf(row.earlier) } : null;
+}
+
+/** The context's columns as messages, oldest first (they are read newest first). */
+function contextOf(columns: Columns<ContextMessage>): ContextMessage[] {
+  const { id, role, message, functionCalls, functionResponse } = columns;
+  const out: ContextMessage[] = new Array(id.length);
+  for (let i = 0; i < id.length; i++) {
+    out[i] = {
+      id: id[i]!,
+      role: role[i]!,
+      message: message[i]!,
+      functionCalls: functionCalls[i]!,
+      functionResponse: functionResponse[i]!,
+    };
+  }
+  return out.sort((a, b) => a.id - b.id);
 }
 
 function leaseClaim(db: Db, name: string) {

@@ -22,24 +22,11 @@ export type Columns<T> = { [K in keyof T]: T[K][] };
  * same index of every list: one aggregate pass feeds every list the rows in one order (a sorted subquery's,
  * in practice; a caller that needs an order sorts the rows). For long lists of small rows PostgreSQL builds
  * columns ~3× faster than a list of objects (no keys and no type lookups per row), and the JSON it answers is
- * smaller to send and parse (bench/README.md "conversation"). `rowsOf` turns it back into rows.
+ * smaller to send and parse (bench/README.md "conversation").
  */
 export function jsonColumns<T>(subquery: Subquery): SQL<Columns<T>> {
   const fields = Object.entries(subquery._.selectedFields as Record<string, unknown>).map(
     ([key, column]) => sql`${sql.raw(`'${key}'`)}, coalesce(json_agg(${column}), '[]'::json)`,
   );
   return sql<Columns<T>>`(select json_build_object(${sql.join(fields, sql`, `)}) from ${subquery})`;
-}
-
-/** `jsonColumns`' answer back as rows, in the order of its lists. */
-export function rowsOf<T extends object>(columns: Columns<T>): T[] {
-  const keys = Object.keys(columns) as (keyof T)[];
-  const length = keys.length ? columns[keys[0]!].length : 0;
-  const rows: T[] = new Array(length);
-  for (let i = 0; i < length; i++) {
-    const row = {} as T;
-    for (const key of keys) row[key] = columns[key][i]!;
-    rows[i] = row;
-  }
-  return rows;
 }
