@@ -1,6 +1,7 @@
 /**
  * Conversation benchmark: npx tsx bench/conversation/run.ts
  *   CONVERSATION_REPLIES   replies per overhead cell (default 320, split between the callers)
+ *   CONVERSATION_HISTORY_SENDS console sends of each kind in the history part (default 200)
  *   CONVERSATION_SQL_TRACE=1 also prints the SQL statements of one console send
  *   CONVERSATION_PARTS     which parts run (default: all of `overhead,first-chunk,realistic,history,long-answer,observability`; e.g. one part to profile)
  *
@@ -21,7 +22,8 @@
  * 3. Reply time against history length: the offline demo model with no delay (only llmor's own work
  *    timed) through the completion engine, a fresh conversation against one holding 1,000 stored
  *    messages (goal ≤ 1.5×); and console sends over HTTP as the caller times them, against the fake
- *    provider, in the same two kinds of conversation (goal ≤ 1.1×).
+ *    provider, alternating between the two kinds of conversation (CONVERSATION_HISTORY_SENDS each,
+ *    default 200), before and after analyzing `messages` (goal ≤ 1.1×).
  * 4. Long answer: CPU per reply of console sends and of the provider called directly, with answers of 5
  *    and of 500 streamed chunks (one caller); llmor's CPU per streamed chunk is the difference of the
  *    differences over the 495 extra chunks. Goal: ≤ 0.1 ms.
@@ -69,6 +71,8 @@ const REALISTIC_CHUNKS = 21;
 const REALISTIC_CONVERSATIONS = 32;
 const REALISTIC_SENDS = 10;
 const HISTORY_REPLIES = 40;
+/** Console sends of each kind in the history part (many: the difference measured is under a millisecond). */
+const HISTORY_SENDS = Number(process.env.CONVERSATION_HISTORY_SENDS ?? 200);
 const HISTORY = 1_000;
 const LONG_ANSWER_REPLIES = 60;
 const METRICS_ROUNDS = 6;
@@ -339,26 +343,27 @@ async function historyPart(): Promise<void> {
     return median(times);
   }
   /**
-   * Console sends over HTTP as the caller times them (the fake provider's app), alternating between a
-   * fresh conversation and `long`, so a drift in the machine's load falls on both: the median time of
-   * each, and the process's CPU per send of each (steadier than wall time on a busy machine).
+   * Console sends over HTTP as the caller times them (the fake provider's app), alternating send by send
+   * between a fresh conversation (a new one every CONVERSATION_LENGTH sends) and `long`, so a drift in the
+   * machine's load falls on both: the median time of each, and the process's CPU per send of each.
    */
   async function sendTimes(long: string) {
-    const fresh = (await makeConversation(ctx, app)).token;
     const kinds = {
-      fresh: { token: fresh, times: [] as number[], cpuMs: 0 },
-      long: { token: long, times: [] as number[], cpuMs: 0 },
+      fresh: { times: [] as number[], cpuMs: 0 },
+      long: { times: [] as number[], cpuMs: 0 },
     };
-    for (let i = 0; i < HISTORY_REPLIES + 5; i++) {
+    let fresh = '';
+    for (let i = 0; i < HISTORY_SENDS + 5; i++) {
+      if (i % CONVERSATION_LENGTH === 0) fresh = (await makeConversation(ctx, app)).token;
       for (const kind of i % 2 ? (['long', 'fresh'] as const) : (['fresh', 'long'] as const)) {
         const cpu = process.cpuUsage();
         const t0 = performance.now();
-        if (!(await send(kinds[kind].token, `Question number ${i}, please answer.`)))
+        if (!(await send(kind === 'long' ? long : fresh, `Question number ${i}, please answer.`)))
           throw new Error('send failed');
         const { user, system } = process.cpuUsage(cpu);
         if (i >= 5) {
           kinds[kind].times.push(performance.now() - t0);
-          kinds[kind].cpuMs += (user + system) / 1000 / HISTORY_REPLIES;
+          kinds[kind].cpuMs += (user + system) / 1000 / HISTORY_SENDS;
         }
       }
     }
