@@ -197,6 +197,7 @@ describe('completion engine', () => {
       [text('Let me check.'), call('c1', 'weather', { city: 'Bern' }), finish(undefined, 'tool_calls')],
       [call('c2', 'weather', { city: 'Zurich' }), call('c3', 'clock'), finish(undefined, 'tool_calls')],
       [text('Sunny everywhere.'), finish()],
+      [text('Still sunny.'), finish()],
     ]);
     const tools = new FakeTools(
       [{ name: 'weather', description: 'Weather', parameters: { type: 'object' } }],
@@ -266,6 +267,30 @@ describe('completion engine', () => {
       .from(schema.usageRecords)
       .where(eq(schema.usageRecords.conversationId, conversation.id));
     expect(usage).toHaveLength(3);
+
+    // The next reply reads the rounds back from the database, each call with its answer, in order.
+    await send('And now?');
+    expect(model.requests[3]!.messages).toEqual([
+      { role: 'user', content: 'Weather?' },
+      {
+        role: 'assistant',
+        content: 'Let me check.',
+        toolCalls: [{ id: 'c1', name: 'weather', arguments: { city: 'Bern' } }],
+      },
+      { role: 'tool', toolCallId: 'c1', name: 'weather', content: '{"city":"Bern","temp":21}' },
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [
+          { id: 'c2', name: 'weather', arguments: { city: 'Zurich' } },
+          { id: 'c3', name: 'clock', arguments: {} },
+        ],
+      },
+      { role: 'tool', toolCallId: 'c2', name: 'weather', content: '{"city":"Zurich","temp":21}' },
+      { role: 'tool', toolCallId: 'c3', name: 'clock', content: '{"error":"broken"}' },
+      { role: 'assistant', content: 'Sunny everywhere.' },
+      { role: 'user', content: 'And now?' },
+    ]);
   });
 
   it('keeps the partial text and stores an error message when the provider fails mid-stream', async () => {

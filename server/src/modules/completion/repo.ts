@@ -1,6 +1,6 @@
 import { and, desc, eq, getTableColumns, sql, type WithSubquery } from 'drizzle-orm';
 import { type Db, schema } from '../../platform/db';
-import { jsonList } from '../../platform/db/json';
+import { type Columns, jsonColumns } from '../../platform/db/json';
 import { type Bound, preparedOnce } from '../../platform/db/prepared';
 import { tokensAddition } from '../billing/repo';
 import { leaseRelease, type MessageRow, type NewMessage } from '../conversations/repo';
@@ -58,7 +58,23 @@ export async function claimReplyLease(
     message: posted.message ?? null,
     appId,
   });
-  return row ?? null;
+  return row ? { ...row, earlier: contextOf(row.earlier) } : null;
+}
+
+/** The context's columns as messages, oldest first (they are read newest first). */
+function contextOf(columns: Columns<ContextMessage>): ContextMessage[] {
+  const { id, role, message, functionCalls, functionResponse } = columns;
+  const out: ContextMessage[] = new Array(id.length);
+  for (let i = 0; i < id.length; i++) {
+    out[i] = {
+      id: id[i]!,
+      role: role[i]!,
+      message: message[i]!,
+      functionCalls: functionCalls[i]!,
+      functionResponse: functionResponse[i]!,
+    };
+  }
+  return out.sort((a, b) => a.id - b.id);
 }
 
 function leaseClaim(db: Db, name: string) {
@@ -85,7 +101,9 @@ function leaseClaim(db: Db, name: string) {
     from ${leased}
     returning *`);
   // The statement's snapshot predates the insert: these are the messages before the user's. Only the
-  // columns the prompt reads, as one JSON list: a row each would be sent and mapped 199 times.
+  // columns the prompt reads, as one JSON value of columns: a row each would be sent and mapped 199 times,
+  // and a list of objects costs PostgreSQL ~3× as much to build (docs/adr/0026-messages-contract.md
+  // "Amended 2026-11-25: a lean reply path").
   const recent = db
     .select({
       id: messages.id,
@@ -105,7 +123,7 @@ function leaseClaim(db: Db, name: string) {
     .select({
       posted: post._.selectedFields,
       installed: installedFunctionsJson(db, bound.vendorId, sql.placeholder('appId')),
-      earlier: jsonList<ContextMessage>(recent, recent.id),
+      earlier: jsonColumns<ContextMessage>(recent),
     })
     .from(post)
     .prepare(name);
