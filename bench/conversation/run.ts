@@ -35,7 +35,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { Session } from 'node:inspector/promises';
+import { Session as Inspector } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import { RelayMessageType, RelayServerEvent, relayMessage } from '@llmor/contracts';
 import { CompletionMetrics } from '@llmor/server/modules/completion/metrics';
@@ -287,7 +287,7 @@ async function firstChunkPart(): Promise<void> {
 /** `work` under the CPU profiler when `file` is set (written there), else `work` alone. */
 async function profiled<T>(file: string | undefined, work: () => Promise<T>): Promise<T> {
   if (!file) return work();
-  const profiler = new Session();
+  const profiler = new Inspector();
   profiler.connect();
   await profiler.post('Profiler.enable');
   await profiler.post('Profiler.setSamplingInterval', { interval: 200 });

@@ -235,7 +235,9 @@ describe('the outbound guard', () => {
     expect([echoed.status, await echoed.text()]).toEqual([200, 'application/json {"é":1}']);
     const form = new FormData();
     form.set('field', 'value');
-    const posted = await (await g.fetch(`http://127.0.0.1:${webPort}/form`, { method: 'POST', body: form })).text();
+    const posted = await (
+      await g.fetch(`http://127.0.0.1:${webPort}/form`, { method: 'POST', body: form })
+    ).text();
     expect(posted).toMatch(/^multipart\/form-data; boundary=\S+ .*name="field"\r\n\r\nvalue\r\n/s);
 
     firstRead = deferred();

@@ -8,9 +8,9 @@
 import type { LookupAddress } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { LRUCache } from 'lru-cache';
 import { Readable, type Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { LRUCache } from 'lru-cache';
 import { Agent, buildConnector, type Dispatcher, request } from 'undici';
 import { type AllowRule, isPermitted, parseAddress } from './addresses';
 
