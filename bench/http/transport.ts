@@ -1,7 +1,8 @@
 /**
  * The provider call's transport alone: cd bench && node --import tsx http/transport.ts
  *   TRANSPORT_CALLS   streamed calls per cell (default 1000)
- *   TRANSPORT_ROUNDS  rounds (default 8); the two sides alternate, which goes first alternating too
+ *   TRANSPORT_ROUNDS  rounds (default 8); the sides alternate, which goes first alternating too
+ *   TRANSPORT_CHUNKS  text chunks of an answer (default 5, the fake provider's; e.g. 21, a realistic answer)
  *
  * One model turn (`SdkChatModel.stream` over the OpenAI-compatible package, read to its finish) against the
  * bench's fake provider, which runs in a child process so its CPU is not counted; this process's CPU per
@@ -25,6 +26,7 @@ import { median, printTable } from '../lib/load';
 
 if (process.env.TRANSPORT_PROVIDER) {
   const provider = await startFakeProvider();
+  provider.chunks = Number(process.env.TRANSPORT_CHUNKS ?? provider.chunks);
   process.send?.({ url: provider.url });
   process.on('disconnect', () => void provider.close().then(() => process.exit(0)));
 } else {
