@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import { Headers as UndiciHeaders } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectionRecorder } from '../../test/fakes/tcp';
 import { parseAllowList } from './addresses';
@@ -229,7 +230,7 @@ describe('the outbound guard', () => {
     const g = guard(`127.0.0.1:${webPort}`);
     const echoed = await g.fetch(`http://127.0.0.1:${webPort}/echo`, {
       method: 'POST',
-      headers: new Headers({ 'Content-Type': 'application/json' }),
+      headers: new UndiciHeaders({ 'Content-Type': 'application/json' }),
       body: '{"é":1}',
     });
     expect([echoed.status, await echoed.text()]).toEqual([200, 'application/json {"é":1}']);

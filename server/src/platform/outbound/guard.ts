@@ -58,8 +58,8 @@ const destinationOf = (url: URL) => `${url.protocol}//${url.hostname}:${portOf(u
 function headerRecord(init: RequestInit['headers']): Record<string, string> {
   const out: Record<string, string> = {};
   if (!init) return out;
-  const entries =
-    init instanceof Headers || Array.isArray(init) ? init : Object.entries(init as Record<string, string>);
+  // `Headers` of any realm (undici's own, the global one) and pairs are iterable; a record is not.
+  const entries = Symbol.iterator in init ? init : Object.entries(init);
   for (const [name, value] of entries as Iterable<[string, string | undefined]>) {
     if (value !== undefined) out[name.toLowerCase()] = value;
   }
