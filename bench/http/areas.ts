@@ -79,7 +79,10 @@ const inclusiveAreas: [string, (f: Frame) => boolean][] = [
   ['zod (all)', (f) => /node_modules\/zod\//.test(f.url)],
   ['SdkChatModel.stream', (f) => /modules\/models\/providers\/sdk/.test(f.url)],
   ['completion engine (completion/)', (f) => /modules\/completion\//.test(f.url)],
-  ['relay (hub + socket.io server)', (f) => /platform\/relay|node_modules\/socket\.io(-adapter)?\//.test(f.url)],
+  [
+    'relay (hub + socket.io server)',
+    (f) => /platform\/relay|node_modules\/socket\.io(-adapter)?\//.test(f.url),
+  ],
   ['web streams', (f) => /internal\/webstreams/.test(f.url)],
   [
     'socket writes (writev/writeGeneric)',
