@@ -4,6 +4,8 @@
  *   CONVERSATION_HISTORY_SENDS console sends of each kind in the history part (default 200)
  *   CONVERSATION_SQL_TRACE=1 also prints the SQL statements of one console send
  *   CONVERSATION_PARTS     which parts run (default: all of `overhead,first-chunk,realistic,history,long-answer,observability`; e.g. one part to profile)
+ *   CONVERSATION_PROFILE   a file name: a CPU profile of the realistic part's relay cell only (the process holds the
+ *                          load generator, the relay clients and the fake provider too; `http/areas.ts` reads it)
  *
  * On the embedded default (PGlite in memory, every role in one process), in one run:
  *
@@ -33,7 +35,9 @@
  *    CPU per reply and p50 of each, the median of the rounds' ratios against the first, one scrape to check
  *    every reply was counted. Goals: < 3 % with metrics on and traces off, < 10 % with both on.
  */
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { Session as Inspector } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import { RelayMessageType, RelayServerEvent, relayMessage } from '@llmor/contracts';
 import { CompletionMetrics } from '@llmor/server/modules/completion/metrics';
@@ -285,6 +289,23 @@ async function firstChunkPart(): Promise<void> {
   ]);
 }
 
+/** `work` under the CPU profiler when `file` is set (written there), else `work` alone. */
+async function profiled<T>(file: string | undefined, work: () => Promise<T>): Promise<T> {
+  if (!file) return work();
+  const profiler = new Inspector();
+  profiler.connect();
+  await profiler.post('Profiler.enable');
+  await profiler.post('Profiler.setSamplingInterval', { interval: 200 });
+  await profiler.post('Profiler.start');
+  try {
+    return await work();
+  } finally {
+    const { profile } = await profiler.post('Profiler.stop');
+    writeFileSync(file, JSON.stringify(profile));
+    profiler.disconnect();
+  }
+}
+
 /**
  * 2b. First token with a realistic provider: 32 conversations at once, each with a relay client joined,
  * against the same provider read directly by 32 fetch callers; the overhead is the difference.
@@ -294,7 +315,9 @@ async function realisticPart(): Promise<void> {
   provider.chunks = REALISTIC_CHUNKS;
   const n = REALISTIC_CONVERSATIONS;
   const direct = await directFirstChunks(n, REALISTIC_SENDS, 'realistic direct');
-  const { latencies: relay, cell } = await relayFirstChunks(n, REALISTIC_SENDS, 'realistic');
+  const { latencies: relay, cell } = await profiled(process.env.CONVERSATION_PROFILE, () =>
+    relayFirstChunks(n, REALISTIC_SENDS, 'realistic'),
+  );
   provider.pacing = null;
   provider.chunks = FAKE_REPLY.length;
   const at = (sorted: number[], p: number) => percentile(sorted, p);

@@ -4,7 +4,8 @@
  *   HTTP_ROUNDS    rounds (default 5); the cells of a round alternate, medians are reported
  *   HTTP_CALLERS   concurrent callers (default 4)
  *   HTTP_CELLS     a regular expression: only the rows whose name matches (and their bare rows), e.g. to profile one
- *   HTTP_PROFILE   a file: the server's CPU profile of the measured rounds (open it in Chrome's DevTools)
+ *   HTTP_PROFILE   a file name: the server's CPU profiles of the measured cells of llmor (not the bare rows), one
+ *                  <file>.<n>.cpuprofile per cell (open one in Chrome's DevTools; areas.ts breaks them down together)
  *
  * The server's CPU per request of what the request pipeline costs around a service (ADR 0044): the servers
  * run in a child (server-child.ts) whose CPU time is read before and after each cell, so the load generator
@@ -52,6 +53,11 @@ const cpu = async () => {
   const reply = next<{ micros: number }>('cpu');
   child.send({ type: 'cpu' });
   return (await reply).micros;
+};
+const ask = async (type: string) => {
+  const reply = next(type);
+  child.send({ type });
+  await reply;
 };
 const session = await consoleSession(ready.url, ready.vendorKey);
 const [getToken, ...sendTokens] = ready.conversations;
@@ -124,11 +130,13 @@ const results: Record<string, number[]> = Object.fromEntries(Object.keys(calls).
 const ratios: Record<string, number[]> = Object.fromEntries(Object.keys(calls).map((k) => [k, []]));
 /** Each row is compared with the bare row above it, measured in the same round. */
 const isBare = (name: string) => name.startsWith('bare');
-child.send({ type: 'profile' });
 for (let round = 0; round < ROUNDS; round++) {
   let base = 0;
   for (const name of Object.keys(calls)) {
+    const profiled = process.env.HTTP_PROFILE && !isBare(name);
+    if (profiled) await ask('profile');
     const us = await cell(name, isSend(name) ? SENDS : REQUESTS);
+    if (profiled) await ask('profiled');
     results[name]!.push(us);
     if (isBare(name)) base = us;
     else ratios[name]!.push(us / base);

@@ -44,17 +44,24 @@ process.send?.({
   apiKey: client.full_token,
   conversations,
 });
-// HTTP_PROFILE=<file>: a CPU profile of the measured rounds only (not the start nor the warm-up).
+// HTTP_PROFILE=<file>: CPU profiles of the measured cells of llmor only (not the start, the warm-up nor the bare
+// rows), one file per cell: <file>.1.cpuprofile, <file>.2.cpuprofile, … (areas.ts reads them together).
 const profiler = new Session();
+let profiles = 0;
 process.on('message', async (msg: { type: string; url?: string; body?: string }) => {
   if (msg.type === 'profile' && process.env.HTTP_PROFILE) {
-    profiler.connect();
-    await profiler.post('Profiler.enable');
+    if (!profiles++) {
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.setSamplingInterval', { interval: 200 });
+    }
     await profiler.post('Profiler.start');
+    process.send?.({ type: 'profile' });
   }
-  if (msg.type === 'stop' && process.env.HTTP_PROFILE) {
+  if (msg.type === 'profiled' && process.env.HTTP_PROFILE) {
     const { profile } = await profiler.post('Profiler.stop');
-    writeFileSync(process.env.HTTP_PROFILE, JSON.stringify(profile));
+    writeFileSync(`${process.env.HTTP_PROFILE}.${profiles}.cpuprofile`, JSON.stringify(profile));
+    process.send?.({ type: 'profiled' });
   }
   if (msg.type === 'cpu') {
     const u = process.cpuUsage();

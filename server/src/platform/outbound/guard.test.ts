@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { Headers as UndiciHeaders } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectionRecorder } from '../../test/fakes/tcp';
 import { parseAllowList } from './addresses';
@@ -12,6 +14,15 @@ let recorder: ConnectionRecorder;
 let web: Server;
 let webPort: number;
 const seen: { method: string; url: string; headers: IncomingMessage['headers'] }[] = [];
+/** Settled by a test once it has read the first part of `/stream`'s answer. */
+function deferred() {
+  let resolve = () => {};
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+let firstRead = deferred();
 
 beforeAll(async () => {
   recorder = await ConnectionRecorder.start();
@@ -20,6 +31,25 @@ beforeAll(async () => {
     const redirect = /^\/redirect\/(\d+)$/.exec(req.url!);
     if (redirect) {
       res.writeHead(Number(redirect[1]), { location: req.headers['x-to'] as string }).end();
+      return;
+    }
+    if (req.url === '/gzip') {
+      res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync('hello, compressed'));
+      return;
+    }
+    if (req.url === '/stream') {
+      // The first part, then the rest once the test has read the first: the answer must arrive as it comes.
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: first\n\n');
+      void firstRead.promise.then(() => res.end('data: second\n\n'));
+      return;
+    }
+    if (req.url === '/echo' || req.url === '/form') {
+      let body = '';
+      req.on('data', (chunk: Buffer) => {
+        body += chunk;
+      });
+      req.on('end', () => res.writeHead(200).end(`${req.headers['content-type']} ${body}`));
       return;
     }
     res.writeHead(200, { 'content-type': 'text/plain' }).end(`hello from ${req.url}`);
@@ -177,6 +207,67 @@ describe('the outbound guard', () => {
     expect(await res.text()).toBe('hello from /there');
     expect(seen[1]!.headers.authorization).toBeUndefined();
     expect(seen[1]!.headers['x-api-key']).toBeUndefined();
+  });
+
+  it('refuses a provider request to a private address on its transport, before and at connect time', async () => {
+    const post = (g: OutboundGuard, host: string) =>
+      g.fetch(`http://${host}:${recorder.port}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer k' },
+        body: '{"model":"m","stream":true}',
+        signal: new AbortController().signal,
+      });
+    await refusal(post(guard(''), '127.0.0.1'));
+    await refusal(post(guard(''), '[::ffff:127.0.0.1]'));
+    let calls = 0;
+    const rebinding: Resolver = async () => (calls++ === 0 ? [PUBLIC] : ['127.0.0.1']);
+    await refusal(post(guard('', rebinding), 'rebind.test'));
+    expect(calls).toBe(2);
+    expect(recorder.connections).toEqual([]);
+  });
+
+  it('sends a body whole and hands the answer over as it arrives', async () => {
+    const g = guard(`127.0.0.1:${webPort}`);
+    const echoed = await g.fetch(`http://127.0.0.1:${webPort}/echo`, {
+      method: 'POST',
+      headers: new UndiciHeaders({ 'Content-Type': 'application/json' }),
+      body: '{"é":1}',
+    });
+    expect([echoed.status, await echoed.text()]).toEqual([200, 'application/json {"é":1}']);
+    const form = new FormData();
+    form.set('field', 'value');
+    const posted = await (
+      await g.fetch(`http://127.0.0.1:${webPort}/form`, { method: 'POST', body: form })
+    ).text();
+    expect(posted).toMatch(/^multipart\/form-data; boundary=\S+ .*name="field"\r\n\r\nvalue\r\n/s);
+
+    firstRead = deferred();
+    const streamed = await g.fetch(`http://127.0.0.1:${webPort}/stream`);
+    expect(streamed.headers.get('content-type')).toBe('text/event-stream');
+    const reader = streamed.body!.pipeThrough(new TextDecoderStream()).getReader();
+    expect((await reader.read()).value).toBe('data: first\n\n');
+    firstRead.resolve();
+    expect((await reader.read()).value).toBe('data: second\n\n');
+    expect((await reader.read()).done).toBe(true);
+
+    expect(await (await g.fetch(`http://127.0.0.1:${webPort}/gzip`)).text()).toBe('hello, compressed');
+  });
+
+  it('rejects with the signal’s reason once the caller aborts, as fetch does', async () => {
+    firstRead = deferred();
+    const g = guard(`127.0.0.1:${webPort}`);
+    const before = new AbortController();
+    before.abort(new Error('stopped early'));
+    await expect(g.fetch(`http://127.0.0.1:${webPort}/ok`, { signal: before.signal })).rejects.toThrow(
+      'stopped early',
+    );
+    const during = new AbortController();
+    const res = await g.fetch(`http://127.0.0.1:${webPort}/stream`, { signal: during.signal });
+    const reader = res.body!.getReader();
+    await reader.read();
+    during.abort(new Error('stopped mid-answer'));
+    await expect(reader.read()).rejects.toThrow('stopped mid-answer');
+    firstRead.resolve();
   });
 
   it('refuses other schemes', async () => {

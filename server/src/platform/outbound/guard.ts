@@ -8,14 +8,10 @@
 import type { LookupAddress } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import { Readable, type Transform } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
-import {
-  Agent,
-  buildConnector,
-  type Dispatcher,
-  Headers as UndiciHeaders,
-  fetch as undiciFetch,
-} from 'undici';
+import { Agent, buildConnector, type Dispatcher, request } from 'undici';
 import { type AllowRule, isPermitted, parseAddress } from './addresses';
 
 /** Resolves a host name to its addresses (tests inject one that maps names to loopback). */
@@ -57,6 +53,65 @@ const portOf = (protocol: string, port: string | number) =>
 
 /** `http://host:port` of a URL, as refusals name it. */
 const destinationOf = (url: URL) => `${url.protocol}//${url.hostname}:${portOf(url.protocol, url.port)}`;
+
+/** A request's headers as one record with lower-case names (what a redirect may strip by name). */
+function headerRecord(init: RequestInit['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!init) return out;
+  // `Headers` of any realm (undici's own, the global one) and pairs are iterable; a record is not.
+  const entries = Symbol.iterator in init ? init : Object.entries(init);
+  for (const [name, value] of entries as Iterable<[string, string | undefined]>) {
+    if (value !== undefined) out[name.toLowerCase()] = value;
+  }
+  return out;
+}
+
+/**
+ * A request body as undici sends it in one write: a string or bytes as they are; anything else `fetch` takes
+ * (form data, a blob, a stream) read whole, with the content type `fetch` would give it (a form's boundary).
+ */
+async function bodyBytes(
+  body: RequestInit['body'],
+  headers: Record<string, string>,
+): Promise<string | Uint8Array | undefined> {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === 'string' || body instanceof Uint8Array) return body;
+  if (body instanceof ArrayBuffer) return new Uint8Array(body);
+  const encoded = new Response(body as ConstructorParameters<typeof Response>[0]);
+  const type = encoded.headers.get('content-type');
+  if (type && !headers['content-type']) headers['content-type'] = type;
+  return new Uint8Array(await encoded.arrayBuffer());
+}
+
+/** Statuses whose answer has no body (a `Response` refuses one). */
+const NULL_BODY_STATUSES = new Set([204, 205, 304]);
+const DECODERS: Record<string, () => Transform> = {
+  gzip: createGunzip,
+  'x-gzip': createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+};
+
+/** undici's answer as the web `Response` SDKs read: its body streamed, decoded as `fetch` decodes it. */
+function webResponse(answer: Dispatcher.ResponseData, method: string): Response {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(answer.headers)) {
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else if (value !== undefined) headers.append(name, value);
+  }
+  if (NULL_BODY_STATUSES.has(answer.statusCode) || method === 'HEAD') {
+    void answer.body.dump();
+    return new Response(null, { status: answer.statusCode, headers });
+  }
+  let body: Readable = answer.body;
+  const decoder = DECODERS[headers.get('content-encoding')?.trim().toLowerCase() ?? ''];
+  if (decoder) {
+    const decoded = decoder();
+    body.on('error', (err) => decoded.destroy(err)).pipe(decoded);
+    body = decoded;
+  }
+  return new Response(Readable.toWeb(body) as ReadableStream, { status: answer.statusCode, headers });
+}
 
 export class OutboundGuard {
   private readonly rules: readonly AllowRule[];
@@ -104,34 +159,45 @@ export class OutboundGuard {
     }
   }
 
-  /** `fetch` for SDKs: follows redirects itself, checking each hop before it is requested. */
+  /**
+   * `fetch` for SDKs: follows redirects itself, checking each hop before it is requested. It sends with
+   * undici's `request` on the guard's dispatcher (the connect-time check stays on every connection) and
+   * answers a web `Response` whose body is the socket's stream: a string or byte body goes out in one write,
+   * without `fetch`'s request and response machinery per call (docs/adr/0047-a-lean-reply-path.md).
+   */
   readonly fetch = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     let url = new URL(input instanceof Request ? input.url : input);
     let method = init.method ?? 'GET';
-    let body = init.body;
-    const headers = new UndiciHeaders(init.headers as never);
+    const headers = headerRecord(init.headers);
+    let body = await bodyBytes(init.body, headers);
+    const signal = init.signal ?? undefined;
     for (let hop = 0; ; hop++) {
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundRefused(url.href);
       await this.addresses(url.hostname, portOf(url.protocol, url.port), destinationOf(url));
-      const response = await undiciFetch(url, {
-        ...(init as object),
-        method,
-        body: body as never,
+      const response = await request(url, {
+        method: method as Dispatcher.HttpMethod,
         headers,
-        redirect: 'manual',
+        body,
+        signal,
         dispatcher: this.dispatcher,
+        maxRedirections: 0,
+      }).catch((err: unknown) => {
+        // As `fetch`: an abort rejects with the signal's reason, anything else is a TypeError with its cause.
+        throw signal?.aborted ? signal.reason : new TypeError('fetch failed', { cause: err });
       });
-      const location = response.headers.get('location');
-      if (!REDIRECT_STATUSES.has(response.status) || !location) return response as unknown as Response;
-      await response.body?.cancel();
+      const location = response.headers.location;
+      if (!REDIRECT_STATUSES.has(response.statusCode) || typeof location !== 'string') {
+        return webResponse(response, method);
+      }
+      await response.body.dump();
       if (hop === MAX_REDIRECTS)
         throw new TypeError(`More than ${MAX_REDIRECTS} redirects from ${url.origin}.`);
       const next = new URL(location, url);
-      if (next.origin !== url.origin) for (const h of ORIGIN_BOUND_HEADERS) headers.delete(h);
-      if (response.status === 303 || (response.status <= 302 && method === 'POST')) {
+      if (next.origin !== url.origin) for (const h of ORIGIN_BOUND_HEADERS) delete headers[h];
+      if (response.statusCode === 303 || (response.statusCode <= 302 && method === 'POST')) {
         method = 'GET';
         body = undefined;
-        headers.delete('content-type');
+        delete headers['content-type'];
       }
       url = next;
     }
