@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, lt, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, lt, sql } from 'drizzle-orm';
 import { type Db, schema } from '../../platform/db';
 import { type Bound, preparedOnce } from '../../platform/db/prepared';
 import type { AppRow } from '../../platform/http/identity';
@@ -65,6 +65,12 @@ export async function findConversationWithApp(
   return rows[0] ?? null;
 }
 
+/** The app's completion model, of the app's vendor. */
+const completionModelOf = and(
+  eq(vendorModels.vendorId, apps.vendorId),
+  eq(vendorModels.id, apps.completionVendorModelId),
+);
+
 function conversationWithApp(db: Db, name: string) {
   const vendorId = sql.placeholder('vendorId');
   const plan = planTermsQuery(db, vendorId).as('plan');
@@ -72,13 +78,93 @@ function conversationWithApp(db: Db, name: string) {
     .select({ conversation: conversations, app: apps, model: vendorModels, plan: plan._.selectedFields })
     .from(conversations)
     .innerJoin(apps, and(eq(apps.vendorId, conversations.vendorId), eq(apps.id, conversations.appId)))
-    .leftJoin(
-      vendorModels,
-      and(eq(vendorModels.vendorId, apps.vendorId), eq(vendorModels.id, apps.completionVendorModelId)),
-    )
+    .leftJoin(vendorModels, completionModelOf)
     .leftJoinLateral(plan, sql`true`)
     .where(and(eq(conversations.vendorId, vendorId), eq(conversations.token, sql.placeholder('token'))))
     .limit(1)
+    .prepare(name);
+}
+
+export type AppWithModel = Omit<ConversationWithApp, 'conversation'>;
+
+/**
+ * An app of the vendor with its completion model (null if none) and the vendor's plan in force, in one
+ * statement: what a conversation opened to be answered at once needs (the OpenAI-compatible endpoint,
+ * docs/adr/0046). Prepared once.
+ */
+export async function findAppWithModel(db: Db, vendorId: number, appId: number): Promise<AppWithModel | null> {
+  const rows = await preparedOnce(db, 'app_with_model', appWithModel).execute({ vendorId, appId });
+  return rows[0] ?? null;
+}
+
+function appWithModel(db: Db, name: string) {
+  const vendorId = sql.placeholder('vendorId');
+  const plan = planTermsQuery(db, vendorId).as('plan');
+  return db
+    .select({ app: apps, model: vendorModels, plan: plan._.selectedFields })
+    .from(apps)
+    .leftJoin(vendorModels, completionModelOf)
+    .leftJoinLateral(plan, sql`true`)
+    .where(and(eq(apps.vendorId, vendorId), eq(apps.id, sql.placeholder('appId'))))
+    .limit(1)
+    .prepare(name);
+}
+
+type OpenedValues = Pick<
+  typeof conversations.$inferInsert,
+  'appId' | 'token' | 'channel' | 'parameters' | 'createdBy' | 'clientId' | 'embedId'
+>;
+
+/**
+ * Stores a new conversation and its first messages (a greeting, or the history a caller brings) in one
+ * statement; the messages keep their order. Prepared once (docs/adr/0046).
+ */
+export async function openConversationRow(
+  db: Db,
+  vendorId: number,
+  values: OpenedValues,
+  first: NewMessage[],
+): Promise<{ conversation: ConversationRow; messages: MessageRow[] }> {
+  const rows = await preparedOnce(db, 'open_conversation', conversationOpening).execute({
+    vendorId,
+    ...values,
+    parameters: JSON.stringify(values.parameters ?? {}),
+    first: JSON.stringify(first.map(({ role, creator, message }) => ({ role, creator, message }))),
+  });
+  const messages = rows.flatMap((row) => (row.message ? [row.message] : [])).sort((a, b) => a.id - b.id);
+  return { conversation: rows[0]!.conversation, messages };
+}
+
+function conversationOpening(db: Db, name: string) {
+  const vendorId = sql.placeholder('vendorId');
+  const opened = db.$with('opened').as(
+    db
+      .insert(conversations)
+      .values({
+        vendorId,
+        appId: sql.placeholder('appId'),
+        token: sql.placeholder('token'),
+        channel: sql.placeholder('channel'),
+        parameters: sql`${sql.placeholder('parameters')}::jsonb`,
+        createdBy: sql.placeholder('createdBy'),
+        clientId: sql.placeholder('clientId'),
+        embedId: sql.placeholder('embedId'),
+      })
+      .returning(),
+  );
+  // Inserted in the given order (`with ordinality`), so their ids keep it.
+  const added = db.$with('added', getTableColumns(messages)).as(sql`
+    insert into ${messages} (vendor_id, conversation_id, role, creator, message)
+    select ${vendorId}::integer, ${opened}.id, m.role, m.creator, m.message
+    from ${opened}, rows from (json_to_recordset(${sql.placeholder('first')}::json)
+      as (role text, creator text, message text)) with ordinality as m(role, creator, message, n)
+    order by m.n
+    returning *`);
+  return db
+    .with(opened, added)
+    .select({ conversation: opened._.selectedFields, message: added._.selectedFields })
+    .from(opened)
+    .leftJoin(added, sql`true`)
     .prepare(name);
 }
 

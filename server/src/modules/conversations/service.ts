@@ -22,13 +22,14 @@ import { presentConversation, presentListItem, presentMessage } from './present'
 import {
   type ConversationRow,
   type ConversationWithApp,
+  findAppWithModel,
   findConversation,
   findConversationWithApp,
-  insertConversation,
-  insertMessage,
   listConversations,
   type MessageRow,
   messagesPage,
+  type NewMessage,
+  openConversationRow,
 } from './repo';
 
 /** 24 random bytes: 192 bits, 32 URL-safe characters. */
@@ -68,41 +69,46 @@ export async function requireConversationWithApp(
   return found;
 }
 
-/** Opens a conversation with an app: the stored row, its app and its first messages (the greeting). */
+/**
+ * Opens a conversation with an app: the stored row, its app (with its completion model and the plan in
+ * force, for a reply that follows at once) and its first messages — the greeting, or the `history` the
+ * caller brings — in two statements (docs/adr/0046).
+ */
 export async function openConversation(
   ctx: ConversationContext,
   caller: Caller,
   body: CreateConversationBody,
-  /** `greet: false`: no greeting (the caller brings its own history). */
-  opts: { locale?: string; greet?: boolean },
-): Promise<{ conversation: ConversationRow; app: AppRow; messages: MessageRow[] }> {
+  /** `greet: false`: no greeting (the caller brings its own `history`). */
+  opts: { locale?: string; greet?: boolean; history?: NewMessage[] },
+): Promise<ConversationWithApp & { messages: MessageRow[] }> {
   if (!channelsOf(caller).includes(body.vendor_channel)) {
     throw validationError({
       vendor_channel: `This caller may only open conversations on: ${channelsOf(caller).join(', ')}.`,
     });
   }
   checkParametersSize(ctx, caller, body.parameters);
-  const app = await usableApp(ctx, caller, body.vendor_app_id);
-  const conversation = await insertConversation(ctx.db, caller.vendor.id, {
-    appId: app.id,
-    token: randomToken(TOKEN_BYTES),
-    channel: body.vendor_channel,
-    parameters: body.parameters,
-    createdBy: caller.kind === 'user' ? caller.userId : null,
-    clientId: caller.kind === 'client' ? caller.clientId : null,
-    embedId: caller.kind === 'embed' ? caller.embedId : null,
-  });
+  const found = await findAppWithModel(ctx.db, caller.vendor.id, body.vendor_app_id);
+  if (!found || !mayUseApp(caller, found.app)) throw notFound('App');
+  const { app } = found;
   const greeting = opts.greet === false ? null : ctx.apps.greeting(app, opts.locale);
-  const messages = greeting
-    ? [
-        await insertMessage(ctx.db, caller.vendor.id, conversation.id, {
-          role: 'assistant',
-          creator: 'system',
-          message: greeting,
-        }),
-      ]
-    : [];
-  return { conversation, app, messages };
+  const first: NewMessage[] = greeting
+    ? [{ role: 'assistant', creator: 'system', message: greeting }]
+    : (opts.history ?? []);
+  const opened = await openConversationRow(
+    ctx.db,
+    caller.vendor.id,
+    {
+      appId: app.id,
+      token: randomToken(TOKEN_BYTES),
+      channel: body.vendor_channel,
+      parameters: body.parameters,
+      createdBy: caller.kind === 'user' ? caller.userId : null,
+      clientId: caller.kind === 'client' ? caller.clientId : null,
+      embedId: caller.kind === 'embed' ? caller.embedId : null,
+    },
+    first,
+  );
+  return { ...found, ...opened };
 }
 
 export async function createConversation(
