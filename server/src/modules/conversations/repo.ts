@@ -92,7 +92,11 @@ export type AppWithModel = Omit<ConversationWithApp, 'conversation'>;
  * statement: what a conversation opened to be answered at once needs (the OpenAI-compatible endpoint,
  * docs/adr/0046). Prepared once.
  */
-export async function findAppWithModel(db: Db, vendorId: number, appId: number): Promise<AppWithModel | null> {
+export async function findAppWithModel(
+  db: Db,
+  vendorId: number,
+  appId: number,
+): Promise<AppWithModel | null> {
   const rows = await preparedOnce(db, 'app_with_model', appWithModel).execute({ vendorId, appId });
   return rows[0] ?? null;
 }
@@ -127,6 +131,9 @@ export async function openConversationRow(
 ): Promise<{ conversation: ConversationRow; messages: MessageRow[] }> {
   const rows = await preparedOnce(db, 'open_conversation', conversationOpening).execute({
     vendorId,
+    createdBy: null,
+    clientId: null,
+    embedId: null,
     ...values,
     parameters: JSON.stringify(values.parameters ?? {}),
     first: JSON.stringify(first.map(({ role, creator, message }) => ({ role, creator, message }))),

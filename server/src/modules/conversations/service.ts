@@ -205,15 +205,16 @@ export async function startReply(
 ): Promise<{ done: Promise<ReplyOutcome> }> {
   const known = opts.app && opts.app.id === conversation.appId && mayUseApp(caller, opts.app);
   const app = known ? opts.app! : await usableApp(ctx, caller, conversation.appId);
-  // Every channel sends through here: past the plan's limits 402, before any provider is called.
-  const reservation = await ctx.spending.reserveReply(caller.vendor.id, opts.plan);
+  // Every channel sends through here: the reply's first write counts the request against the plan (past
+  // its limits 402, before any provider is called; docs/adr/0046).
+  const reserve = await ctx.spending.replyTerms(caller.vendor.id, opts.plan);
   const done = ctx.replies.start(ctx, {
     app,
     conversation,
     content,
     posterSocket: opts.posterSocket,
     observe: opts.observe,
-    reservation,
+    reserve,
     instructions: opts.instructions,
     ...(known && opts.model !== undefined ? { model: opts.model } : {}),
     trace: opts.trace,

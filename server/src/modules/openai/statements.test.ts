@@ -11,11 +11,12 @@ import { finish, makeChatApp, makeVendorModel, ScriptedModel, text } from '../co
 
 /**
  * The SQL statements one OpenAI-compatible call may run (bench/README.md "reach", docs/adr/0046): the API
- * client with its vendor, counted; the conversation opened with the call's history, the reservation, the
- * lease with the user's message, the context and the tools; the answer with its usage, tokens and the
+ * client with its vendor; its use counted; the app with its model and plan (or, with `X-Conversation`, the
+ * conversation with them); the conversation opened with the call's history; the request's reservation with
+ * the lease, the user's message, the context and the tools; the answer with its usage, its tokens and the
  * lease's release. A call that runs more fails here.
  */
-const CALL_STATEMENT_BUDGET = 7;
+const CALL_STATEMENT_BUDGET = 6;
 
 let server: TestServer;
 let bearer: string;
