@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, isNull, lt, lte, ne, notInArray, or, sql } from 'drizzle-orm';
-import type { PgSelect } from 'drizzle-orm/pg-core';
+import type { AnyPgColumn, PgSelect } from 'drizzle-orm/pg-core';
 import { type Db, schema } from '../../platform/db';
 import { type Bound, preparedOnce } from '../../platform/db/prepared';
 
@@ -169,7 +169,8 @@ export async function planInForce(
  * What a reply's plan check needs of the plan in force (`planTermsOf` in the service), as a query to read
  * with other rows in one statement; no row: no plan (unlimited).
  */
-export function planTermsQuery(db: Db, vendorId: Bound<number>) {
+/** `vendorId`: a value, a placeholder, or the column of an outer query's vendor (a lateral join). */
+export function planTermsQuery(db: Db, vendorId: Bound<number> | AnyPgColumn) {
   return inForce(
     db
       .select({
@@ -186,7 +187,7 @@ export function planTermsQuery(db: Db, vendorId: Bound<number>) {
 }
 
 /** The vendor's live subscription's plan, else the default plan: one row of `query` (from plans). */
-function inForce<Q extends PgSelect>(query: Q, vendorId: Bound<number>) {
+function inForce<Q extends PgSelect>(query: Q, vendorId: Bound<number> | AnyPgColumn) {
   return query
     .leftJoin(
       subscriptions,

@@ -5,7 +5,13 @@ import { readUsage, reserveRequest } from '../billing/repo';
 import { claimReplyLease, finishReply } from '../completion/repo';
 import { makeChatApp, makeConversation, makeVendorModel } from '../completion/testing';
 import { findVendorByKey, type VendorRow } from '../vendors/repo';
-import { findAppWithModel, findConversationWithApp, insertMessages, openConversationRow } from './repo';
+import {
+  findAppWithModel,
+  findConversationWithApp,
+  findVendorConversationWithApp,
+  insertMessages,
+  openConversationRow,
+} from './repo';
 
 /**
  * The send's statements are built once and reused with every caller's values
@@ -48,6 +54,10 @@ async function send(t: Tenant, as: VendorRow = t.vendor, requests: number | null
   const { db } = server.ctx;
   const vendor = await findVendorByKey(db, as.key);
   const found = await findConversationWithApp(db, vendor!.id, t.conversation.token);
+  // The console's read of the same: the X-Vendor key with the token (docs/adr/0046).
+  const withVendor = await findVendorConversationWithApp(db, as.key, t.conversation.token);
+  expect(withVendor?.vendor.id).toBe(vendor!.id);
+  expect(withVendor?.found).toEqual(found);
   const claimed = await claimReplyLease(
     db,
     vendor!.id,

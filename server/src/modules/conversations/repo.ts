@@ -5,7 +5,8 @@ import type { AppRow } from '../../platform/http/identity';
 import { planTermsQuery } from '../billing/repo';
 import type { PlanTerms } from '../billing/service';
 
-const { apps, conversations, messages, vendorModels } = schema;
+const { apps, conversations, messages, vendorModels, vendors } = schema;
+type VendorRow = typeof vendors.$inferSelect;
 type VendorModelRow = typeof vendorModels.$inferSelect;
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
@@ -63,6 +64,49 @@ export async function findConversationWithApp(
     token,
   });
   return rows[0] ?? null;
+}
+
+/**
+ * The vendor a key names (the `X-Vendor` header) with its conversation of `token`, that conversation's app,
+ * the app's completion model and the vendor's plan in force, in one statement (the pipeline's `vendorWith`,
+ * docs/adr/0046): a console send's first two reads as one. The conversation is looked up under the
+ * vendor's id only. Null when no vendor has the key; `found` null when it has no such conversation.
+ */
+export async function findVendorConversationWithApp(
+  db: Db,
+  vendorKey: string,
+  token: string | null,
+): Promise<{ vendor: VendorRow; found: ConversationWithApp | null } | null> {
+  const [row] = await preparedOnce(db, 'vendor_conversation_with_app', vendorConversationWithApp).execute({
+    vendorKey,
+    token,
+  });
+  if (!row) return null;
+  const { vendor, conversation, app, model, plan } = row;
+  return { vendor, found: conversation && app ? { conversation, app, model, plan } : null };
+}
+
+function vendorConversationWithApp(db: Db, name: string) {
+  const plan = planTermsQuery(db, vendors.id).as('plan');
+  return db
+    .select({
+      vendor: vendors,
+      conversation: conversations,
+      app: apps,
+      model: vendorModels,
+      plan: plan._.selectedFields,
+    })
+    .from(vendors)
+    .leftJoin(
+      conversations,
+      and(eq(conversations.vendorId, vendors.id), eq(conversations.token, sql.placeholder('token'))),
+    )
+    .leftJoin(apps, and(eq(apps.vendorId, conversations.vendorId), eq(apps.id, conversations.appId)))
+    .leftJoin(vendorModels, completionModelOf)
+    .leftJoinLateral(plan, sql`true`)
+    .where(eq(vendors.key, sql.placeholder('vendorKey')))
+    .limit(1)
+    .prepare(name);
 }
 
 /** The app's completion model, of the app's vendor. */

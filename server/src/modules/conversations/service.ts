@@ -25,6 +25,7 @@ import {
   findAppWithModel,
   findConversation,
   findConversationWithApp,
+  findVendorConversationWithApp,
   listConversations,
   type MessageRow,
   messagesPage,
@@ -57,16 +58,29 @@ export async function requireConversation(
   return conversation;
 }
 
-/** The conversation to send in, with its app, the app's completion model and the plan (one statement). */
+/**
+ * The conversation to send in, with its app, the app's completion model and the plan (one statement), or
+ * as the request read them with the caller's vendor (`read`: `findVendorConversationWithApp`).
+ */
 export async function requireConversationWithApp(
   ctx: AppContext,
   caller: Caller,
   token: string,
+  read?: ConversationWithApp | null,
 ): Promise<ConversationWithApp> {
-  const found = await findConversationWithApp(ctx.db, caller.vendor.id, token);
+  const found = read !== undefined ? read : await findConversationWithApp(ctx.db, caller.vendor.id, token);
   if (!found || !mayOpenConversation(caller, found.conversation)) throw notFound('Conversation');
   if (!mayUseApp(caller, found.app)) throw notFound('App');
   return found;
+}
+
+/**
+ * The vendor an `X-Vendor` key names, with its conversation of `token` as `requireConversationWithApp`
+ * takes it: the pipeline checks the vendor before the handler sees the conversation (docs/adr/0046).
+ */
+export async function vendorWithConversation(ctx: AppContext, vendorKey: string, token: string | null) {
+  const read = await findVendorConversationWithApp(ctx.db, vendorKey, token);
+  return { vendor: read?.vendor ?? null, loaded: read?.found ?? null };
 }
 
 /**
