@@ -168,7 +168,8 @@ export async function buildApp(
       return relayCallerPort;
     },
     spending: {
-      reserveReply: (vendorId, plan) => billing.reserveReply(ctx, vendorId, plan),
+      replyTerms: (vendorId, plan) => billing.replyTerms(ctx, vendorId, plan),
+      refusedReply: (vendorId, terms) => billing.refusedReply(ctx, vendorId, terms),
       assertReplyRoom: (vendorId) => billing.assertReplyRoom(ctx, vendorId),
       reserveCall: (vendorId, reservation) => billing.reserveCall(ctx, vendorId, reservation),
       recordTokens: (vendorId, tokens, reservation) =>

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, isNull, lt, lte, ne, notInArray, or, sql } from 'drizzle-orm';
-import type { PgSelect } from 'drizzle-orm/pg-core';
+import type { AnyPgColumn, PgSelect } from 'drizzle-orm/pg-core';
 import { type Db, schema } from '../../platform/db';
 import { type Bound, preparedOnce } from '../../platform/db/prepared';
 
@@ -169,7 +169,8 @@ export async function planInForce(
  * What a reply's plan check needs of the plan in force (`planTermsOf` in the service), as a query to read
  * with other rows in one statement; no row: no plan (unlimited).
  */
-export function planTermsQuery(db: Db, vendorId: Bound<number>) {
+/** `vendorId`: a value, a placeholder, or the column of an outer query's vendor (a lateral join). */
+export function planTermsQuery(db: Db, vendorId: Bound<number> | AnyPgColumn) {
   return inForce(
     db
       .select({
@@ -186,7 +187,7 @@ export function planTermsQuery(db: Db, vendorId: Bound<number>) {
 }
 
 /** The vendor's live subscription's plan, else the default plan: one row of `query` (from plans). */
-function inForce<Q extends PgSelect>(query: Q, vendorId: Bound<number>) {
+function inForce<Q extends PgSelect>(query: Q, vendorId: Bound<number> | AnyPgColumn) {
   return query
     .leftJoin(
       subscriptions,
@@ -379,23 +380,38 @@ export async function reserveRequest(
 }
 
 function reservation(db: Db, name: string) {
-  const requests = sql`${sql.placeholder('requests')}::integer`;
-  const tokens = sql`${sql.placeholder('tokens')}::bigint`;
+  return reservationUpsert(db, {
+    vendorId: sql.placeholder('vendorId'),
+    periodStart: sql.placeholder('periodStart'),
+    requests: sql.placeholder('requests'),
+    tokens: sql.placeholder('tokens'),
+  }).prepare(name);
+}
+
+/**
+ * `reserveRequest`'s statement, to run as part of a larger one (a reply's first write, prepared,
+ * docs/adr/0046): one row when the request was counted, none past the limits (a null limit is none).
+ */
+export function reservationUpsert(
+  db: Db,
+  values: {
+    vendorId: Bound<number>;
+    periodStart: Bound<Date>;
+    requests: Bound<number | null>;
+    tokens: Bound<number | null>;
+  },
+) {
+  const requests = sql`${values.requests}::integer`;
+  const tokens = sql`${values.tokens}::bigint`;
   return db
     .insert(billingUsage)
-    .values({
-      vendorId: sql.placeholder('vendorId'),
-      periodStart: sql.placeholder('periodStart'),
-      requests: 1,
-      tokens: 0,
-    })
+    .values({ vendorId: values.vendorId, periodStart: values.periodStart, requests: 1, tokens: 0 })
     .onConflictDoUpdate({
       target: [billingUsage.vendorId, billingUsage.periodStart],
       set: { requests: sql`${billingUsage.requests} + 1` },
       setWhere: sql`(${requests} is null or ${billingUsage.requests} < ${requests}) and (${tokens} is null or ${billingUsage.tokens} < ${tokens})`,
     })
-    .returning({ requests: billingUsage.requests })
-    .prepare(name);
+    .returning({ requests: billingUsage.requests });
 }
 
 export async function addTokens(db: Db, vendorId: number, periodStart: Date, tokens: number): Promise<void> {

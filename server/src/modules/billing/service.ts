@@ -137,24 +137,33 @@ export interface Reservation {
 }
 
 /**
- * Counts one request against the period's limits before a reply runs; past the requests limit, or
- * once the tokens used reach the tokens limit, 402 code 60 and nothing is counted.
+ * What a reply's request is counted against: the plan's period now and its requests and tokens limits.
+ * The reply's first write counts it (`reservationUpsert`, docs/adr/0046); past the requests limit, or once
+ * the tokens used reach the tokens limit, nothing is counted and `refusedReply` says why.
  */
-export async function reserveReply(
+export interface ReplyTerms {
+  period: Period;
+  limits: Pick<PlanLimits, 'requests' | 'tokens'>;
+}
+
+export async function replyTerms(
   ctx: AppContext,
   vendorId: number,
   /** The plan in force when the request read it with its other rows (`planTermsQuery`). */
   terms?: PlanTerms | null,
-): Promise<Reservation> {
+): Promise<ReplyTerms> {
   const { period, limits } =
     terms === undefined ? await billingState(ctx, vendorId) : termsState(terms, new Date());
-  if (await reserveRequest(ctx.db, vendorId, period.start, limits)) return { periodStart: period.start };
-  throw await usedUp(ctx, vendorId, period, limits);
+  return { period, limits: { requests: limits.requests, tokens: limits.tokens } };
 }
+
+/** The refusal (402 code 60) of a reply whose request its terms did not allow. */
+export const refusedReply = (ctx: AppContext, vendorId: number, { period, limits }: ReplyTerms) =>
+  usedUp(ctx, vendorId, period, limits);
 
 /**
  * Counts one more provider call of a running reply (ADR 0021) as a request, by the same statement and
- * rule as `reserveReply`, in the reply's period: a call is refused (402 code 60) once the requests are
+ * rule as a reply's first write, in the reply's period: a call is refused (402 code 60) once the requests are
  * used up or the tokens used reach the limit, before the provider is asked.
  */
 export async function reserveCall(
@@ -169,7 +178,7 @@ export async function reserveCall(
 }
 
 /**
- * Refuses (402 code 60, the text `reserveReply` answers) when the period's requests or tokens are used up,
+ * Refuses (402 code 60, the text `refusedReply` answers) when the period's requests or tokens are used up,
  * counting nothing: a conversation is not opened for a send the plan would refuse.
  */
 export async function assertReplyRoom(ctx: AppContext, vendorId: number): Promise<void> {
@@ -184,7 +193,12 @@ export async function assertReplyRoom(ctx: AppContext, vendorId: number): Promis
 }
 
 /** The refusal of a request past the plan: which limit is used up and when the period ends. */
-async function usedUp(ctx: AppContext, vendorId: number, period: Period, limits: PlanLimits) {
+async function usedUp(
+  ctx: AppContext,
+  vendorId: number,
+  period: Period,
+  limits: Pick<PlanLimits, 'requests' | 'tokens'>,
+) {
   const used = await readUsage(ctx.db, vendorId, period.start);
   const text =
     limits.tokens !== null && used.tokens >= limits.tokens

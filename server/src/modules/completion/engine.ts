@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { RelayMessageType } from '@llmor/contracts';
+import { ErrorCode, RelayMessageType } from '@llmor/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../platform/context';
-import { conflict } from '../../platform/errors';
+import { conflict, paymentRequired } from '../../platform/errors';
 import type { Metrics } from '../../platform/metrics';
 import { annotateSpan, inSpan, type TraceContext } from '../../platform/tracing';
-import type { ReplyObserver, ReplyOutcome, ReplyReservation } from '../conversations/ports';
+import type { ReplyObserver, ReplyOutcome, ReplyReservation, ReplyTerms } from '../conversations/ports';
 import { presentMessage } from '../conversations/present';
 import {
   type ConversationRow,
@@ -23,7 +23,14 @@ import { chatResponder, oneshotResponder } from './chat';
 import { contextWindow, HISTORY_MAX_MESSAGES } from './input';
 import { ReplyMeter } from './meter';
 import { CompletionMetrics, outcomeOf } from './metrics';
-import { type AppRow, claimReplyLease, type FinalUsage, finishReply, type VendorModelRow } from './repo';
+import {
+  type AppRow,
+  claimReplyLease,
+  type FinalUsage,
+  finishReply,
+  type LeaseClaimed,
+  type VendorModelRow,
+} from './repo';
 import { siliconResponder } from './silicon';
 import { functionTools } from './tools';
 import {
@@ -73,8 +80,8 @@ export interface CompletionInput {
   posterSocket?: string;
   /** Also hears the reply's room events (text chunks, tool calls, debug, end). */
   observe?: ReplyObserver;
-  /** The request this reply was counted as (`sendMessage`); its tokens count in the same period. */
-  reservation?: ReplyReservation;
+  /** Count the reply's request against these terms in the lease statement (`startReply`, docs/adr/0046). */
+  reserve?: ReplyTerms;
   /** The caller's own instructions for this reply only, read after the app's prompt (ADR 0024). */
   instructions?: string;
   /** The app's completion model as the request read it (null: none); read by the responder when absent. */
@@ -115,7 +122,12 @@ export class CompletionEngine implements EngineSeams {
   /** The app's datastores (retrieval for chatbots, `datastore.search` in Lua); wired by the server. */
   knowledge: KnowledgePort = noKnowledge;
   /** Without billing wired (engine tests) calls and tokens count nowhere. */
-  spending: EngineSeams['spending'] = { reserveCall: async () => {}, recordTokens: async () => {} };
+  spending: EngineSeams['spending'] = {
+    reserveCall: async () => {},
+    recordTokens: async () => {},
+    refusedReply: async () =>
+      paymentRequired('The plan allows no more requests this period.', ErrorCode.USAGE_LIMIT_REACHED),
+  };
   responders: Record<string, Responder> = {
     chatbot: chatResponder,
     generic: chatResponder,
@@ -199,8 +211,10 @@ export class CompletionEngine implements EngineSeams {
 
   /**
    * The same rule across instances: the conversation's reply lease in the database (409 if held), taken
-   * in the statement that reads the messages before the new one (the context's history). A lapsed lease
-   * (its instance died) is released first, leaving the interrupted reply's notice.
+   * in the statement that reads the messages before the new one (the context's history) and, for a reply
+   * sent through `startReply`, counts its request against the plan (402 past it, nothing taken or stored;
+   * docs/adr/0046). A lapsed lease (its instance died) is released first, leaving the interrupted reply's
+   * notice; the request counted with the held lease is not counted again.
    */
   private async leaseAndRun(
     ctx: AppContext,
@@ -211,16 +225,20 @@ export class CompletionEngine implements EngineSeams {
     const { vendorId, id } = input.conversation;
     const lease = { holder: this.instanceId, ms: LEASE_MS, history: HISTORY_MAX_MESSAGES - 1 };
     const posted: NewMessage = { role: 'user', creator: 'user', message: input.content };
-    const claim = () => claimReplyLease(ctx.db, vendorId, id, lease, posted, input.app.id);
-    let claimed = await claim();
+    const { reserve } = input;
+    const claim = (counted: boolean) =>
+      claimReplyLease(ctx.db, vendorId, id, lease, posted, input.app.id, counted ? undefined : reserve);
+    let claimed = await claim(false);
+    if (claimed === 'refused') throw await this.spending.refusedReply(vendorId, reserve!);
     if (!claimed) {
       const conversation = { vendorId, id };
       const released = await releaseStaleReplyLeases(ctx.db, INTERRUPTED_TEXT, { all: false, conversation });
-      if (released.length > 0) claimed = await claim();
+      if (released.length > 0) claimed = await claim(true);
     }
-    if (!claimed) throw conflict(BUSY_TEXT);
+    if (!claimed || claimed === 'refused') throw conflict(BUSY_TEXT);
+    const reservation = reserve && { periodStart: reserve.period.start };
     try {
-      return await this.run(ctx, input, claimed, signal, trace);
+      return await this.run(ctx, input, claimed, reservation, signal, trace);
     } catch (err) {
       await this.release(ctx, vendorId, id);
       throw err;
@@ -261,7 +279,8 @@ export class CompletionEngine implements EngineSeams {
   private async run(
     ctx: AppContext,
     input: CompletionInput,
-    claimed: NonNullable<Awaited<ReturnType<typeof claimReplyLease>>>,
+    claimed: LeaseClaimed,
+    reservation: ReplyReservation | undefined,
     signal: AbortSignal,
     trace: TraceContext,
   ): Promise<ReplyOutcome> {
@@ -321,7 +340,7 @@ export class CompletionEngine implements EngineSeams {
     let result: Parameters<typeof measured.end>[0] = 'ok';
     try {
       const history = contextWindow([...claimed.earlier, userMessage]);
-      const meter = new ReplyMeter(this.spending, conversation.vendorId, input.reservation, ctx.config);
+      const meter = new ReplyMeter(this.spending, conversation.vendorId, reservation, ctx.config);
       const turn: Turn = {
         ctx,
         engine: this,
@@ -331,7 +350,7 @@ export class CompletionEngine implements EngineSeams {
         userMessage,
         installed: claimed.installed,
         model: input.model,
-        reservation: input.reservation,
+        reservation,
         instructions: input.instructions,
         meter,
         usage: outcome.usage,
@@ -346,8 +365,8 @@ export class CompletionEngine implements EngineSeams {
           const tokens = usage.record.tokensPrompt! + usage.record.tokensCompletion!;
           meter.counted(tokens);
           // The plan's tokens go with the last write when the request was reserved (its period is known).
-          last.usage = input.reservation
-            ? { ...usage, plan: { periodStart: input.reservation.periodStart, tokens } }
+          last.usage = reservation
+            ? { ...usage, plan: { periodStart: reservation.periodStart, tokens } }
             : usage;
         },
       };

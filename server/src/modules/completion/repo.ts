@@ -2,7 +2,8 @@ import { and, desc, eq, getTableColumns, sql, type WithSubquery } from 'drizzle-
 import { type Db, schema } from '../../platform/db';
 import { type Columns, jsonColumns } from '../../platform/db/json';
 import { type Bound, preparedOnce } from '../../platform/db/prepared';
-import { tokensAddition } from '../billing/repo';
+import { reservationUpsert, tokensAddition } from '../billing/repo';
+import type { ReplyTerms } from '../billing/service';
 import { leaseRelease, type MessageRow, type NewMessage } from '../conversations/repo';
 import { type InstalledFunctionRow, installedFunctionsJson } from '../functions/repo';
 import type { ContextMessage } from './input';
@@ -32,12 +33,22 @@ const bound = {
   holder: sql.placeholder('holder'),
 };
 
+/** What the first write answers when it took the lease: the user's message, the context and the tools. */
+export interface LeaseClaimed {
+  earlier: ContextMessage[];
+  posted: MessageRow;
+  installed: InstalledFunctionRow[];
+}
+
 /**
  * Takes the conversation's reply lease for `holder` (an instance id, ADR 0025) for `leaseMs` if none is
  * held — one atomic update, so of two instances racing for it exactly one wins — and in the same statement
  * stores the user's message `posted` and reads the conversation's last `history` messages before it, oldest
- * first (the reply's context), and the app's installed functions (its tools). Null when a lease is held, live or lapsed (nothing is stored then): a lapsed
- * one is let go by `releaseStaleReplyLeases`, which stores its notice.
+ * first (the reply's context), and the app's installed functions (its tools). Null when a lease is held,
+ * live or lapsed (nothing is stored then): a lapsed one is let go by `releaseStaleReplyLeases`, which stores
+ * its notice. With `reserve`, the statement first counts the reply's request against the plan's terms
+ * (billing's `reservationUpsert`) and takes the lease only if it was counted: `'refused'` past the limits,
+ * nothing taken or stored (docs/adr/0046).
  */
 export async function claimReplyLease(
   db: Db,
@@ -46,8 +57,26 @@ export async function claimReplyLease(
   lease: { holder: string; ms: number; history: number },
   posted: NewMessage,
   appId: number,
-): Promise<{ earlier: ContextMessage[]; posted: MessageRow; installed: InstalledFunctionRow[] } | null> {
-  const [row] = await preparedOnce(db, 'claim_reply_lease', leaseClaim).execute({
+): Promise<LeaseClaimed | null>;
+export async function claimReplyLease(
+  db: Db,
+  vendorId: number,
+  conversationId: number,
+  lease: { holder: string; ms: number; history: number },
+  posted: NewMessage,
+  appId: number,
+  reserve: ReplyTerms | undefined,
+): Promise<LeaseClaimed | 'refused' | null>;
+export async function claimReplyLease(
+  db: Db,
+  vendorId: number,
+  conversationId: number,
+  lease: { holder: string; ms: number; history: number },
+  posted: NewMessage,
+  appId: number,
+  reserve?: ReplyTerms,
+): Promise<LeaseClaimed | 'refused' | null> {
+  const values = {
     vendorId,
     conversationId,
     holder: lease.holder,
@@ -57,8 +86,22 @@ export async function claimReplyLease(
     creator: posted.creator,
     message: posted.message ?? null,
     appId,
+  };
+  if (!reserve) {
+    const [row] = await preparedOnce(db, 'claim_reply_lease', leaseClaim).execute(values);
+    return row ? { ...row, earlier: contextOf(row.earlier) } : null;
+  }
+  const { requests, tokens } = reserve.limits;
+  // A limit of 0 allows nothing, not even the first row's insert (billing's `reserveRequest`).
+  if (requests === 0 || tokens === 0) return 'refused';
+  const [row] = await preparedOnce(db, 'claim_reply_lease_reserved', reservedLeaseClaim).execute({
+    ...values,
+    periodStart: reserve.period.start,
+    requests,
+    tokens,
   });
-  return row ? { ...row, earlier: contextOf(row.earlier) } : null;
+  if (!row) return 'refused';
+  return row.posted && { earlier: contextOf(row.earlier), posted: row.posted, installed: row.installed };
 }
 
 /** The context's columns as messages, oldest first (they are read newest first). */
@@ -77,7 +120,8 @@ function contextOf(columns: Columns<ContextMessage>): ContextMessage[] {
   return out.sort((a, b) => a.id - b.id);
 }
 
-function leaseClaim(db: Db, name: string) {
+/** The lease taken (`leased`, only when `counted` has a row) and the user's message stored with it. */
+function leaseWrites(db: Db, counted?: WithSubquery) {
   const leased = db.$with('leased').as(
     db
       .update(conversations)
@@ -90,6 +134,7 @@ function leaseClaim(db: Db, name: string) {
           eq(conversations.vendorId, bound.vendorId),
           eq(conversations.id, bound.conversationId),
           sql`${conversations.replyLeaseUntil} is null`,
+          counted && sql`exists (select from ${counted})`,
         ),
       )
       .returning({ id: conversations.id }),
@@ -117,15 +162,39 @@ function leaseClaim(db: Db, name: string) {
     .orderBy(desc(messages.id))
     .limit(sql.placeholder('history'))
     .as('recent');
+  const read = {
+    installed: installedFunctionsJson(db, bound.vendorId, sql.placeholder('appId')),
+    earlier: jsonColumns<ContextMessage>(recent),
+  };
+  return { leased, post, read };
+}
+
+function leaseClaim(db: Db, name: string) {
+  const { leased, post, read } = leaseWrites(db);
   // One row when the lease was taken, none when it is held.
   return db
     .with(leased, post)
-    .select({
-      posted: post._.selectedFields,
-      installed: installedFunctionsJson(db, bound.vendorId, sql.placeholder('appId')),
-      earlier: jsonColumns<ContextMessage>(recent),
-    })
+    .select({ posted: post._.selectedFields, ...read })
     .from(post)
+    .prepare(name);
+}
+
+function reservedLeaseClaim(db: Db, name: string) {
+  const counted = db.$with('counted').as(
+    reservationUpsert(db, {
+      vendorId: bound.vendorId,
+      periodStart: sql.placeholder('periodStart'),
+      requests: sql.placeholder('requests'),
+      tokens: sql.placeholder('tokens'),
+    }),
+  );
+  const { leased, post, read } = leaseWrites(db, counted);
+  // No row when the request was not counted; a row without `posted` when the lease is held.
+  return db
+    .with(counted, leased, post)
+    .select({ posted: post._.selectedFields, ...read })
+    .from(counted)
+    .leftJoin(post, sql`true`)
     .prepare(name);
 }
 

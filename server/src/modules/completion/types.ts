@@ -95,7 +95,7 @@ export interface EngineSeams {
   tools: ToolProvider;
   knowledge: KnowledgePort;
   /** Where a reply's provider calls and tokens count against the vendor's plan (billing, wired by the server). */
-  spending: Pick<SpendingPort, 'reserveCall' | 'recordTokens'>;
+  spending: Pick<SpendingPort, 'reserveCall' | 'recordTokens' | 'refusedReply'>;
   /** Overrides `COMPLETION_TIMEOUT_MS` (tests). */
   timeoutMs: number | undefined;
 }
@@ -113,7 +113,7 @@ export interface Turn {
   installed?: InstalledFunctionRow[];
   /** The app's completion model if the request read it with the app (null: none); undefined: not read. */
   model?: VendorModelRow | null;
-  /** The request the reply was counted as, if it was sent through `sendMessage`. */
+  /** The request the reply was counted as, if it was sent through `startReply`. */
   reservation?: ReplyReservation;
   /** The caller's instructions for this reply (`withInstructions` places them after the app's prompt). */
   instructions?: string | undefined;

@@ -299,6 +299,18 @@ describe('GET and POST /v1/conversations/{token}', () => {
       const sent = await c.post(`/v1/conversations/${encodeURIComponent(token)}`, { content: 'hi' });
       expect(sent.statusCode).toBe(404);
     }
+    // A send reads the X-Vendor vendor with the conversation (docs/adr/0046): naming a vendor one is not
+    // a member of still answers 404 for the vendor, whatever token comes with it.
+    const intruder = await otherClient.request({
+      method: 'POST',
+      url: `/v1/conversations/${conversation.token}`,
+      payload: { content: 'hi' },
+      headers: { 'x-vendor': vendor.key },
+    });
+    expect([intruder.statusCode, intruder.json()]).toEqual([
+      404,
+      { name: 'NotFound', message: 'Vendor not found' },
+    ]);
     expect(await listMessages(server.ctx.db, vendor.id, conversation.id)).toEqual([]);
   });
 

@@ -2,7 +2,7 @@ import type { AppContext } from '../../platform/context';
 import type { schema } from '../../platform/db';
 import type { AppRow, Identity, SessionPort } from '../../platform/http/identity';
 import type { TraceContext } from '../../platform/tracing';
-import type { PlanTerms } from '../billing/service';
+import type { PlanTerms, ReplyTerms } from '../billing/service';
 import type { Caller, ClientCaller, EmbedCaller } from './access';
 import type { ConversationRow, MessageRow } from './repo';
 
@@ -41,7 +41,8 @@ export interface ConversationPorts {
   replies: {
     /**
      * Stores the user's message and answers it; resolves with what the reply did when it is stored. Throws
-     * a conflict at once if a reply already runs in this conversation.
+     * a conflict at once if a reply already runs in this conversation; rejects with the plan's refusal
+     * (402), or a conflict if another instance's reply holds the lease, before anything is stored or sent.
      */
     start(
       ctx: AppContext,
@@ -51,8 +52,8 @@ export interface ConversationPorts {
         content: string;
         posterSocket?: string;
         observe?: ReplyObserver;
-        /** The request the reply was counted as; its tokens count in the same period. */
-        reservation?: ReplyReservation;
+        /** Count the reply's request against these terms in its first write; its tokens count in that period. */
+        reserve?: ReplyTerms;
         /** The caller's instructions for this reply only, read after the app's prompt. */
         instructions?: string;
         /** The app's completion model, when the caller read it with the app (null: it has none). */
@@ -87,22 +88,25 @@ export interface RelayCallerPort {
 
 /**
  * The vendor's plan, asked before a reply runs (the billing module provides it; without billing every
- * send is allowed). `reserveReply` counts the request atomically against the period's limit and throws
- * `paymentRequired(…, 60)` past the requests or tokens limit, before any provider is called.
+ * send is allowed). The reply's first write counts its request atomically against `replyTerms`; past the
+ * requests or tokens limit it counts nothing and the reply rejects with `refusedReply`
+ * (`paymentRequired(…, 60)`), before any provider is called (docs/adr/0046).
  */
 export interface SpendingPort {
   /** `plan`: the plan in force as the request read it with the conversation (`requireConversationWithApp`). */
-  reserveReply(vendorId: number, plan?: PlanTerms | null): Promise<ReplyReservation>;
-  /** Throws what `reserveReply` would past the limits, counting nothing (before opening a conversation). */
+  replyTerms(vendorId: number, plan?: PlanTerms | null): Promise<ReplyTerms>;
+  /** Why a reply's request was not counted against `terms` (402 code 60). */
+  refusedReply(vendorId: number, terms: ReplyTerms): Promise<Error>;
+  /** Throws what a refused reply would past the limits, counting nothing (before opening a conversation). */
   assertReplyRoom(vendorId: number): Promise<void>;
   /**
    * Counts a reply's further provider call as one more request of the reservation's period (the engine,
-   * before each call after the first; ADR 0021), by the same rule as `reserveReply`.
+   * before each call after the first; ADR 0021), by the same rule as the reply's first write.
    */
   reserveCall(vendorId: number, reservation?: ReplyReservation): Promise<void>;
   /**
    * Adds a reply's tokens to the vendor's usage (the completion engine, after each model request): to the
-   * period of its reservation, else (a reply not sent through `sendMessage`) to the current one.
+   * period of its reservation, else (a reply not sent through `startReply`) to the current one.
    */
   recordTokens(vendorId: number, tokens: number, reservation?: ReplyReservation): Promise<void>;
 }
@@ -111,5 +115,7 @@ export interface SpendingPort {
 export interface ReplyReservation {
   periodStart: Date;
 }
+
+export type { ReplyTerms };
 
 export type ConversationContext = AppContext & ConversationPorts;

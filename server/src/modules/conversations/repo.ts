@@ -1,11 +1,12 @@
-import { and, asc, count, desc, eq, lt, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, lt, sql } from 'drizzle-orm';
 import { type Db, schema } from '../../platform/db';
 import { type Bound, preparedOnce } from '../../platform/db/prepared';
 import type { AppRow } from '../../platform/http/identity';
 import { planTermsQuery } from '../billing/repo';
 import type { PlanTerms } from '../billing/service';
 
-const { apps, conversations, messages, vendorModels } = schema;
+const { apps, conversations, messages, vendorModels, vendors } = schema;
+type VendorRow = typeof vendors.$inferSelect;
 type VendorModelRow = typeof vendorModels.$inferSelect;
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
@@ -65,6 +66,55 @@ export async function findConversationWithApp(
   return rows[0] ?? null;
 }
 
+/**
+ * The vendor a key names (the `X-Vendor` header) with its conversation of `token`, that conversation's app,
+ * the app's completion model and the vendor's plan in force, in one statement (the pipeline's `vendorWith`,
+ * docs/adr/0046): a console send's first two reads as one. The conversation is looked up under the
+ * vendor's id only. Null when no vendor has the key; `found` null when it has no such conversation.
+ */
+export async function findVendorConversationWithApp(
+  db: Db,
+  vendorKey: string,
+  token: string | null,
+): Promise<{ vendor: VendorRow; found: ConversationWithApp | null } | null> {
+  const [row] = await preparedOnce(db, 'vendor_conversation_with_app', vendorConversationWithApp).execute({
+    vendorKey,
+    token,
+  });
+  if (!row) return null;
+  const { vendor, conversation, app, model, plan } = row;
+  return { vendor, found: conversation && app ? { conversation, app, model, plan } : null };
+}
+
+function vendorConversationWithApp(db: Db, name: string) {
+  const plan = planTermsQuery(db, vendors.id).as('plan');
+  return db
+    .select({
+      vendor: vendors,
+      conversation: conversations,
+      app: apps,
+      model: vendorModels,
+      plan: plan._.selectedFields,
+    })
+    .from(vendors)
+    .leftJoin(
+      conversations,
+      and(eq(conversations.vendorId, vendors.id), eq(conversations.token, sql.placeholder('token'))),
+    )
+    .leftJoin(apps, and(eq(apps.vendorId, conversations.vendorId), eq(apps.id, conversations.appId)))
+    .leftJoin(vendorModels, completionModelOf)
+    .leftJoinLateral(plan, sql`true`)
+    .where(eq(vendors.key, sql.placeholder('vendorKey')))
+    .limit(1)
+    .prepare(name);
+}
+
+/** The app's completion model, of the app's vendor. */
+const completionModelOf = and(
+  eq(vendorModels.vendorId, apps.vendorId),
+  eq(vendorModels.id, apps.completionVendorModelId),
+);
+
 function conversationWithApp(db: Db, name: string) {
   const vendorId = sql.placeholder('vendorId');
   const plan = planTermsQuery(db, vendorId).as('plan');
@@ -72,13 +122,100 @@ function conversationWithApp(db: Db, name: string) {
     .select({ conversation: conversations, app: apps, model: vendorModels, plan: plan._.selectedFields })
     .from(conversations)
     .innerJoin(apps, and(eq(apps.vendorId, conversations.vendorId), eq(apps.id, conversations.appId)))
-    .leftJoin(
-      vendorModels,
-      and(eq(vendorModels.vendorId, apps.vendorId), eq(vendorModels.id, apps.completionVendorModelId)),
-    )
+    .leftJoin(vendorModels, completionModelOf)
     .leftJoinLateral(plan, sql`true`)
     .where(and(eq(conversations.vendorId, vendorId), eq(conversations.token, sql.placeholder('token'))))
     .limit(1)
+    .prepare(name);
+}
+
+export type AppWithModel = Omit<ConversationWithApp, 'conversation'>;
+
+/**
+ * An app of the vendor with its completion model (null if none) and the vendor's plan in force, in one
+ * statement: what a conversation opened to be answered at once needs (the OpenAI-compatible endpoint,
+ * docs/adr/0046). Prepared once.
+ */
+export async function findAppWithModel(
+  db: Db,
+  vendorId: number,
+  appId: number,
+): Promise<AppWithModel | null> {
+  const rows = await preparedOnce(db, 'app_with_model', appWithModel).execute({ vendorId, appId });
+  return rows[0] ?? null;
+}
+
+function appWithModel(db: Db, name: string) {
+  const vendorId = sql.placeholder('vendorId');
+  const plan = planTermsQuery(db, vendorId).as('plan');
+  return db
+    .select({ app: apps, model: vendorModels, plan: plan._.selectedFields })
+    .from(apps)
+    .leftJoin(vendorModels, completionModelOf)
+    .leftJoinLateral(plan, sql`true`)
+    .where(and(eq(apps.vendorId, vendorId), eq(apps.id, sql.placeholder('appId'))))
+    .limit(1)
+    .prepare(name);
+}
+
+type OpenedValues = Pick<
+  typeof conversations.$inferInsert,
+  'appId' | 'token' | 'channel' | 'parameters' | 'createdBy' | 'clientId' | 'embedId'
+>;
+
+/**
+ * Stores a new conversation and its first messages (a greeting, or the history a caller brings) in one
+ * statement; the messages keep their order. Prepared once (docs/adr/0046).
+ */
+export async function openConversationRow(
+  db: Db,
+  vendorId: number,
+  values: OpenedValues,
+  first: NewMessage[],
+): Promise<{ conversation: ConversationRow; messages: MessageRow[] }> {
+  const rows = await preparedOnce(db, 'open_conversation', conversationOpening).execute({
+    vendorId,
+    createdBy: null,
+    clientId: null,
+    embedId: null,
+    ...values,
+    parameters: JSON.stringify(values.parameters ?? {}),
+    first: JSON.stringify(first.map(({ role, creator, message }) => ({ role, creator, message }))),
+  });
+  const messages = rows.flatMap((row) => (row.message ? [row.message] : [])).sort((a, b) => a.id - b.id);
+  return { conversation: rows[0]!.conversation, messages };
+}
+
+function conversationOpening(db: Db, name: string) {
+  const vendorId = sql.placeholder('vendorId');
+  const opened = db.$with('opened').as(
+    db
+      .insert(conversations)
+      .values({
+        vendorId,
+        appId: sql.placeholder('appId'),
+        token: sql.placeholder('token'),
+        channel: sql.placeholder('channel'),
+        parameters: sql`${sql.placeholder('parameters')}::jsonb`,
+        createdBy: sql.placeholder('createdBy'),
+        clientId: sql.placeholder('clientId'),
+        embedId: sql.placeholder('embedId'),
+      })
+      .returning(),
+  );
+  // Inserted in the given order (`with ordinality`), so their ids keep it.
+  const added = db.$with('added', getTableColumns(messages)).as(sql`
+    insert into ${messages} (vendor_id, conversation_id, role, creator, message)
+    select ${vendorId}::integer, ${opened}.id, m.role, m.creator, m.message
+    from ${opened}, rows from (json_to_recordset(${sql.placeholder('first')}::json)
+      as (role text, creator text, message text)) with ordinality as m(role, creator, message, n)
+    order by m.n
+    returning *`);
+  return db
+    .with(opened, added)
+    .select({ conversation: opened._.selectedFields, message: added._.selectedFields })
+    .from(opened)
+    .leftJoin(added, sql`true`)
     .prepare(name);
 }
 

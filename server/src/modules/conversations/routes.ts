@@ -29,6 +29,7 @@ import {
   requireConversation,
   requireConversationWithApp,
   sendMessage,
+  vendorWithConversation,
 } from './service';
 
 /** The poster's relay socket (`X-Relay-Socket`), if it looks like a socket.io id; see contracts/src/relay.ts. */
@@ -114,9 +115,14 @@ export const conversationRoutes = (ctx: ConversationContext) => [
     body: sendMessageBody,
     response: messageSentSchema,
     errors: ['Conflict', 'GatewayTimeout', 'PaymentRequired'],
-    handler: async ({ vendor, identity, outsider, params, body, request }) => {
+    // The console's `X-Vendor` vendor and the conversation in one read (docs/adr/0046).
+    vendorWith: (key, params) => {
+      const token = conversationTokenParam.safeParse(params);
+      return vendorWithConversation(ctx, key, token.success ? token.data.token : null);
+    },
+    handler: async ({ vendor, identity, outsider, params, body, request, loaded }) => {
       const caller = callerOf({ vendor, identity, outsider });
-      const { conversation, ...read } = await requireConversationWithApp(ctx, caller, params.token);
+      const { conversation, ...read } = await requireConversationWithApp(ctx, caller, params.token, loaded);
       const sent = await sendMessage(ctx, caller, conversation, body.content, {
         ...read,
         posterSocket: posterSocket(request),

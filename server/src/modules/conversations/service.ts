@@ -22,13 +22,15 @@ import { presentConversation, presentListItem, presentMessage } from './present'
 import {
   type ConversationRow,
   type ConversationWithApp,
+  findAppWithModel,
   findConversation,
   findConversationWithApp,
-  insertConversation,
-  insertMessage,
+  findVendorConversationWithApp,
   listConversations,
   type MessageRow,
   messagesPage,
+  type NewMessage,
+  openConversationRow,
 } from './repo';
 
 /** 24 random bytes: 192 bits, 32 URL-safe characters. */
@@ -56,53 +58,71 @@ export async function requireConversation(
   return conversation;
 }
 
-/** The conversation to send in, with its app, the app's completion model and the plan (one statement). */
+/**
+ * The conversation to send in, with its app, the app's completion model and the plan (one statement), or
+ * as the request read them with the caller's vendor (`read`: `findVendorConversationWithApp`).
+ */
 export async function requireConversationWithApp(
   ctx: AppContext,
   caller: Caller,
   token: string,
+  read?: ConversationWithApp | null,
 ): Promise<ConversationWithApp> {
-  const found = await findConversationWithApp(ctx.db, caller.vendor.id, token);
+  const found = read !== undefined ? read : await findConversationWithApp(ctx.db, caller.vendor.id, token);
   if (!found || !mayOpenConversation(caller, found.conversation)) throw notFound('Conversation');
   if (!mayUseApp(caller, found.app)) throw notFound('App');
   return found;
 }
 
-/** Opens a conversation with an app: the stored row, its app and its first messages (the greeting). */
+/**
+ * The vendor an `X-Vendor` key names, with its conversation of `token` as `requireConversationWithApp`
+ * takes it: the pipeline checks the vendor before the handler sees the conversation (docs/adr/0046).
+ */
+export async function vendorWithConversation(ctx: AppContext, vendorKey: string, token: string | null) {
+  const read = await findVendorConversationWithApp(ctx.db, vendorKey, token);
+  return { vendor: read?.vendor ?? null, loaded: read?.found ?? null };
+}
+
+/**
+ * Opens a conversation with an app: the stored row, its app (with its completion model and the plan in
+ * force, for a reply that follows at once) and its first messages — the greeting, or the `history` the
+ * caller brings — in two statements (docs/adr/0046).
+ */
 export async function openConversation(
   ctx: ConversationContext,
   caller: Caller,
   body: CreateConversationBody,
-  /** `greet: false`: no greeting (the caller brings its own history). */
-  opts: { locale?: string; greet?: boolean },
-): Promise<{ conversation: ConversationRow; app: AppRow; messages: MessageRow[] }> {
+  /** `greet: false`: no greeting (the caller brings its own `history`). */
+  opts: { locale?: string; greet?: boolean; history?: NewMessage[] },
+): Promise<ConversationWithApp & { messages: MessageRow[] }> {
   if (!channelsOf(caller).includes(body.vendor_channel)) {
     throw validationError({
       vendor_channel: `This caller may only open conversations on: ${channelsOf(caller).join(', ')}.`,
     });
   }
   checkParametersSize(ctx, caller, body.parameters);
-  const app = await usableApp(ctx, caller, body.vendor_app_id);
-  const conversation = await insertConversation(ctx.db, caller.vendor.id, {
-    appId: app.id,
-    token: randomToken(TOKEN_BYTES),
-    channel: body.vendor_channel,
-    parameters: body.parameters,
-    createdBy: caller.kind === 'user' ? caller.userId : null,
-    clientId: caller.kind === 'client' ? caller.clientId : null,
-    embedId: caller.kind === 'embed' ? caller.embedId : null,
-  });
+  const found = await findAppWithModel(ctx.db, caller.vendor.id, body.vendor_app_id);
+  if (!found || !mayUseApp(caller, found.app)) throw notFound('App');
+  const { app } = found;
   const greeting = opts.greet === false ? null : ctx.apps.greeting(app, opts.locale);
-  const messages = greeting
-    ? [
-        await insertMessage(ctx.db, caller.vendor.id, conversation.id, {
-          role: 'assistant',
-          creator: 'system',
-          message: greeting,
-        }),
-      ]
-    : [];
-  return { conversation, app, messages };
+  const first: NewMessage[] = greeting
+    ? [{ role: 'assistant', creator: 'system', message: greeting }]
+    : (opts.history ?? []);
+  const opened = await openConversationRow(
+    ctx.db,
+    caller.vendor.id,
+    {
+      appId: app.id,
+      token: randomToken(TOKEN_BYTES),
+      channel: body.vendor_channel,
+      parameters: body.parameters,
+      createdBy: caller.kind === 'user' ? caller.userId : null,
+      clientId: caller.kind === 'client' ? caller.clientId : null,
+      embedId: caller.kind === 'embed' ? caller.embedId : null,
+    },
+    first,
+  );
+  return { ...found, ...opened };
 }
 
 export async function createConversation(
@@ -199,15 +219,16 @@ export async function startReply(
 ): Promise<{ done: Promise<ReplyOutcome> }> {
   const known = opts.app && opts.app.id === conversation.appId && mayUseApp(caller, opts.app);
   const app = known ? opts.app! : await usableApp(ctx, caller, conversation.appId);
-  // Every channel sends through here: past the plan's limits 402, before any provider is called.
-  const reservation = await ctx.spending.reserveReply(caller.vendor.id, opts.plan);
+  // Every channel sends through here: the reply's first write counts the request against the plan (past
+  // its limits 402, before any provider is called; docs/adr/0046).
+  const reserve = await ctx.spending.replyTerms(caller.vendor.id, opts.plan);
   const done = ctx.replies.start(ctx, {
     app,
     conversation,
     content,
     posterSocket: opts.posterSocket,
     observe: opts.observe,
-    reservation,
+    reserve,
     instructions: opts.instructions,
     ...(known && opts.model !== undefined ? { model: opts.model } : {}),
     trace: opts.trace,

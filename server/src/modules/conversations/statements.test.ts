@@ -20,12 +20,12 @@ import type { VendorRow } from '../vendors/repo';
 import { insertMessages } from './repo';
 
 /**
- * The SQL statements one console send may run (bench/README.md "conversation", docs/adr/0026 "Amended"):
- * the vendor of `X-Vendor`; the conversation with its app, model and plan; the request's reservation; the
- * lease with the user's message, the context and the tools; the answer with its usage, its tokens and the
- * lease's release. A send that runs more fails here.
+ * The SQL statements one console send may run (bench/README.md "conversation", docs/adr/0026 "Amended",
+ * docs/adr/0046): the vendor of `X-Vendor` with the conversation, its app, model and plan; the request's
+ * reservation with the lease, the user's message, the context and the tools; the answer with its usage,
+ * its tokens and the lease's release. A send that runs more fails here.
  */
-const SEND_STATEMENT_BUDGET = 5;
+const SEND_STATEMENT_BUDGET = 3;
 
 let server: TestServer;
 let vendor: VendorRow;

@@ -586,10 +586,14 @@ describe('errors in OpenAI shape', () => {
 
   it("402 when the vendor's plan refuses the reply, and no provider call", async () => {
     const { sdk } = await appWithClient({ modelId: fakeModelId });
-    const spending = server.ctx.spending.reserveReply;
-    server.ctx.spending.reserveReply = async () => {
-      throw paymentRequired('The plan allows no more requests this period.', 60);
-    };
+    const spending = { ...server.ctx.spending };
+    // A plan that allows no requests, refused in the reply's first write.
+    server.ctx.spending.replyTerms = async (vendorId, plan) => ({
+      ...(await spending.replyTerms(vendorId, plan)),
+      limits: { requests: 0, tokens: null },
+    });
+    server.ctx.spending.refusedReply = async () =>
+      paymentRequired('The plan allows no more requests this period.', 60);
     try {
       const calls = fake.requests.length;
       for (const stream of [false, true]) {
@@ -606,7 +610,7 @@ describe('errors in OpenAI shape', () => {
       }
       expect(fake.requests.length).toBe(calls);
     } finally {
-      server.ctx.spending.reserveReply = spending;
+      Object.assign(server.ctx.spending, spending);
     }
   });
 });

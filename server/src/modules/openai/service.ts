@@ -28,7 +28,7 @@ import { errorStatus } from '../../platform/http/errors';
 import type { TraceContext } from '../../platform/tracing';
 import type { ClientCaller } from '../conversations/access';
 import type { AppRow, ConversationContext, ReplyOutcome } from '../conversations/ports';
-import { type ConversationWithApp, insertMessages, type NewMessage } from '../conversations/repo';
+import type { ConversationWithApp, NewMessage } from '../conversations/repo';
 import { openConversation, requireConversationWithApp, startReply } from '../conversations/service';
 import { vendorApp } from '../vendors/owned';
 import { openAiError } from './present';
@@ -81,9 +81,7 @@ export async function retrieveModel(
 }
 
 /** The model name to echo: the request's, else the app's. */
-async function echoedModel(ctx: ConversationContext, caller: ClientCaller, model?: string): Promise<string> {
-  return model ?? modelIdOf(await appOf(ctx, caller));
-}
+const echoedModel = (app: AppRow, model?: string): string => model ?? modelIdOf(app);
 
 /** One call's messages, whichever API brought them: `field` names them in errors (`messages`, `input`). */
 interface Turn {
@@ -133,13 +131,14 @@ function storedForm(message: OpenAiMessage): NewMessage | null {
   }
 }
 
-/** The conversation to answer in, its app and the user's new message. */
+/**
+ * The conversation to answer in — continued, or opened with the call's history — with its app, the app's
+ * completion model, the plan in force and the user's new message (docs/adr/0046).
+ */
 async function prepare(
   ctx: ConversationContext,
   turn: Turn,
-): Promise<
-  Pick<ConversationWithApp, 'conversation' | 'app'> & Partial<ConversationWithApp> & { content: string }
-> {
+): Promise<ConversationWithApp & { content: string }> {
   const { caller, messages } = turn;
   const last = messages.at(-1)!;
   const content = openAiMessageText(last);
@@ -152,15 +151,13 @@ async function prepare(
   if (turn.conversationToken !== undefined) {
     return { ...(await requireConversationWithApp(ctx, caller, turn.conversationToken)), content };
   }
-  const { conversation, app } = await openConversation(
+  const { conversation, app, model, plan } = await openConversation(
     ctx,
     caller,
     { vendor_app_id: caller.appId, vendor_channel: 'api', parameters: {} },
-    { greet: false },
+    { greet: false, history: messages.slice(0, -1).flatMap((message) => storedForm(message) ?? []) },
   );
-  const history = messages.slice(0, -1).flatMap((message) => storedForm(message) ?? []);
-  await insertMessages(ctx.db, caller.vendor.id, conversation.id, history);
-  return { conversation, app, content };
+  return { conversation, app, model, plan, content };
 }
 
 /**
@@ -205,9 +202,9 @@ export async function chatCompletion(
   ctx: ConversationContext,
   request: CompletionRequest,
 ): Promise<{ completion: ChatCompletion; conversation: string }> {
-  const model = await echoedModel(ctx, request.caller, request.body.model);
   const turn = chatTurn(request);
   const prepared = await prepare(ctx, turn);
+  const model = echoedModel(prepared.app, request.body.model);
   const { conversation } = prepared;
   const outcome = await runReply(ctx, turn, prepared);
   return {
@@ -249,9 +246,9 @@ export async function streamCompletion(
   request: CompletionRequest,
   reply: FastifyReply,
 ): Promise<void> {
-  const model = await echoedModel(ctx, request.caller, request.body.model);
   const turn = chatTurn(request);
   const prepared = await prepare(ctx, turn);
+  const model = echoedModel(prepared.app, request.body.model);
   const { conversation } = prepared;
   const includeUsage = request.body.stream_options?.include_usage === true;
   const base = {
@@ -385,9 +382,9 @@ function responseObject(
 }
 
 async function startResponse(ctx: ConversationContext, request: ResponsesRequest) {
-  const model = await echoedModel(ctx, request.caller, request.body.model);
   const turn = responsesTurn(request);
   const prepared = await prepareResponse(ctx, request, turn);
+  const model = echoedModel(prepared.app, request.body.model);
   const base = {
     id: responseIdOf(prepared.conversation.token),
     created_at: unixNow(),

@@ -44,6 +44,8 @@ declare module 'fastify' {
     tenant: { vendor: VendorRow; role: MemberRole } | null;
     /** The app the path names, on routes declaring `access.app` (resolved with the tenant). */
     ownedApp: AppRow | null;
+    /** What a route's `vendorWith` read with the tenant, once the tenant was accepted. */
+    vendorLoaded: unknown;
     /** The body as received, for routes declared with `rawBody: true` (signature checks). */
     rawBody?: string;
   }
@@ -102,6 +104,7 @@ export class Pipeline {
     app.decorateRequest('outsider', null);
     app.decorateRequest('tenant', null);
     app.decorateRequest('ownedApp', null);
+    app.decorateRequest('vendorLoaded', undefined);
     app.setValidatorCompiler<z.ZodType>(({ schema, httpPart }) => (data) => {
       // Fastify hands an absent body over as null: a bodiless call is an empty object.
       const result = schema.safeParse(httpPart === 'body' && data === null ? {} : data);
@@ -198,6 +201,7 @@ export class Pipeline {
           vendor: request.tenant?.vendor ?? request.outsider?.vendor,
           role: request.tenant?.role,
           app: request.ownedApp,
+          loaded: request.vendorLoaded,
           params: request.params,
           query: request.query,
           body: request.body,
@@ -275,6 +279,7 @@ export class Pipeline {
       if (request.outsider) return; // its vendor came with its credential
       const identity = request.identity as SignedIn;
       let vendor: VendorRow | null;
+      let loaded: unknown;
       if (access.vendor === 'path') {
         const parsed = idParam.safeParse((request.params as Record<string, string>).vendorId);
         if (!parsed.success) throw notFound('Vendor');
@@ -283,12 +288,15 @@ export class Pipeline {
       } else {
         const key = request.headers['x-vendor'];
         if (typeof key !== 'string' || key === '') throw badRequest(message('vendorHeaderRequired'));
-        vendor = await vendors.byKey(key);
+        if (spec.vendorWith) ({ vendor, loaded } = await spec.vendorWith(key, request.params));
+        else vendor = await vendors.byKey(key);
       }
       const role = vendor?.active ? roleIn(identity, vendor.id) : null;
       if (!vendor || role === null) throw notFound('Vendor');
       if (access.role === 'owner' && role !== 'owner') throw notFound('Vendor');
       request.tenant = { vendor, role };
+      // Handed over only once the vendor passed the same checks as without it.
+      request.vendorLoaded = loaded;
       if (access.app === 'path') {
         const appId = idParam.safeParse((request.params as Record<string, string>).appId);
         const app = appId.success ? await owned.app(vendor.id, appId.data) : null;

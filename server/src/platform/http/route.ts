@@ -71,6 +71,7 @@ export interface RouteSpec<
   Q extends Schema | undefined = Schema | undefined,
   B extends Schema | undefined = Schema | undefined,
   R extends Schema | undefined = Schema | undefined,
+  L = unknown,
 > {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: string;
@@ -105,8 +106,16 @@ export interface RouteSpec<
    * `{'text/event-stream': [200]}` for a streamed answer.
    */
   mediaTypes?: Record<string, number[]>;
+  /**
+   * With `access.vendor: 'header'`: reads the `X-Vendor` vendor by its key together with what the handler
+   * reads first (one statement instead of two, docs/adr/0046); `params` are not validated yet. The
+   * pipeline checks the vendor exactly as without it (active, the user's membership and role, else 404)
+   * and only then hands `loaded` to the handler. An outside caller's vendor comes with its credential:
+   * its handler gets `loaded: undefined` and reads for itself.
+   */
+  vendorWith?: (key: string, params: unknown) => Promise<{ vendor: VendorRow | null; loaded: L }>;
   /** Answers the response schema's output; a route without one answers its value as-is (or 204). */
-  handler: (input: RouteInput<A, P, Q, B>) => Promise<Answer<R>> | Answer<R>;
+  handler: (input: RouteInput<A, P, Q, B> & { loaded: L | undefined }) => Promise<Answer<R>> | Answer<R>;
 }
 
 /**
@@ -119,6 +128,7 @@ export function route<
   Q extends Schema | undefined = undefined,
   B extends Schema | undefined = undefined,
   R extends Schema | undefined = undefined,
->(spec: RouteSpec<A, P, Q, B, R>): RouteSpec {
+  L = undefined,
+>(spec: RouteSpec<A, P, Q, B, R, L>): RouteSpec {
   return spec as unknown as RouteSpec;
 }

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  Client,
+  createTestServer,
+  makeUser,
+  makeVendor,
+  recordStatements,
+  type TestServer,
+} from '../../test/harness';
+import { finish, makeChatApp, makeVendorModel, ScriptedModel, text } from '../completion/testing';
+
+/**
+ * The SQL statements one OpenAI-compatible call may run (bench/README.md "reach", docs/adr/0046): the API
+ * client with its vendor; its use counted; the app with its model and plan (or, with `X-Conversation`, the
+ * conversation with them); the conversation opened with the call's history; the request's reservation with
+ * the lease, the user's message, the context and the tools; the answer with its usage, its tokens and the
+ * lease's release. A call that runs more fails here.
+ */
+const CALL_STATEMENT_BUDGET = 6;
+
+let server: TestServer;
+let bearer: string;
+
+beforeAll(async () => {
+  server = await createTestServer();
+  const vendor = await makeVendor(server.ctx);
+  const user = await makeUser(server.ctx, { vendors: [vendor] });
+  const owner = await Client.signedIn(server.app, user.email, user.password);
+  owner.vendorKey = vendor.key;
+  const app = await makeChatApp(server.ctx, vendor, { model: await makeVendorModel(server.ctx, vendor) });
+  const created = await owner.post(`/v1/vendors/${vendor.id}/apps/${app.id}/clients`, { name: 'SDK' });
+  expect(created.statusCode, created.body).toBe(201);
+  bearer = created.json().data.full_token;
+});
+afterAll(() => server?.close());
+
+async function statementsOf(url: string, body: object, headers: Record<string, string> = {}) {
+  server.ctx.completion.resolveModel = () => new ScriptedModel([[text('Fine.'), finish()]]);
+  const recording = recordStatements(server.ctx.db);
+  try {
+    const res = await server.app.inject({
+      method: 'POST',
+      url,
+      headers: { authorization: `Bearer ${bearer}`, ...headers },
+      payload: body,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return { statements: [...recording.statements], conversation: String(res.headers['x-conversation']) };
+  } finally {
+    recording.stop();
+  }
+}
+
+const chat = (messages: object[], headers?: Record<string, string>) =>
+  statementsOf('/v1/openai/chat/completions', { model: 'm', messages }, headers);
+
+describe('what an OpenAI-compatible call costs the database', () => {
+  it(`runs at most ${CALL_STATEMENT_BUDGET} statements, with or without history`, async () => {
+    const single = await chat([{ role: 'user', content: 'How are you?' }]);
+    expect(single.statements.length, single.statements.join('\n')).toBeLessThanOrEqual(CALL_STATEMENT_BUDGET);
+    const history = await chat([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'Hello' },
+      { role: 'assistant', content: 'Hi.' },
+      { role: 'user', content: 'How are you?' },
+    ]);
+    expect(history.statements.length, history.statements.join('\n')).toBe(single.statements.length);
+    const continued = await chat([{ role: 'user', content: 'And now?' }], {
+      'x-conversation': history.conversation,
+    });
+    expect(continued.statements.length, continued.statements.join('\n')).toBeLessThanOrEqual(
+      CALL_STATEMENT_BUDGET,
+    );
+    const streamed = await statementsOf('/v1/openai/chat/completions', {
+      model: 'm',
+      stream: true,
+      messages: [{ role: 'user', content: 'How are you?' }],
+    });
+    expect(streamed.statements.length).toBe(single.statements.length);
+    const response = await statementsOf('/v1/openai/responses', { input: 'How are you?' });
+    expect(response.statements.length).toBe(single.statements.length);
+  });
+});
