@@ -296,8 +296,7 @@ function appendToMemoryIndex(
     entry.index.seq = Math.max(entry.index.seq, row.seq);
   }
   entry.writesSeen = vectorWrites.get(datastore.id) ?? 0;
-  // Counted again at its new size.
-  memoryIndexes.get(database)?.set(key, entry);
+  recount(memoryIndexes.get(database), key, entry);
 }
 
 /** The advisory-lock namespace of datastore vector writes (the second key is the datastore's id). */
@@ -306,19 +305,43 @@ const WRITE_LOCK = 0x64_73_76_77;
 /** Vector writes this process finished, by datastore (counted after the statement: no row is missed). */
 const vectorWrites = new Map<number, number>();
 
+interface IndexEntry {
+  index: MemoryIndex;
+  refresh?: Promise<void>;
+  writesSeen: number;
+}
+
+/**
+ * A process's in-memory indexes, least recently searched evicted first past `maxPostings`. An index larger
+ * than the whole budget counts as the whole budget: it evicts every other and stays. Dropping it would not
+ * lower the process's peak (each search would build it whole again, from every row of the table) and would
+ * make every search of its datastore a rebuild (ADR 0042, "Amended 2026-11-25 (2)").
+ */
+export function indexCache(maxPostings: number): LRUCache<string, IndexEntry> {
+  return new LRUCache({
+    maxSize: maxPostings,
+    sizeCalculation: (entry) => Math.min(maxPostings, Math.max(1, entry.index.postings)),
+  });
+}
+
+/**
+ * Counts an index again at its new size (it grew), if the cache still holds it. Setting the same entry
+ * again would not: the cache measures a value when it is added or replaced by another, never when it is
+ * set again, so every index stayed counted at the size it was made with (empty) and nothing was evicted.
+ */
+export function recount(cache: LRUCache<string, IndexEntry> | undefined, key: string, entry: IndexEntry) {
+  if (cache?.peek(key) !== entry) return;
+  cache.delete(key);
+  cache.set(key, entry);
+}
+
 /** In-memory indexes by datastore, model and dimension (a changed model starts a new one). */
-const memoryIndexes = new WeakMap<
-  Database,
-  LRUCache<string, { index: MemoryIndex; refresh?: Promise<void>; writesSeen: number }>
->();
+const memoryIndexes = new WeakMap<Database, LRUCache<string, IndexEntry>>();
 
 function memoryIndexOf(database: Database, key: string, dims: number) {
   let cache = memoryIndexes.get(database);
   if (!cache) {
-    cache = new LRUCache({
-      maxSize: MEMORY_INDEX_POSTINGS_MAX,
-      sizeCalculation: (entry) => Math.max(1, entry.index.postings),
-    });
+    cache = indexCache(MEMORY_INDEX_POSTINGS_MAX);
     memoryIndexes.set(database, cache);
   }
   let entry = cache.get(key);
@@ -395,8 +418,7 @@ async function currentMemoryIndex(database: Database, datastore: SearchedDatasto
   entry.writesSeen = writes;
   entry.refresh = refresh(database, datastore, dims, entry.index).finally(() => {
     entry.refresh = undefined;
-    // Counted again at its new size (an index larger than the whole budget is not kept).
-    memoryIndexes.get(database)?.set(key, entry);
+    recount(memoryIndexes.get(database), key, entry);
   });
   await entry.refresh;
   return entry.index;
@@ -445,14 +467,15 @@ export async function warmMemoryIndexes(
   const warmed: number[] = [];
   for (const row of candidates) {
     if (opts.stopped?.() || row.dims === null) continue;
-    const cache = memoryIndexes.get(database);
-    if ((cache?.calculatedSize ?? 0) >= budget) break;
-    const index = await currentMemoryIndex(
+    const held = () => memoryIndexes.get(database)?.calculatedSize ?? 0;
+    if (held() >= budget) break;
+    await currentMemoryIndex(
       database,
       { vendorId: row.vendor_id, id: row.id, modelId: row.model_id },
       Number(row.dims),
     );
-    if ((cache?.calculatedSize ?? 0) + index.postings > budget && warmed.length > 0) {
+    // The index just built is counted in what the cache holds.
+    if (held() > budget && warmed.length > 0) {
       forgetMemoryIndexes(database, row.id);
       break;
     }
