@@ -12,7 +12,7 @@
 import { EMBEDDING_MODEL_REQUIRED } from '@llmor/contracts';
 import { job } from '../../platform/queue';
 import { ProviderError } from '../models/providers/types';
-import { documentText } from './parse';
+import { documentText, nextTurn } from './parse';
 import * as repo from './repo';
 import {
   adoptEmbeddingModel,
@@ -70,6 +70,9 @@ export async function syncDatastore(ctx: KnowledgeContext, data: SyncData): Prom
     const vectors: number[][] = [];
     try {
       for (let i = 0; i < texts.length; i += EMBED_CALL) {
+        // A model in this process (the offline one) embeds without awaiting anything: the event loop
+        // turns between its calls.
+        if (i > 0) await nextTurn();
         const call = texts.slice(i, i + EMBED_CALL);
         const answer = (await model.embed(call)).vectors;
         if (answer.length !== call.length) {
