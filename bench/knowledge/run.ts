@@ -196,7 +196,7 @@ try {
   const docVectors = new Float32Array(texts.length * width);
   for (let i = 0; i < texts.length; i += 1000) {
     const page = (await embedder.embed(texts.slice(i, i + 1000))).vectors;
-    page.forEach((v, j) => normalise(v, docVectors, (i + j) * width, width));
+    for (const [j, v] of page.entries()) normalise(v, docVectors, (i + j) * width, width);
   }
   // Exact: every document's cosine, the best 10 kept by insertion (score descending, then id ascending).
   const exactVector = (query: number[]): RankedId[] => {

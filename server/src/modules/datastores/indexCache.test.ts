@@ -11,7 +11,11 @@ import { indexCache, recount } from './vectors';
 function denseIndex(count: number) {
   const index = new MemoryIndex(16);
   for (let id = 1; id <= count; id++)
-    index.upsert(id, Float32Array.from({ length: 16 }, (_, d) => ((id * 7 + d) % 5) - 2 || 1), `word${id}`);
+    index.upsert(
+      id,
+      Float32Array.from({ length: 16 }, (_, d) => ((id * 7 + d) % 5) - 2 || 1),
+      `word${id}`,
+    );
   return index;
 }
 
@@ -27,7 +31,12 @@ describe('the in-memory index budget', () => {
     cache.set('c', c);
     expect([...cache.keys()].sort()).toEqual(['a', 'b', 'c']);
     // It grows (rows the worker stored) and is counted at its new size: the least recently searched goes.
-    for (let id = 2; id <= 10; id++) c.index.upsert(id, Float32Array.from({ length: 16 }, () => 1), 'w');
+    for (let id = 2; id <= 10; id++)
+      c.index.upsert(
+        id,
+        Float32Array.from({ length: 16 }, () => 1),
+        'w',
+      );
     recount(cache, 'c', c);
     expect([...cache.keys()].sort()).toEqual(['a', 'c']);
   });
@@ -39,7 +48,12 @@ describe('the in-memory index budget', () => {
     const entry = { index: denseIndex(20), writesSeen: 0 };
     cache.set('big', entry);
     // It grows past the budget (rows the worker stored) and is counted again.
-    for (let id = 21; id <= 60; id++) entry.index.upsert(id, Float32Array.from({ length: 16 }, () => 1), 'w');
+    for (let id = 21; id <= 60; id++)
+      entry.index.upsert(
+        id,
+        Float32Array.from({ length: 16 }, () => 1),
+        'w',
+      );
     expect(entry.index.postings).toBeGreaterThan(small.postings * 3);
     recount(cache, 'big', entry);
     expect(cache.get('big')).toBe(entry);

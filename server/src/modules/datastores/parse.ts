@@ -17,6 +17,7 @@ import canonicalize from 'canonicalize';
 import { CsvError, parse as parseCsv } from 'csv-parse/sync';
 import { badRequest, validationError } from '../../platform/errors';
 import { docxSections, htmlSections, markdownSections, pdfSections, type Section, unreadable } from './files';
+import { nextTurn } from './turns';
 
 export interface ParsedDocument {
   document: unknown;
@@ -154,9 +155,6 @@ function bytesOf(data: unknown): Uint8Array {
  */
 /** Documents sized and hashed between two turns of the event loop. */
 const PARSE_SLICE = 500;
-
-/** Lets the event loop serve what waits (I/O, timers) before going on. */
-export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export async function parseImport(
   mode: FileImportMode,

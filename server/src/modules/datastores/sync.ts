@@ -12,7 +12,7 @@
 import { EMBEDDING_MODEL_REQUIRED } from '@llmor/contracts';
 import { job } from '../../platform/queue';
 import { ProviderError } from '../models/providers/types';
-import { documentText, nextTurn } from './parse';
+import { documentText } from './parse';
 import * as repo from './repo';
 import {
   adoptEmbeddingModel,
@@ -21,6 +21,7 @@ import {
   requestSync,
   SYNC_JOB,
 } from './service';
+import { nextTurn } from './turns';
 import { dropOrphanIndexes, storeEmbeddings } from './vectors';
 
 export const SWEEP_JOB = 'datastore-sweep';

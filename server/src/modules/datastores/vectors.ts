@@ -29,7 +29,8 @@ import {
   stored,
   unpack,
 } from './memoryIndex';
-import { documentText, nextTurn } from './parse';
+import { documentText } from './parse';
+import { nextTurn } from './turns';
 
 export type { RankedId } from './memoryIndex';
 
