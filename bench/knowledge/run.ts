@@ -18,6 +18,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { documentText } from '@llmor/server/modules/datastores/parse';
 import {
   importDocuments,
@@ -72,8 +73,17 @@ async function timeEach<T>(
   return out;
 }
 
-/** Latencies of `GET /healthz`, one call every 20 ms, until `stop` resolves. */
-async function probeHealth(url: string, stop: Promise<unknown>): Promise<number[]> {
+/**
+ * Latencies of `GET /healthz`, one call every 20 ms, until `stop` resolves; and the event loop's delay
+ * meanwhile (`loop`: p99 and max in ms, sampled every 5 ms), which names the longest blocks of this thread
+ * whatever the probe's own timing.
+ */
+async function probeHealth(
+  url: string,
+  stop: Promise<unknown>,
+): Promise<number[] & { loop: { p99: number; max: number } }> {
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  delay.enable();
   let done = false;
   void stop.then(() => {
     done = true;
@@ -85,7 +95,8 @@ async function probeHealth(url: string, stop: Promise<unknown>): Promise<number[
     samples.push(performance.now() - t0);
     await new Promise((r) => setTimeout(r, 20));
   }
-  return samples;
+  delay.disable();
+  return Object.assign(samples, { loop: { p99: delay.percentile(99) / 1e6, max: delay.max / 1e6 } });
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'llmor-bench-knowledge-'));
@@ -331,6 +342,12 @@ try {
     ],
     ['GET /healthz p99 during the PDF import', ms(percentile(pdfHealth, 99)), '≤ 50 ms'],
     ['busy / idle p99', `${(percentile(busy, 99) / percentile(idle, 99)).toFixed(2)}×`, ''],
+    [
+      'event loop delay p99 / max: idle, import + embed, PDF',
+      [idle, busy, pdfHealth].map((h) => `${h.loop.p99.toFixed(0)} / ${h.loop.max.toFixed(0)}`).join(', ') +
+        ' ms',
+      '',
+    ],
   ];
   const [head, ...body] = rows;
   console.log(`| ${head!.join(' | ')} |`);
