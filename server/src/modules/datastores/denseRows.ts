@@ -14,6 +14,12 @@ export const RESCORED_PER_HIT = 4;
 /** …and at least this many, so a search for one or two hits still has room for quantization's error. */
 const RESCORED_MIN = 40;
 const PAGE = 65_536;
+/**
+ * Float32 rows per block of `exact`: a block grows by doubling up to this, then the next one starts, so a
+ * large index grows without copying hundreds of megabytes in one turn of the event loop (nor holding twice
+ * its size meanwhile), and a small one holds little more than its rows.
+ */
+const BLOCK_ROWS = 1024;
 /** A wasm32 memory's most pages (4 GiB); the index budget keeps far below it (vectors.ts). */
 const PAGES_MAX = 65_536;
 
@@ -67,8 +73,8 @@ class TopRows {
 }
 
 export class DenseRows {
-  /** Normalised float32 rows, `dims` wide: the exact scores. */
-  private exact = new Float32Array(0);
+  /** Normalised float32 rows, `dims` wide, `BLOCK_ROWS` to a block: the exact scores. */
+  private readonly exact: Float32Array[] = [];
   /** Per row, its int8 entries' factor back to float (1 / scale). */
   private unscale = new Float32Array(0);
   /** The int8 row's width in bytes: `dims` rounded up to the scan's 16 (the rest zero). */
@@ -90,27 +96,32 @@ export class DenseRows {
   add(vector: Float32Array): number {
     const { dims, width } = this;
     const row = this.count++;
-    if (this.count * dims > this.exact.length) {
-      const exact = new Float32Array(Math.max(this.count * dims, this.exact.length * 2));
-      exact.set(this.exact);
-      this.exact = exact;
-      const unscale = new Float32Array(exact.length / dims);
+    const block = Math.floor(row / BLOCK_ROWS);
+    const offset = (row % BLOCK_ROWS) * dims;
+    let exact = this.exact[block];
+    if (!exact || exact.length === offset) {
+      const grown = new Float32Array(Math.min(BLOCK_ROWS * dims, Math.max(16 * dims, 2 * offset)));
+      if (exact) grown.set(exact);
+      this.exact[block] = grown;
+      exact = grown;
+    }
+    if (this.count > this.unscale.length) {
+      const unscale = new Float32Array(Math.max(BLOCK_ROWS, this.unscale.length * 2));
       unscale.set(this.unscale);
       this.unscale = unscale;
     }
     let norm = 0;
     for (let d = 0; d < dims; d++) norm += vector[d]! * vector[d]!;
     norm = Math.sqrt(norm);
-    const offset = row * dims;
     let largest = 0;
     for (let d = 0; d < dims; d++) {
       const v = norm === 0 ? 0 : vector[d]! / norm;
-      this.exact[offset + d] = v;
+      exact[offset + d] = v;
       largest = Math.max(largest, Math.abs(v));
     }
     const bytes = this.reserve(this.count * width);
     const scale = largest === 0 ? 0 : 127 / largest;
-    for (let d = 0; d < dims; d++) bytes[row * width + d] = Math.round(this.exact[offset + d]! * scale);
+    for (let d = 0; d < dims; d++) bytes[row * width + d] = Math.round(exact[offset + d]! * scale);
     this.unscale[row] = largest / 127;
     return row;
   }
@@ -147,10 +158,10 @@ export class DenseRows {
       kept.offer(row, estimate);
       floor = kept.floor;
     }
-    const { exact } = this;
     for (let i = 0; i < kept.length; i++) {
       const row = kept.rows[i]!;
-      const offset = row * dims;
+      const exact = this.exact[Math.floor(row / BLOCK_ROWS)]!;
+      const offset = (row % BLOCK_ROWS) * dims;
       let score = 0;
       for (let d = 0; d < dims; d++) score += exact[offset + d]! * query[d]!;
       offer(row, score);

@@ -12,6 +12,7 @@ import type { Root as HastRoot } from 'hast';
 import type { Root as MdastRoot, RootContent } from 'mdast';
 import { validationError } from '../../platform/errors';
 import { SERVER_ROOT } from '../../platform/paths';
+import { copyInSlices } from './turns';
 
 /** A run of text with where it sits in its file. */
 export interface Section {
@@ -37,9 +38,9 @@ function pdfFailure(err: { name?: string; message: string }): Error {
 const PDF_WORKER = pathToFileURL(join(SERVER_ROOT, 'src/modules/datastores/pdf-worker.mjs'));
 
 /** The pages with text of a PDF, read by pdf.js in a thread of its own (one per file). */
-function readPdf(bytes: Uint8Array): Promise<{ page: number; text: string }[]> {
+async function readPdf(bytes: Uint8Array): Promise<{ page: number; text: string }[]> {
   // A copy: its buffer moves to the thread.
-  const data = new Uint8Array(bytes);
+  const data = await copyInSlices(bytes);
   return new Promise((resolve, reject) => {
     const worker = new Worker(PDF_WORKER, {
       workerData: { data },

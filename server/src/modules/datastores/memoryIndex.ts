@@ -327,23 +327,35 @@ export function sparse(vector: ArrayLike<number>): SparseVector {
 }
 
 /**
- * The stored form, whichever is shorter: a sparse vector's non-zero entries (their indices as uint32, then
- * their values as float32, little-endian: 8 bytes each), or a vector with at least half its entries
- * non-zero whole (float32, little-endian) and one byte more — the whole form's length alone is odd.
+ * A vector as it is stored and indexed: whole (float32) when at least half its entries are non-zero, else
+ * its non-zero entries. The index takes this form straight from the worker's vectors, so it holds exactly
+ * what `pack` wrote without reading the bytes back.
  */
-export function pack(vector: ArrayLike<number>): Buffer {
-  const entries = sparse(vector);
-  const n = entries.indices.length;
-  if (2 * n >= vector.length) {
-    const out = Buffer.alloc(4 * vector.length + 1);
-    for (let i = 0; i < vector.length; i++) out.writeFloatLE(vector[i]!, 4 * i);
-    out[4 * vector.length] = 1;
+export function stored(vector: ArrayLike<number>): SparseVector | Float32Array {
+  let n = 0;
+  for (let i = 0; i < vector.length; i++) if (vector[i] !== 0) n++;
+  return 2 * n >= vector.length ? Float32Array.from(vector) : sparse(vector);
+}
+
+/**
+ * The stored form's bytes: a sparse vector's non-zero entries (their indices as uint32, then their values as
+ * float32, little-endian: 8 bytes each), or a whole vector (float32, little-endian) and one byte more — the
+ * whole form's length alone is odd.
+ */
+export function pack(form: SparseVector | Float32Array): Buffer {
+  if (form instanceof Float32Array) {
+    const out = Buffer.alloc(4 * form.length + 1);
+    const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
+    for (let i = 0; i < form.length; i++) view.setFloat32(4 * i, form[i]!, true);
+    out[4 * form.length] = 1;
     return out;
   }
+  const n = form.indices.length;
   const out = Buffer.alloc(8 * n);
+  const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
   for (let i = 0; i < n; i++) {
-    out.writeUInt32LE(entries.indices[i]!, 4 * i);
-    out.writeFloatLE(entries.values[i]!, 4 * (n + i));
+    view.setUint32(4 * i, form.indices[i]!, true);
+    view.setFloat32(4 * (n + i), form.values[i]!, true);
   }
   return out;
 }

@@ -34,6 +34,7 @@ import {
 import { presentDatastore, presentDocument, sourceOf } from './present';
 import type { DatastoreRow } from './repo';
 import * as repo from './repo';
+import { nextTurn } from './turns';
 import { dropVectors, forgetDocuments, fuse, rankedMatches } from './vectors';
 
 /** What the datastores need from the server: the queue that embeds, and how a model is reached. */
@@ -159,8 +160,17 @@ export async function importDocuments(
   const parsed = await parseImport(mode, data, file);
   const rows = await repo.insertDocuments(ctx.db, vendorId, id, parsed);
   if (rows.length > 0) await requestSync(ctx, vendorId, id);
-  return rows.map(presentDocument);
+  // Presented a slice at a time: 100,000 documents took 50–100 ms of one turn of the event loop.
+  const out: DatastoreDocument[] = [];
+  for (let i = 0; i < rows.length; i += PRESENT_SLICE) {
+    if (i > 0) await nextTurn();
+    for (const row of rows.slice(i, i + PRESENT_SLICE)) out.push(presentDocument(row));
+  }
+  return out;
 }
+
+/** Imported documents presented between two turns of the event loop. */
+const PRESENT_SLICE = 2000;
 
 /** An uploaded file (`docs/upload`): its bytes, read as the query's mode; its name becomes the source. */
 export async function importFile(

@@ -21,6 +21,7 @@ import {
   requestSync,
   SYNC_JOB,
 } from './service';
+import { nextTurn } from './turns';
 import { dropOrphanIndexes, storeEmbeddings } from './vectors';
 
 export const SWEEP_JOB = 'datastore-sweep';
@@ -70,6 +71,9 @@ export async function syncDatastore(ctx: KnowledgeContext, data: SyncData): Prom
     const vectors: number[][] = [];
     try {
       for (let i = 0; i < texts.length; i += EMBED_CALL) {
+        // A model in this process (the offline one) embeds without awaiting anything: the event loop
+        // turns between its calls.
+        if (i > 0) await nextTurn();
         const call = texts.slice(i, i + EMBED_CALL);
         const answer = (await model.embed(call)).vectors;
         if (answer.length !== call.length) {

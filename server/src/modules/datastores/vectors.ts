@@ -26,9 +26,11 @@ import {
   type RankedId,
   type SparseVector,
   sparse,
+  stored,
   unpack,
 } from './memoryIndex';
 import { documentText } from './parse';
+import { nextTurn } from './turns';
 
 export type { RankedId } from './memoryIndex';
 
@@ -38,6 +40,14 @@ const RRF_K = 60;
 const EF_SEARCH_MIN = 200;
 /** Vectors per statement into the HNSW index: an insert costs ~5 ms there (bench/knowledge). */
 const HNSW_WRITE_CHUNK = 8;
+/**
+ * Stored vectors' bytes per statement otherwise: a worker batch of lexical vectors (~360 bytes each) is one
+ * statement, dense ones (3 KB at 768 dimensions) go in several, so no statement's JSON blocks the event
+ * loop for long (ADR 0042, "Amended 2026-11-25 (2)").
+ */
+const STORE_STATEMENT_BYTES = 1 << 20;
+/** Rows added to an in-memory index between two turns of the event loop. */
+const INDEX_SLICE = 128;
 /** Rows read per statement while an in-memory index loads (the event loop breathes between pages). */
 const LOAD_PAGE = 5000;
 /**
@@ -210,10 +220,13 @@ export async function storeEmbeddings(
   const dims = rows[0]!.vector.length;
   const hnsw = indexedByDatabase(database, rows[0]!.vector);
   if (hnsw) await ensureIndex(database, datastoreId, dims);
-  const chunkSize = hnsw ? HNSW_WRITE_CHUNK : rows.length;
+  const chunkSize = hnsw
+    ? HNSW_WRITE_CHUNK
+    : Math.max(1, Math.floor(STORE_STATEMENT_BYTES / pack(stored(rows[0]!.vector)).length));
   for (let i = 0; i < rows.length; i += chunkSize) {
     const chunk = rows.slice(i, i + chunkSize);
-    const packed = chunk.map((r) => (hnsw ? null : pack(r.vector)));
+    const forms = hnsw ? [] : chunk.map((r) => stored(r.vector));
+    const packed = forms.map(pack);
     const payload = JSON.stringify(
       chunk.map((r, j) => ({
         id: r.documentId,
@@ -259,7 +272,7 @@ export async function storeEmbeddings(
     const written = rowsOf<{ before: string | number; id: number; seq: string | number }>(result);
     if (written.length === 0) continue;
     const byId = new Map(chunk.map((r, j) => [r.documentId, j]));
-    appendToMemoryIndex(
+    await appendToMemoryIndex(
       database,
       datastore,
       dims,
@@ -268,7 +281,7 @@ export async function storeEmbeddings(
         const j = byId.get(w.id);
         return j === undefined
           ? []
-          : [{ id: w.id, seq: Number(w.seq), vector: unpack(packed[j]!, dims), text: chunk[j]!.text }];
+          : [{ id: w.id, seq: Number(w.seq), vector: forms[j]!, text: chunk[j]!.text }];
       }),
     );
   }
@@ -277,9 +290,10 @@ export async function storeEmbeddings(
 /**
  * Adds rows just written to the datastore's in-memory index when it has read everything before them
  * (`before`: the datastore's highest `seq` ahead of the write) and no refresh is reading meanwhile;
- * otherwise the next search reads them from the table as it would have.
+ * otherwise the next search reads them from the table as it would have. The rows go in slices, the event
+ * loop turning between them; a search meanwhile waits for the whole append, as for a refresh.
  */
-function appendToMemoryIndex(
+async function appendToMemoryIndex(
   database: Database,
   datastore: SearchedDatastore,
   dims: number,
@@ -291,13 +305,21 @@ function appendToMemoryIndex(
   let entry = cache?.get(key);
   if (!entry && before === 0) entry = memoryIndexOf(database, key, dims);
   if (!entry || entry.refresh || entry.index.seq !== before) return;
-  for (const row of rows) {
-    entry.index.upsert(row.id, row.vector, row.text);
-    entry.index.seq = Math.max(entry.index.seq, row.seq);
-  }
-  entry.writesSeen = vectorWrites.get(datastore.id) ?? 0;
-  // Counted again at its new size.
-  memoryIndexes.get(database)?.set(key, entry);
+  const appending = entry;
+  appending.refresh = (async () => {
+    for (let i = 0; i < rows.length; i += INDEX_SLICE) {
+      if (i > 0) await nextTurn();
+      for (const row of rows.slice(i, i + INDEX_SLICE)) {
+        appending.index.upsert(row.id, row.vector, row.text);
+        appending.index.seq = Math.max(appending.index.seq, row.seq);
+      }
+    }
+    appending.writesSeen = vectorWrites.get(datastore.id) ?? 0;
+  })().finally(() => {
+    appending.refresh = undefined;
+    recount(memoryIndexes.get(database), key, appending);
+  });
+  await appending.refresh;
 }
 
 /** The advisory-lock namespace of datastore vector writes (the second key is the datastore's id). */
@@ -306,19 +328,43 @@ const WRITE_LOCK = 0x64_73_76_77;
 /** Vector writes this process finished, by datastore (counted after the statement: no row is missed). */
 const vectorWrites = new Map<number, number>();
 
+interface IndexEntry {
+  index: MemoryIndex;
+  refresh?: Promise<void>;
+  writesSeen: number;
+}
+
+/**
+ * A process's in-memory indexes, least recently searched evicted first past `maxPostings`. An index larger
+ * than the whole budget counts as the whole budget: it evicts every other and stays. Dropping it would not
+ * lower the process's peak (each search would build it whole again, from every row of the table) and would
+ * make every search of its datastore a rebuild (ADR 0042, "Amended 2026-11-25 (2)").
+ */
+export function indexCache(maxPostings: number): LRUCache<string, IndexEntry> {
+  return new LRUCache({
+    maxSize: maxPostings,
+    sizeCalculation: (entry) => Math.min(maxPostings, Math.max(1, entry.index.postings)),
+  });
+}
+
+/**
+ * Counts an index again at its new size (it grew), if the cache still holds it. Setting the same entry
+ * again would not: the cache measures a value when it is added or replaced by another, never when it is
+ * set again, so every index stayed counted at the size it was made with (empty) and nothing was evicted.
+ */
+export function recount(cache: LRUCache<string, IndexEntry> | undefined, key: string, entry: IndexEntry) {
+  if (cache?.peek(key) !== entry) return;
+  cache.delete(key);
+  cache.set(key, entry);
+}
+
 /** In-memory indexes by datastore, model and dimension (a changed model starts a new one). */
-const memoryIndexes = new WeakMap<
-  Database,
-  LRUCache<string, { index: MemoryIndex; refresh?: Promise<void>; writesSeen: number }>
->();
+const memoryIndexes = new WeakMap<Database, LRUCache<string, IndexEntry>>();
 
 function memoryIndexOf(database: Database, key: string, dims: number) {
   let cache = memoryIndexes.get(database);
   if (!cache) {
-    cache = new LRUCache({
-      maxSize: MEMORY_INDEX_POSTINGS_MAX,
-      sizeCalculation: (entry) => Math.max(1, entry.index.postings),
-    });
+    cache = indexCache(MEMORY_INDEX_POSTINGS_MAX);
     memoryIndexes.set(database, cache);
   }
   let entry = cache.get(key);
@@ -371,7 +417,10 @@ async function refresh(database: Database, datastore: SearchedDatastore, dims: n
           and e.seq > ${index.seq} and e.dims = ${dims}
         order by e.seq limit ${LOAD_PAGE}`),
     );
-    for (const row of rows) {
+    for (let i = 0; i < rows.length; i++) {
+      // A page of 5,000 dense rows took over a second of one turn of the event loop.
+      if (i > 0 && i % INDEX_SLICE === 0) await nextTurn();
+      const row = rows[i]!;
       // Rows written before ADR 0033 hold only the `embedding` column ('[…]' with pgvector, '{…}' without).
       const vector = row.packed
         ? unpack(row.packed, dims)
@@ -395,8 +444,7 @@ async function currentMemoryIndex(database: Database, datastore: SearchedDatasto
   entry.writesSeen = writes;
   entry.refresh = refresh(database, datastore, dims, entry.index).finally(() => {
     entry.refresh = undefined;
-    // Counted again at its new size (an index larger than the whole budget is not kept).
-    memoryIndexes.get(database)?.set(key, entry);
+    recount(memoryIndexes.get(database), key, entry);
   });
   await entry.refresh;
   return entry.index;
@@ -445,14 +493,15 @@ export async function warmMemoryIndexes(
   const warmed: number[] = [];
   for (const row of candidates) {
     if (opts.stopped?.() || row.dims === null) continue;
-    const cache = memoryIndexes.get(database);
-    if ((cache?.calculatedSize ?? 0) >= budget) break;
-    const index = await currentMemoryIndex(
+    const held = () => memoryIndexes.get(database)?.calculatedSize ?? 0;
+    if (held() >= budget) break;
+    await currentMemoryIndex(
       database,
       { vendorId: row.vendor_id, id: row.id, modelId: row.model_id },
       Number(row.dims),
     );
-    if ((cache?.calculatedSize ?? 0) + index.postings > budget && warmed.length > 0) {
+    // The index just built is counted in what the cache holds.
+    if (held() > budget && warmed.length > 0) {
       forgetMemoryIndexes(database, row.id);
       break;
     }
