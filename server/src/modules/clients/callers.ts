@@ -5,7 +5,8 @@
  *   (OpenAI-compatible endpoint): the token's SHA-256 finds the client (unique index), compared again in
  *   constant time; unknown, inactive, of an inactive vendor or of another vendor than `X-Vendor` → 401.
  *   Past `request_rate_limit` calls per `request_rate_interval` seconds → 429 with `Retry-After` (the
- *   shared rate limiter: Redis when configured). Each accepted call counts (`requets_count`, `last_used`).
+ *   shared rate limiter: Redis when configured). Each accepted call counts (`requets_count`, `last_used`):
+ *   in the lookup's own statement for clients without a rate limit (docs/adr/0046 "Amended 2026-11-25").
  * - `X-EmbedToken: <token>`: the embed; unknown → 401; when its `allowed_origins` is not empty the
  *   request's `Origin` must be one of them, else 403.
  */
@@ -55,7 +56,7 @@ async function clientCaller(
 ): Promise<ClientCaller> {
   if (!CLIENT_TOKEN_SHAPE.test(token)) throw unauthorized(INVALID_CLIENT_TOKEN);
   const hash = clientTokenHash(token);
-  const found = await findClientByTokenHash(ctx.db, hash);
+  const found = await findClientByTokenHash(ctx.db, hash, counted ? { vendorKey } : null);
   if (!found || !safeEqualHex(found.client.tokenHash, hash)) throw unauthorized(INVALID_CLIENT_TOKEN);
   const { client, vendor } = found;
   if (!client.active) throw unauthorized(INACTIVE_CLIENT);
@@ -78,7 +79,8 @@ async function clientCaller(
       );
     }
   }
-  if (counted) await recordClientUse(ctx.db, vendor.id, client.id);
+  // A client without a rate limit was counted by the lookup; one with a limit is counted once it passed it.
+  if (counted && !found.counted) await recordClientUse(ctx.db, vendor.id, client.id);
   return {
     kind: 'client',
     vendor,

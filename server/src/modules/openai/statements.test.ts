@@ -16,7 +16,7 @@ import { finish, makeChatApp, makeVendorModel, ScriptedModel, text } from '../co
  * the lease, the user's message, the context and the tools; the answer with its usage, its tokens and the
  * lease's release. A call that runs more fails here.
  */
-const CALL_STATEMENT_BUDGET = 6;
+const CALL_STATEMENT_BUDGET = 5;
 
 let server: TestServer;
 let bearer: string;
