@@ -67,7 +67,7 @@ export function channelsOf(caller: Caller): readonly ConversationChannel[] {
   }
 }
 
-export function mayUseApp(caller: Caller, app: AppRow): boolean {
+export function mayUseApp(caller: Caller, app: Pick<AppRow, 'id' | 'vendorId'>): boolean {
   if (caller.kind !== 'user' && app.id !== caller.appId) return false;
   return app.vendorId === caller.vendor.id;
 }

@@ -1,15 +1,17 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../platform/db';
 import { createTestServer, makeFunction, makeVendor, type TestServer } from '../../test/harness';
 import { readUsage, reserveRequest } from '../billing/repo';
+import { findClientByTokenHash, updateClient } from '../clients/repo';
 import { claimReplyLease, finishReply } from '../completion/repo';
 import { makeChatApp, makeConversation, makeVendorModel } from '../completion/testing';
 import { findVendorByKey, type VendorRow } from '../vendors/repo';
 import {
-  findAppWithModel,
   findConversationWithApp,
   findVendorConversationWithApp,
   insertMessages,
+  openAppConversation,
   openConversationRow,
 } from './repo';
 
@@ -127,38 +129,108 @@ describe('the prepared send statements across vendors', () => {
     expect(await reserveRequest(db, b.vendor.id, period, { requests: null, tokens: null })).toBe(true);
   });
 
-  it("open an app's conversation for its vendor only: B with A's app id finds nothing", async () => {
+  it("open an app's conversation for its vendor only: B with A's app id finds and stores nothing", async () => {
     const { db } = server.ctx;
     const a = await tenant('gamma', 5);
     const b = await tenant('delta', 2);
-    const mine = await findAppWithModel(db, a.vendor.id, a.app.id);
-    expect([mine?.app.id, mine?.model?.vendorId, mine?.plan?.limits]).toEqual([
+    const values = (t: Tenant, appId: number) => ({
+      appId,
+      token: `${t.name}-${appId}-${Date.now()}`,
+      channel: 'api',
+      parameters: {},
+    });
+    const history = (message: string) => [
+      { role: 'user', creator: 'user', message },
+      { role: 'assistant', creator: 'system', message: `${message}!` },
+    ];
+    const storedUnder = async (token: string) =>
+      (await db.select().from(schema.conversations).where(eq(schema.conversations.token, token))).length;
+
+    // With its app, model and plan (the OpenAI-compatible call's opening, docs/adr/0046 "Amended 2026-11-25").
+    const mine = await openAppConversation(db, a.vendor.id, values(a, a.app.id), history('gamma hi'));
+    expect([mine?.conversation.vendorId, mine?.app.id, mine?.model?.vendorId, mine?.plan?.limits]).toEqual([
+      a.vendor.id,
       a.app.id,
       a.vendor.id,
       { requests: 5 },
     ]);
-    expect(await findAppWithModel(db, b.vendor.id, a.app.id)).toBeNull();
-    expect((await findAppWithModel(db, b.vendor.id, b.app.id))?.plan?.limits).toEqual({ requests: 2 });
+    const theirs = await openAppConversation(db, b.vendor.id, values(b, b.app.id), history('delta hi'));
+    expect([theirs?.conversation.vendorId, theirs?.plan?.limits]).toEqual([b.vendor.id, { requests: 2 }]);
+    const stolen = values(b, a.app.id);
+    expect(await openAppConversation(db, b.vendor.id, stolen, history('delta steals'))).toBeNull();
+    expect(await storedUnder(stolen.token)).toBe(0);
 
-    const open = (t: Tenant, message: string) =>
-      openConversationRow(
-        db,
-        t.vendor.id,
-        { appId: t.app.id, token: `${t.name}-${Date.now()}`, channel: 'api', parameters: {} },
-        [
-          { role: 'user', creator: 'user', message },
-          { role: 'assistant', creator: 'system', message: `${message}!` },
-        ],
-      );
-    const opened = [await open(a, 'gamma hi'), await open(b, 'delta hi')];
+    // With the messages it stored (a console's greeting).
+    const opened = [
+      await openConversationRow(db, a.vendor.id, values(a, a.app.id), history('gamma hello')),
+      await openConversationRow(db, b.vendor.id, values(b, b.app.id), history('delta hello')),
+    ];
     expect(
-      opened.map(({ conversation, messages }) => [
-        conversation.vendorId,
-        ...messages.map((m) => [m.vendorId, m.conversationId === conversation.id, m.message]),
+      opened.map((o) => [
+        o?.conversation.vendorId,
+        ...(o?.messages ?? []).map((m) => [m.vendorId, m.conversationId === o?.conversation.id, m.message]),
       ]),
     ).toEqual([
-      [a.vendor.id, [a.vendor.id, true, 'gamma hi'], [a.vendor.id, true, 'gamma hi!']],
-      [b.vendor.id, [b.vendor.id, true, 'delta hi'], [b.vendor.id, true, 'delta hi!']],
+      [a.vendor.id, [a.vendor.id, true, 'gamma hello'], [a.vendor.id, true, 'gamma hello!']],
+      [b.vendor.id, [b.vendor.id, true, 'delta hello'], [b.vendor.id, true, 'delta hello!']],
     ]);
+    const stolenAgain = values(b, a.app.id);
+    expect(await openConversationRow(db, b.vendor.id, stolenAgain, history('delta steals'))).toBeNull();
+    expect(await storedUnder(stolenAgain.token)).toBe(0);
+
+    // A's history went to A's conversation only.
+    const aMessages = await db
+      .select({ vendorId: schema.messages.vendorId, message: schema.messages.message })
+      .from(schema.messages)
+      .where(eq(schema.messages.conversationId, mine!.conversation.id));
+    expect(aMessages).toEqual([
+      { vendorId: a.vendor.id, message: 'gamma hi' },
+      { vendorId: a.vendor.id, message: 'gamma hi!' },
+    ]);
+  });
+
+  it("counts an API client's call in its lookup only when it is accepted: B's X-Vendor with A's key counts nothing", async () => {
+    const { db } = server.ctx;
+    const a = await tenant('epsilon', 5);
+    const b = await tenant('zeta', 5);
+    const client = async (t: Tenant, tokenHash: string, rate: number | null = null) => {
+      const [row] = await db
+        .insert(schema.clients)
+        .values({
+          vendorId: t.vendor.id,
+          vendorAppId: t.app.id,
+          tokenHash,
+          tokenTail: 'tail',
+          requestRateLimit: rate,
+          requestRateInterval: rate,
+        })
+        .returning();
+      return row!;
+    };
+    const mine = await client(a, `hash-${a.name}`);
+    const limited = await client(b, `hash-${b.name}`, 10);
+    const lookup = (hash: string, vendorKey?: string | null) =>
+      findClientByTokenHash(db, hash, { vendorKey });
+    const count = async (id: number) =>
+      (await db.select().from(schema.clients).where(eq(schema.clients.id, id)))[0]!.requetsCount;
+
+    expect((await lookup(mine.tokenHash, a.vendor.key))?.counted).toBe(true);
+    expect((await lookup(mine.tokenHash))?.counted).toBe(true);
+    const refused = await lookup(mine.tokenHash, b.vendor.key);
+    expect([refused?.vendor.id, refused?.counted]).toEqual([a.vendor.id, false]);
+    expect((await lookup(mine.tokenHash, null))?.counted).toBe(false);
+    expect((await findClientByTokenHash(db, mine.tokenHash))?.counted).toBe(false);
+    expect(await count(mine.id)).toBe(2);
+    // A client with a rate limit is counted after it, by its own write.
+    expect((await lookup(limited.tokenHash, b.vendor.key))?.counted).toBe(false);
+    expect(await count(limited.id)).toBe(0);
+    await updateClient(db, a.vendor.id, a.app.id, mine.id, {
+      name: a.name,
+      active: false,
+      requestRateLimit: null,
+      requestRateInterval: null,
+    });
+    expect((await lookup(mine.tokenHash, a.vendor.key))?.counted).toBe(false);
+    expect(await count(mine.id)).toBe(2);
   });
 });

@@ -129,80 +129,70 @@ function conversationWithApp(db: Db, name: string) {
     .prepare(name);
 }
 
-export type AppWithModel = Omit<ConversationWithApp, 'conversation'>;
-
-/**
- * An app of the vendor with its completion model (null if none) and the vendor's plan in force, in one
- * statement: what a conversation opened to be answered at once needs (the OpenAI-compatible endpoint,
- * docs/adr/0046). Prepared once.
- */
-export async function findAppWithModel(
-  db: Db,
-  vendorId: number,
-  appId: number,
-): Promise<AppWithModel | null> {
-  const rows = await preparedOnce(db, 'app_with_model', appWithModel).execute({ vendorId, appId });
-  return rows[0] ?? null;
-}
-
-function appWithModel(db: Db, name: string) {
-  const vendorId = sql.placeholder('vendorId');
-  const plan = planTermsQuery(db, vendorId).as('plan');
-  return db
-    .select({ app: apps, model: vendorModels, plan: plan._.selectedFields })
-    .from(apps)
-    .leftJoin(vendorModels, completionModelOf)
-    .leftJoinLateral(plan, sql`true`)
-    .where(and(eq(apps.vendorId, vendorId), eq(apps.id, sql.placeholder('appId'))))
-    .limit(1)
-    .prepare(name);
-}
-
 type OpenedValues = Pick<
   typeof conversations.$inferInsert,
   'appId' | 'token' | 'channel' | 'parameters' | 'createdBy' | 'clientId' | 'embedId'
 >;
 
+const openingValues = (vendorId: number, values: OpenedValues, first: NewMessage[]) => ({
+  vendorId,
+  createdBy: null,
+  clientId: null,
+  embedId: null,
+  ...values,
+  parameters: JSON.stringify(values.parameters ?? {}),
+  first: JSON.stringify(first.map(({ role, creator, message }) => ({ role, creator, message }))),
+});
+
 /**
- * Stores a new conversation and its first messages (a greeting, or the history a caller brings) in one
- * statement; the messages keep their order. Prepared once (docs/adr/0046).
+ * Stores a new conversation of the vendor's app and its first messages (a greeting, or the history a caller
+ * brings) in one statement; the messages keep their order. Null, storing nothing, when the vendor has no
+ * such app. Prepared once (docs/adr/0046).
  */
 export async function openConversationRow(
   db: Db,
   vendorId: number,
   values: OpenedValues,
   first: NewMessage[],
-): Promise<{ conversation: ConversationRow; messages: MessageRow[] }> {
-  const rows = await preparedOnce(db, 'open_conversation', conversationOpening).execute({
-    vendorId,
-    createdBy: null,
-    clientId: null,
-    embedId: null,
-    ...values,
-    parameters: JSON.stringify(values.parameters ?? {}),
-    first: JSON.stringify(first.map(({ role, creator, message }) => ({ role, creator, message }))),
-  });
+): Promise<{ conversation: ConversationRow; messages: MessageRow[] } | null> {
+  const rows = await preparedOnce(db, 'open_conversation', conversationOpening).execute(
+    openingValues(vendorId, values, first),
+  );
+  if (!rows[0]) return null;
   const messages = rows.flatMap((row) => (row.message ? [row.message] : [])).sort((a, b) => a.id - b.id);
-  return { conversation: rows[0]!.conversation, messages };
+  return { conversation: rows[0].conversation, messages };
 }
 
-function conversationOpening(db: Db, name: string) {
-  const vendorId = sql.placeholder('vendorId');
-  const opened = db.$with('opened').as(
-    db
-      .insert(conversations)
-      .values({
-        vendorId,
-        appId: sql.placeholder('appId'),
-        token: sql.placeholder('token'),
-        channel: sql.placeholder('channel'),
-        parameters: sql`${sql.placeholder('parameters')}::jsonb`,
-        createdBy: sql.placeholder('createdBy'),
-        clientId: sql.placeholder('clientId'),
-        embedId: sql.placeholder('embedId'),
-      })
-      .returning(),
+/**
+ * `openConversationRow` for a caller that needs no greeting (the OpenAI-compatible endpoint), reading the
+ * app with its completion model and the plan in force in the same statement instead of the stored messages
+ * (docs/adr/0046 "Amended 2026-11-25"). Null, storing nothing, when the vendor has no such app.
+ */
+export async function openAppConversation(
+  db: Db,
+  vendorId: number,
+  values: OpenedValues,
+  history: NewMessage[],
+): Promise<ConversationWithApp | null> {
+  const [row] = await preparedOnce(db, 'open_app_conversation', appConversationOpening).execute(
+    openingValues(vendorId, values, history),
   );
+  return row ?? null;
+}
+
+/** The conversation inserted when the vendor has the app `appId`, and its first messages after it. */
+function openingWrites(db: Db) {
+  const vendorId = sql.placeholder('vendorId');
+  const appId = sql.placeholder('appId');
+  const app = and(eq(apps.vendorId, vendorId), eq(apps.id, appId));
+  // drizzle's insert … select wants every column, so spelt out.
+  const opened = db.$with('opened', getTableColumns(conversations)).as(sql`
+    insert into ${conversations} (vendor_id, app_id, token, channel, parameters, created_by, client_id, embed_id)
+    select ${apps.vendorId}, ${apps.id}, ${sql.placeholder('token')}::text, ${sql.placeholder('channel')}::text,
+      ${sql.placeholder('parameters')}::jsonb, ${sql.placeholder('createdBy')}::integer,
+      ${sql.placeholder('clientId')}::integer, ${sql.placeholder('embedId')}::integer
+    from ${apps} where ${app}
+    returning *`);
   // Inserted in the given order (`with ordinality`), so their ids keep it.
   const added = db.$with('added', getTableColumns(messages)).as(sql`
     insert into ${messages} (vendor_id, conversation_id, role, creator, message)
@@ -211,11 +201,37 @@ function conversationOpening(db: Db, name: string) {
       as (role text, creator text, message text)) with ordinality as m(role, creator, message, n)
     order by m.n
     returning *`);
+  return { opened, added, app, vendorId };
+}
+
+function conversationOpening(db: Db, name: string) {
+  const { opened, added } = openingWrites(db);
   return db
     .with(opened, added)
     .select({ conversation: opened._.selectedFields, message: added._.selectedFields })
     .from(opened)
     .leftJoin(added, sql`true`)
+    .prepare(name);
+}
+
+function appConversationOpening(db: Db, name: string) {
+  const { opened, added, app, vendorId } = openingWrites(db);
+  const plan = planTermsQuery(db, vendorId).as('plan');
+  // `added` runs to completion unread (PostgreSQL runs every data-modifying `with` once); the statement's
+  // snapshot predates the inserts, so `apps` is read as the inserts saw it.
+  return db
+    .with(opened, added)
+    .select({
+      conversation: opened._.selectedFields,
+      app: apps,
+      model: vendorModels,
+      plan: plan._.selectedFields,
+    })
+    .from(apps)
+    .innerJoin(opened, sql`true`)
+    .leftJoin(vendorModels, completionModelOf)
+    .leftJoinLateral(plan, sql`true`)
+    .where(app)
     .prepare(name);
 }
 

@@ -22,7 +22,6 @@ import { presentConversation, presentListItem, presentMessage } from './present'
 import {
   type ConversationRow,
   type ConversationWithApp,
-  findAppWithModel,
   findConversation,
   findConversationWithApp,
   findVendorConversationWithApp,
@@ -30,6 +29,7 @@ import {
   type MessageRow,
   messagesPage,
   type NewMessage,
+  openAppConversation,
   openConversationRow,
 } from './repo';
 
@@ -83,46 +83,66 @@ export async function vendorWithConversation(ctx: AppContext, vendorKey: string,
   return { vendor: read?.vendor ?? null, loaded: read?.found ?? null };
 }
 
-/**
- * Opens a conversation with an app: the stored row, its app (with its completion model and the plan in
- * force, for a reply that follows at once) and its first messages — the greeting, or the `history` the
- * caller brings — in two statements (docs/adr/0046).
- */
-export async function openConversation(
-  ctx: ConversationContext,
-  caller: Caller,
-  body: CreateConversationBody,
-  /** `greet: false`: no greeting (the caller brings its own `history`). */
-  opts: { locale?: string; greet?: boolean; history?: NewMessage[] },
-): Promise<ConversationWithApp & { messages: MessageRow[] }> {
+/** What a caller opening a conversation may ask for, checked before any statement. */
+function checkOpening(ctx: ConversationContext, caller: Caller, body: CreateConversationBody) {
   if (!channelsOf(caller).includes(body.vendor_channel)) {
     throw validationError({
       vendor_channel: `This caller may only open conversations on: ${channelsOf(caller).join(', ')}.`,
     });
   }
   checkParametersSize(ctx, caller, body.parameters);
-  const found = await findAppWithModel(ctx.db, caller.vendor.id, body.vendor_app_id);
-  if (!found || !mayUseApp(caller, found.app)) throw notFound('App');
-  const { app } = found;
-  const greeting = opts.greet === false ? null : ctx.apps.greeting(app, opts.locale);
-  const first: NewMessage[] = greeting
-    ? [{ role: 'assistant', creator: 'system', message: greeting }]
-    : (opts.history ?? []);
+}
+
+const openedBy = (caller: Caller, body: CreateConversationBody) => ({
+  appId: body.vendor_app_id,
+  token: randomToken(TOKEN_BYTES),
+  channel: body.vendor_channel,
+  parameters: body.parameters,
+  createdBy: caller.kind === 'user' ? caller.userId : null,
+  clientId: caller.kind === 'client' ? caller.clientId : null,
+  embedId: caller.kind === 'embed' ? caller.embedId : null,
+});
+
+/**
+ * Opens a conversation with an app: the stored row and its first message, the app's greeting, in two
+ * statements (docs/adr/0046).
+ */
+export async function openConversation(
+  ctx: ConversationContext,
+  caller: Caller,
+  body: CreateConversationBody,
+  opts: { locale?: string },
+): Promise<{ conversation: ConversationRow; messages: MessageRow[] }> {
+  checkOpening(ctx, caller, body);
+  const app = await usableApp(ctx, caller, body.vendor_app_id);
+  const greeting = ctx.apps.greeting(app, opts.locale);
   const opened = await openConversationRow(
     ctx.db,
     caller.vendor.id,
-    {
-      appId: app.id,
-      token: randomToken(TOKEN_BYTES),
-      channel: body.vendor_channel,
-      parameters: body.parameters,
-      createdBy: caller.kind === 'user' ? caller.userId : null,
-      clientId: caller.kind === 'client' ? caller.clientId : null,
-      embedId: caller.kind === 'embed' ? caller.embedId : null,
-    },
-    first,
+    openedBy(caller, body),
+    greeting ? [{ role: 'assistant', creator: 'system', message: greeting }] : [],
   );
-  return { ...found, ...opened };
+  if (!opened) throw notFound('App');
+  return opened;
+}
+
+/**
+ * Opens a conversation with the `history` the caller brings and no greeting, answering it with its app,
+ * the app's completion model and the plan in force for a reply that follows at once: one statement
+ * (the OpenAI-compatible endpoint, docs/adr/0046 "Amended 2026-11-25").
+ */
+export async function openConversationWithHistory(
+  ctx: ConversationContext,
+  caller: Caller,
+  body: CreateConversationBody,
+  history: NewMessage[],
+): Promise<ConversationWithApp> {
+  checkOpening(ctx, caller, body);
+  // The statement finds the app under the caller's vendor only.
+  if (!mayUseApp(caller, { id: body.vendor_app_id, vendorId: caller.vendor.id })) throw notFound('App');
+  const opened = await openAppConversation(ctx.db, caller.vendor.id, openedBy(caller, body), history);
+  if (!opened) throw notFound('App');
+  return opened;
 }
 
 export async function createConversation(

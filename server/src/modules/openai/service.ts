@@ -29,7 +29,11 @@ import type { TraceContext } from '../../platform/tracing';
 import type { ClientCaller } from '../conversations/access';
 import type { AppRow, ConversationContext, ReplyOutcome } from '../conversations/ports';
 import type { ConversationWithApp, NewMessage } from '../conversations/repo';
-import { openConversation, requireConversationWithApp, startReply } from '../conversations/service';
+import {
+  openConversationWithHistory,
+  requireConversationWithApp,
+  startReply,
+} from '../conversations/service';
 import { vendorApp } from '../vendors/owned';
 import { openAiError } from './present';
 import { SseStream } from './sse';
@@ -151,13 +155,13 @@ async function prepare(
   if (turn.conversationToken !== undefined) {
     return { ...(await requireConversationWithApp(ctx, caller, turn.conversationToken)), content };
   }
-  const { conversation, app, model, plan } = await openConversation(
+  const opened = await openConversationWithHistory(
     ctx,
     caller,
     { vendor_app_id: caller.appId, vendor_channel: 'api', parameters: {} },
-    { greet: false, history: messages.slice(0, -1).flatMap((message) => storedForm(message) ?? []) },
+    messages.slice(0, -1).flatMap((message) => storedForm(message) ?? []),
   );
-  return { conversation, app, model, plan, content };
+  return { ...opened, content };
 }
 
 /**

@@ -10,27 +10,31 @@ import {
 import { finish, makeChatApp, makeVendorModel, ScriptedModel, text } from '../completion/testing';
 
 /**
- * The SQL statements one OpenAI-compatible call may run (bench/README.md "reach", docs/adr/0046): the API
- * client with its vendor; its use counted; the app with its model and plan (or, with `X-Conversation`, the
- * conversation with them); the conversation opened with the call's history; the request's reservation with
- * the lease, the user's message, the context and the tools; the answer with its usage, its tokens and the
- * lease's release. A call that runs more fails here.
+ * The SQL statements one OpenAI-compatible call may run (bench/README.md "reach", docs/adr/0046 and its
+ * "Amended 2026-11-25"): the API client with its vendor, its use counted in the same statement; the
+ * conversation opened with the call's history and read with its app, model and plan (or, with
+ * `X-Conversation`, the conversation read with them); the request's reservation with the lease, the user's
+ * message, the context and the tools; the answer with its usage, its tokens and the lease's release. A call
+ * that runs more fails here. A client with a rate limit is counted after it, in one statement more.
  */
-const CALL_STATEMENT_BUDGET = 5;
+const CALL_STATEMENT_BUDGET = 4;
 
 let server: TestServer;
+let owner: Client;
+let clientUrl: string;
 let bearer: string;
 
 beforeAll(async () => {
   server = await createTestServer();
   const vendor = await makeVendor(server.ctx);
   const user = await makeUser(server.ctx, { vendors: [vendor] });
-  const owner = await Client.signedIn(server.app, user.email, user.password);
+  owner = await Client.signedIn(server.app, user.email, user.password);
   owner.vendorKey = vendor.key;
   const app = await makeChatApp(server.ctx, vendor, { model: await makeVendorModel(server.ctx, vendor) });
   const created = await owner.post(`/v1/vendors/${vendor.id}/apps/${app.id}/clients`, { name: 'SDK' });
   expect(created.statusCode, created.body).toBe(201);
   bearer = created.json().data.full_token;
+  clientUrl = `/v1/vendors/${vendor.id}/apps/${app.id}/clients/${created.json().data.id}`;
 });
 afterAll(() => server?.close());
 
@@ -79,5 +83,22 @@ describe('what an OpenAI-compatible call costs the database', () => {
     expect(streamed.statements.length).toBe(single.statements.length);
     const response = await statementsOf('/v1/openai/responses', { input: 'How are you?' });
     expect(response.statements.length).toBe(single.statements.length);
+    const streamedResponse = await statementsOf('/v1/openai/responses', {
+      input: 'How are you?',
+      stream: true,
+    });
+    expect(streamedResponse.statements.length).toBe(single.statements.length);
+  });
+
+  it('runs one statement more for a client with a rate limit: its use is counted once it passed the limit', async () => {
+    const limited = await owner.put(clientUrl, {
+      name: 'SDK',
+      active: true,
+      request_rate_limit: 1000,
+      request_rate_interval: 60,
+    });
+    expect(limited.statusCode, limited.body).toBe(200);
+    const call = await chat([{ role: 'user', content: 'How are you?' }]);
+    expect(call.statements.length, call.statements.join('\n')).toBe(CALL_STATEMENT_BUDGET + 1);
   });
 });
