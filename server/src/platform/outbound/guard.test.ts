@@ -119,6 +119,18 @@ describe('the outbound guard', () => {
     expect(seen.map((s) => s.url)).toEqual(['/ok']);
   });
 
+  it('judges an address literal the same on every request, each port for itself', async () => {
+    const g = guard(`127.0.0.1:${webPort}`);
+    for (let round = 0; round < 2; round++) {
+      expect(await (await g.fetch(`http://127.0.0.1:${webPort}/ok`)).text()).toBe('hello from /ok');
+      for (const host of ['127.0.0.1', '127.1', '[::1]']) {
+        await refusal(g.fetch(`http://${host}:${recorder.port}/`));
+      }
+      expect(await g.addresses('127.0.0.1', webPort)).toEqual(['127.0.0.1']);
+    }
+    expect(recorder.connections).toEqual([]);
+  });
+
   it('refuses a name that resolves to loopback, and allows it by name', async () => {
     const resolver: Resolver = async (host) => (host === 'loopback.test' ? ['127.0.0.1'] : [PUBLIC]);
     await refusal(guard('', resolver).fetch(`http://loopback.test:${recorder.port}/`));

@@ -12,7 +12,7 @@ import { Readable, type Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
 import { Agent, buildConnector, type Dispatcher, request } from 'undici';
-import { type AllowRule, isPermitted, parseAddress } from './addresses';
+import { type Address, type AllowRule, isPermitted, parseAddress } from './addresses';
 
 /** Resolves a host name to its addresses (tests inject one that maps names to loopback). */
 export type Resolver = (host: string) => Promise<string[]>;
@@ -117,6 +117,11 @@ export class OutboundGuard {
   private readonly rules: readonly AllowRule[];
   private readonly resolver: Resolver;
   private readonly dispatcher: Dispatcher;
+  /**
+   * The verdicts on hosts that need no resolving (an address literal, `localhost`), by port and host: they
+   * depend on nothing but the allow-list, so they are worked out once (a name is resolved every time).
+   */
+  private readonly fixed = new LRUCache<string, string[]>({ max: 256 });
   /** One connector per destination port: its lookup checks the addresses for that port. */
   private readonly connectors = new LRUCache<number, buildConnector.connector>({ max: 64 });
 
@@ -135,17 +140,27 @@ export class OutboundGuard {
    * → OutboundRefused naming `destination`. A name that does not resolve rejects with the DNS error.
    */
   async addresses(host: string, port: number, destination = `${host}:${port}`): Promise<string[]> {
-    const literal = parseAddress(host);
-    const candidates = literal
-      ? [literal]
-      : LOCALHOST.test(host)
-        ? LOOPBACK
-        : (await this.resolver(host)).map(parseAddress);
+    const key = `${port} ${host}`;
+    let permitted = this.fixed.get(key);
+    if (permitted === undefined) {
+      const literal = parseAddress(host);
+      const fixed = literal ? [literal] : LOCALHOST.test(host) ? LOOPBACK : undefined;
+      if (fixed) {
+        permitted = this.permitted(host, port, fixed);
+        this.fixed.set(key, permitted);
+      } else {
+        permitted = this.permitted(host, port, (await this.resolver(host)).map(parseAddress));
+      }
+    }
+    if (!permitted.length) throw new OutboundRefused(destination);
+    return [...permitted];
+  }
+
+  private permitted(host: string, port: number, candidates: (Address | null)[]): string[] {
     const permitted: string[] = [];
     for (const address of candidates) {
       if (address && isPermitted(this.rules, host, port, address)) permitted.push(address.toString());
     }
-    if (!permitted.length) throw new OutboundRefused(destination);
     return permitted;
   }
 
