@@ -124,7 +124,9 @@ class AnswerHandler implements Dispatcher.DispatchHandlers {
     const decoder = DECODERS[encoding]?.();
     if (decoder) {
       this.decoder = decoder;
-      decoder.on('data', (chunk: Buffer) => this.controller?.enqueue(chunk));
+      decoder.on('data', (chunk: Buffer) => {
+        if (!this.discard) this.controller!.enqueue(chunk);
+      });
       decoder.on('end', () => this.close());
       decoder.on('error', (err) => {
         this.fail(err);
