@@ -106,7 +106,9 @@ export interface OpenDatabaseOptions {
 /** Opens the database, applies migrations and enables pgvector where it exists. */
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database> {
   if (opts.databaseUrl)
-    return withVector(await openPostgres(poolConfig({ connectionString: opts.databaseUrl }, { shared: true })));
+    return withVector(
+      await openPostgres(poolConfig({ connectionString: opts.databaseUrl }, { shared: true })),
+    );
   if (isInMemoryDataDir(opts.dataDir)) return withVector(await openPglite());
   return openEmbedded(opts.dataDir, opts.prepareTables);
 }
