@@ -70,7 +70,7 @@ const inclusiveAreas: [string, (f: Frame) => boolean][] = [
   ],
   ['SQL (drizzle + pg)', (f) => /node_modules\/(drizzle-orm|pg|pg-protocol|pg-pool)\//.test(f.url)],
   ['provider request: doStream (build + send)', (f) => f.functionName === 'doStream'],
-  ['outbound guard fetch', (f) => /platform\/outbound\/guard/.test(f.url)],
+  ['outbound guard fetch', (f) => /platform\/outbound\/(guard|answer)/.test(f.url)],
   ['undici', (f) => /undici/.test(f.url)],
   [
     'SSE parse + chunk validation (AI SDK)',

@@ -9,7 +9,8 @@
  * call, one call at a time, for two transports on the same kind of undici `Agent`:
  *   - `fetch`: undici's `fetch` after the guard's address check, as the outbound guard sent before
  *     docs/adr/0047-a-lean-reply-path.md (the baseline);
- *   - `guard`: the outbound guard's `fetch` (undici's `request`, a `Response` over the socket's stream);
+ *   - `guard`: the outbound guard's `fetch` (its own undici handler since ADR 0047's amendment, a `Response`
+ *     fed from the socket);
  *   - `raw`: no AI SDK: the same request through the guard's `fetch`, its SSE lines split and parsed with
  *     `JSON.parse`: the floor, so the AI SDK's own share of a call (request building, its stream stages, the
  *     chunks' zod validation) is `guard` minus `raw`.

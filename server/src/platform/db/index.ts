@@ -105,7 +105,10 @@ export interface OpenDatabaseOptions {
 
 /** Opens the database, applies migrations and enables pgvector where it exists. */
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database> {
-  if (opts.databaseUrl) return withVector(await openPostgres({ connectionString: opts.databaseUrl }));
+  if (opts.databaseUrl)
+    return withVector(
+      await openPostgres(poolConfig({ connectionString: opts.databaseUrl }, { shared: true })),
+    );
   if (isInMemoryDataDir(opts.dataDir)) return withVector(await openPglite());
   return openEmbedded(opts.dataDir, opts.prepareTables);
 }
@@ -143,7 +146,7 @@ async function openEmbedded(dataDir: string, prepareTables: OpenDatabaseOptions[
       say('Embedded PostgreSQL: stopped the server a killed llmor left running on this DATA_DIR');
     const stop = server.stop;
     const database = await withVector(
-      await openPostgres(server.connection, async () => {
+      await openPostgres(poolConfig(server.connection, { shared: false }), async () => {
         try {
           await stop();
         } finally {
@@ -237,9 +240,26 @@ export async function openPglite(pgDir?: string): Promise<Database> {
   };
 }
 
+/** Idle connections above the kept ones close after this long on a shared server (pg's own default). */
+export const SHARED_IDLE_MS = 10_000;
+
+/**
+ * The pool's settings: at most 10 connections. pg arms a timer on every release of a connection it may close
+ * when idle (a reply releases one per statement), so the connections that stay open arm none: the embedded
+ * server is this process's alone, its connections are kept while the process runs; a shared server keeps two
+ * open and gets the others back after `SHARED_IDLE_MS` idle. Idle connections never keep the process alive
+ * (docs/adr/0047-a-lean-reply-path.md, amended 2026-11-25).
+ */
+export function poolConfig(connection: pg.PoolConfig, opts: { shared: boolean }): pg.PoolConfig {
+  const pool = { ...connection, max: 10, allowExitOnIdle: true };
+  return opts.shared
+    ? { ...pool, min: 2, idleTimeoutMillis: SHARED_IDLE_MS }
+    : { ...pool, idleTimeoutMillis: 0 };
+}
+
 /** A pool on a PostgreSQL server; `stopServer` runs after it is closed (the embedded server's stop). */
-async function openPostgres(connection: pg.PoolConfig, stopServer?: () => Promise<void>): Promise<Database> {
-  const pool = new pg.Pool({ ...connection, max: 10 });
+async function openPostgres(config: pg.PoolConfig, stopServer?: () => Promise<void>): Promise<Database> {
+  const pool = new pg.Pool(config);
   let closing = false;
   // An idle client whose server connection dies (restart, failover, a dropped database) is reported
   // here; without a listener the process would crash. The pool replaces the client on next use.

@@ -4,7 +4,7 @@
  */
 import ipaddr from 'ipaddr.js';
 
-type Address = ipaddr.IPv4 | ipaddr.IPv6;
+export type Address = ipaddr.IPv4 | ipaddr.IPv6;
 
 /**
  * `public`: globally routable unicast. `private`: loopback, RFC 1918, CGNAT (100.64/10) and unique-local

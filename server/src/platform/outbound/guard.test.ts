@@ -23,6 +23,8 @@ function deferred() {
   return { promise, resolve };
 }
 let firstRead = deferred();
+/** Settled when the server's side of a `/stream` answer closes. */
+let streamClosed = deferred();
 
 beforeAll(async () => {
   recorder = await ConnectionRecorder.start();
@@ -37,8 +39,16 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync('hello, compressed'));
       return;
     }
+    if (req.url === '/cut') {
+      // The first part, then the connection cut once the test has read it.
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: first\n\n');
+      void firstRead.promise.then(() => res.socket?.destroy());
+      return;
+    }
     if (req.url === '/stream') {
       // The first part, then the rest once the test has read the first: the answer must arrive as it comes.
+      res.on('close', () => streamClosed.resolve());
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write('data: first\n\n');
       void firstRead.promise.then(() => res.end('data: second\n\n'));
@@ -117,6 +127,18 @@ describe('the outbound guard', () => {
     expect(await res.text()).toBe('hello from /ok');
     await refusal(guard(`127.0.0.1:${webPort + 1}`).fetch(`http://127.0.0.1:${webPort}/ok`));
     expect(seen.map((s) => s.url)).toEqual(['/ok']);
+  });
+
+  it('judges an address literal the same on every request, each port for itself', async () => {
+    const g = guard(`127.0.0.1:${webPort}`);
+    for (let round = 0; round < 2; round++) {
+      expect(await (await g.fetch(`http://127.0.0.1:${webPort}/ok`)).text()).toBe('hello from /ok');
+      for (const host of ['127.0.0.1', '127.1', '[::1]']) {
+        await refusal(g.fetch(`http://${host}:${recorder.port}/`));
+      }
+      expect(await g.addresses('127.0.0.1', webPort)).toEqual(['127.0.0.1']);
+    }
+    expect(recorder.connections).toEqual([]);
   });
 
   it('refuses a name that resolves to loopback, and allows it by name', async () => {
@@ -268,6 +290,23 @@ describe('the outbound guard', () => {
     during.abort(new Error('stopped mid-answer'));
     await expect(reader.read()).rejects.toThrow('stopped mid-answer');
     firstRead.resolve();
+  });
+
+  it('ends the request when its reader cancels the body, and errors the body when the socket fails', async () => {
+    firstRead = deferred();
+    streamClosed = deferred();
+    const g = guard(`127.0.0.1:${webPort}`);
+    const reader = (await g.fetch(`http://127.0.0.1:${webPort}/stream`)).body!.getReader();
+    await reader.read();
+    await reader.cancel(new Error('enough'));
+    await streamClosed.promise;
+    firstRead.resolve();
+
+    firstRead = deferred();
+    const cut = (await g.fetch(`http://127.0.0.1:${webPort}/cut`)).body!.getReader();
+    await cut.read();
+    firstRead.resolve();
+    await expect(cut.read()).rejects.toMatchObject({ code: 'UND_ERR_SOCKET' });
   });
 
   it('refuses other schemes', async () => {

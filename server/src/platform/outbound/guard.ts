@@ -8,11 +8,10 @@
 import type { LookupAddress } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { Readable, type Transform } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
-import { Agent, buildConnector, type Dispatcher, request } from 'undici';
-import { type AllowRule, isPermitted, parseAddress } from './addresses';
+import { Agent, buildConnector, type Dispatcher } from 'undici';
+import { type Address, type AllowRule, isPermitted, parseAddress } from './addresses';
+import { send } from './answer';
 
 /** Resolves a host name to its addresses (tests inject one that maps names to loopback). */
 export type Resolver = (host: string) => Promise<string[]>;
@@ -42,7 +41,6 @@ export function outboundRefusal(err: unknown): OutboundRefused | undefined {
 const LOCALHOST = /^(.+\.)?localhost\.?$/i;
 const LOOPBACK = [parseAddress('127.0.0.1'), parseAddress('::1')];
 
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 5;
 /** Credentials meant for the first origin are not sent to another one a redirect names. */
 const ORIGIN_BOUND_HEADERS = ['authorization', 'x-api-key', 'cookie'];
@@ -83,40 +81,15 @@ async function bodyBytes(
   return new Uint8Array(await encoded.arrayBuffer());
 }
 
-/** Statuses whose answer has no body (a `Response` refuses one). */
-const NULL_BODY_STATUSES = new Set([204, 205, 304]);
-const DECODERS: Record<string, () => Transform> = {
-  gzip: createGunzip,
-  'x-gzip': createGunzip,
-  deflate: createInflate,
-  br: createBrotliDecompress,
-};
-
-/** undici's answer as the web `Response` SDKs read: its body streamed, decoded as `fetch` decodes it. */
-function webResponse(answer: Dispatcher.ResponseData, method: string): Response {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(answer.headers)) {
-    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-    else if (value !== undefined) headers.append(name, value);
-  }
-  if (NULL_BODY_STATUSES.has(answer.statusCode) || method === 'HEAD') {
-    void answer.body.dump();
-    return new Response(null, { status: answer.statusCode, headers });
-  }
-  let body: Readable = answer.body;
-  const decoder = DECODERS[headers.get('content-encoding')?.trim().toLowerCase() ?? ''];
-  if (decoder) {
-    const decoded = decoder();
-    body.on('error', (err) => decoded.destroy(err)).pipe(decoded);
-    body = decoded;
-  }
-  return new Response(Readable.toWeb(body) as ReadableStream, { status: answer.statusCode, headers });
-}
-
 export class OutboundGuard {
   private readonly rules: readonly AllowRule[];
   private readonly resolver: Resolver;
   private readonly dispatcher: Dispatcher;
+  /**
+   * The verdicts on hosts that need no resolving (an address literal, `localhost`), by port and host: they
+   * depend on nothing but the allow-list, so they are worked out once (a name is resolved every time).
+   */
+  private readonly fixed = new LRUCache<string, string[]>({ max: 256 });
   /** One connector per destination port: its lookup checks the addresses for that port. */
   private readonly connectors = new LRUCache<number, buildConnector.connector>({ max: 64 });
 
@@ -135,17 +108,27 @@ export class OutboundGuard {
    * → OutboundRefused naming `destination`. A name that does not resolve rejects with the DNS error.
    */
   async addresses(host: string, port: number, destination = `${host}:${port}`): Promise<string[]> {
-    const literal = parseAddress(host);
-    const candidates = literal
-      ? [literal]
-      : LOCALHOST.test(host)
-        ? LOOPBACK
-        : (await this.resolver(host)).map(parseAddress);
+    const key = `${port} ${host}`;
+    let permitted = this.fixed.get(key);
+    if (permitted === undefined) {
+      const literal = parseAddress(host);
+      const fixed = literal ? [literal] : LOCALHOST.test(host) ? LOOPBACK : undefined;
+      if (fixed) {
+        permitted = this.permitted(host, port, fixed);
+        this.fixed.set(key, permitted);
+      } else {
+        permitted = this.permitted(host, port, (await this.resolver(host)).map(parseAddress));
+      }
+    }
+    if (!permitted.length) throw new OutboundRefused(destination);
+    return [...permitted];
+  }
+
+  private permitted(host: string, port: number, candidates: (Address | null)[]): string[] {
     const permitted: string[] = [];
     for (const address of candidates) {
       if (address && isPermitted(this.rules, host, port, address)) permitted.push(address.toString());
     }
-    if (!permitted.length) throw new OutboundRefused(destination);
     return permitted;
   }
 
@@ -160,10 +143,10 @@ export class OutboundGuard {
   }
 
   /**
-   * `fetch` for SDKs: follows redirects itself, checking each hop before it is requested. It sends with
-   * undici's `request` on the guard's dispatcher (the connect-time check stays on every connection) and
-   * answers a web `Response` whose body is the socket's stream: a string or byte body goes out in one write,
-   * without `fetch`'s request and response machinery per call (docs/adr/0047-a-lean-reply-path.md).
+   * `fetch` for SDKs: follows redirects itself, checking each hop before it is requested. It sends on the
+   * guard's dispatcher (the connect-time check stays on every connection) and answers a web `Response` whose
+   * body is fed straight from the socket (`answer.ts`): a string or byte body goes out in one write, without
+   * `fetch`'s request and response machinery per call (docs/adr/0047-a-lean-reply-path.md).
    */
   readonly fetch = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     let url = new URL(input instanceof Request ? input.url : input);
@@ -174,27 +157,15 @@ export class OutboundGuard {
     for (let hop = 0; ; hop++) {
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundRefused(url.href);
       await this.addresses(url.hostname, portOf(url.protocol, url.port), destinationOf(url));
-      const response = await request(url, {
-        method: method as Dispatcher.HttpMethod,
-        headers,
-        body,
-        signal,
-        dispatcher: this.dispatcher,
-        maxRedirections: 0,
-      }).catch((err: unknown) => {
-        // As `fetch`: an abort rejects with the signal's reason, anything else is a TypeError with its cause.
-        throw signal?.aborted ? signal.reason : new TypeError('fetch failed', { cause: err });
-      });
-      const location = response.headers.location;
-      if (!REDIRECT_STATUSES.has(response.statusCode) || typeof location !== 'string') {
-        return webResponse(response, method);
+      const answer = await send(this.dispatcher, url, { method, headers, body, signal });
+      if (answer.location === undefined) {
+        return new Response(answer.body, { status: answer.status, headers: answer.headers });
       }
-      await response.body.dump();
       if (hop === MAX_REDIRECTS)
         throw new TypeError(`More than ${MAX_REDIRECTS} redirects from ${url.origin}.`);
-      const next = new URL(location, url);
+      const next = new URL(answer.location, url);
       if (next.origin !== url.origin) for (const h of ORIGIN_BOUND_HEADERS) delete headers[h];
-      if (response.statusCode === 303 || (response.statusCode <= 302 && method === 'POST')) {
+      if (answer.status === 303 || (answer.status <= 302 && method === 'POST')) {
         method = 'GET';
         body = undefined;
         delete headers['content-type'];
