@@ -1,9 +1,13 @@
 /**
  * An llmor server for the reply benchmarks (reach, conversation): PGlite in memory (or, with
- * `BENCH_DATABASE=embedded`, the embedded PostgreSQL in a temporary DATA_DIR, ADR 0036), every role in one process, and a chatbot app whose completion model is an OpenAI-compatible model
+ * `BENCH_DATABASE=embedded`, the embedded PostgreSQL in a temporary DATA_DIR, ADR 0036; with
+ * `BENCH_DATABASE=server`, server mode: a database of its own on the PostgreSQL server of `BENCH_PG_URL`
+ * (default the local one) and the relay across the Redis of `BENCH_REDIS_URL`), every role in one process,
+ * and a chatbot app whose completion model is an OpenAI-compatible model
  * pointing at a fake provider. Plus what those benchmarks measure through: a console session signing its
  * requests like the web console, a socket.io client on the relay, and a count of the SQL statements run.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,20 +28,34 @@ const ADMIN_EMAIL = 'bench@llmor.local';
 const ADMIN_PASSWORD = 'bench-password';
 
 const embedded = process.env.BENCH_DATABASE === 'embedded';
+const serverMode = process.env.BENCH_DATABASE === 'server';
+const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** The embedded servers' data directories, the first bench server's first (each server its own). */
 const embeddedDataDirs: string[] = [];
+/** Server mode: the databases made for this run (each bench server its own), dropped at exit. */
+const serverDatabases: string[] = [];
+/** Server mode: the PostgreSQL server's data directory (its postmaster's pid file), read at the first start. */
+let serverDataDir: string | undefined;
 process.once('exit', () => {
   for (const dir of embeddedDataDirs) rmSync(dir, { recursive: true, force: true });
+  for (const name of serverDatabases) {
+    execFileSync('psql', [PG_URL, '-qc', `drop database if exists ${name} with (force)`], {
+      stdio: 'ignore',
+    });
+  }
 });
 
 /**
- * The first bench server's embedded PostgreSQL: its CPU so far in ms (its postmaster, its live backends, and the backends that ended,
- * which the postmaster reaped), read from /proc; null on PGlite, whose CPU is the process's own.
+ * The first bench server's database server CPU so far in ms (its postmaster, its live backends, and the
+ * backends that ended, which the postmaster reaped), read from /proc; null on PGlite, whose CPU is the
+ * process's own. In server mode the whole PostgreSQL server's, so run it on a machine where nothing else
+ * uses that server.
  */
 export function databaseServerCpuMs(): number | null {
-  const [dataDir] = embeddedDataDirs;
+  const dataDir = embeddedDataDirs[0] ? join(embeddedDataDirs[0], 'postgres') : serverDataDir;
   if (!dataDir) return null;
-  const postmaster = Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const postmaster = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
   const ticksPerMs = 100 / 1000; // USER_HZ
   let ticks = 0;
   for (const entry of readdirSync('/proc')) {
@@ -58,9 +76,23 @@ export function databaseServerCpuMs(): number | null {
   return ticks / ticksPerMs;
 }
 
+/** Server mode's environment: a fresh database on the PostgreSQL server, and Redis. */
+function serverModeEnv(): Record<string, string> {
+  const name = `llmor_bench_${process.pid}_${serverDatabases.length}`;
+  execFileSync('psql', [PG_URL, '-qc', `create database ${name}`]);
+  serverDatabases.push(name);
+  serverDataDir ??= execFileSync('psql', [PG_URL, '-tAc', 'show data_directory'], {
+    encoding: 'utf8',
+  }).trim();
+  const url = new URL(PG_URL);
+  url.pathname = `/${name}`;
+  return { DATABASE_URL: url.href, REDIS_URL: REDIS };
+}
+
 export async function startBenchServer(providerUrl: string, env: Record<string, string> = {}) {
   const dataDir = embedded ? mkdtempSync(join(tmpdir(), 'llmor-bench-')) : 'memory://';
   if (embedded) embeddedDataDirs.push(dataDir);
+  const mode = serverMode ? serverModeEnv() : {};
   const server: RunningServer = await startServer(
     loadConfig({
       DATA_DIR: dataDir,
@@ -70,6 +102,7 @@ export async function startBenchServer(providerUrl: string, env: Record<string, 
       SEED_ADMIN_PASSWORD: ADMIN_PASSWORD,
       // The fake provider listens on loopback.
       OUTBOUND_ALLOW: '127.0.0.1',
+      ...mode,
       ...env,
     }),
   );
