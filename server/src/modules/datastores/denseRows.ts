@@ -27,7 +27,7 @@ const BLOCK_ROWS = 1024;
 /** A wasm32 memory's most pages (4 GiB); the index budget keeps far below it (vectors.ts). */
 const PAGES_MAX = 65_536;
 /** Rows whose mean becomes the centre of every row's signs. */
-const CENTERED_AFTER = 1024;
+export const CENTERED_AFTER = 1024;
 /** The query's entries are quantized to 0…LEVELS, four bit planes (`sign-dots.wat`). */
 const LEVELS = 15;
 
@@ -135,6 +135,9 @@ export class DenseRows {
    * dimension's values evenly, where an embedding model's vectors share a common direction.
    */
   private readonly centre: Float32Array;
+  /** The last search's estimate per row, and a mark per row it rescored (kept: no array per search). */
+  private estimated = new Float32Array(0);
+  private rescored = new Uint8Array(0);
   /** The sign row's width in bytes: `dims` bits rounded up to the scan's 128 (the rest zero). */
   private readonly width: number;
   private memory: WasmMemory | undefined;
@@ -146,9 +149,9 @@ export class DenseRows {
     this.centre = new Float32Array(dims);
   }
 
-  /** What a row costs in memory, in bytes: its float32 entries, its bits, its two factors. */
+  /** What a row costs in memory, in bytes: its float32 entries, its bits, two factors, an estimate, a mark. */
   get rowBytes(): number {
-    return 4 * this.dims + this.width + 8;
+    return 4 * this.dims + this.width + 13;
   }
 
   /** Adds a row (normalised here; a zero vector stays zero); answers its row number. */
@@ -224,8 +227,53 @@ export class DenseRows {
     offer: (row: number, score: number) => void,
     perHit = RESCORED_PER_HIT,
   ) {
-    const { count, width, dims } = this;
+    const { count, dims } = this;
     if (count === 0 || n <= 0) return;
+    const estimates = this.estimates(query);
+    const kept = new TopRows(Math.max(n * perHit, RESCORED_MIN));
+    let floor = kept.floor;
+    for (let row = 0; row < count; row++) {
+      const estimate = estimates[row]!;
+      if (estimate <= floor || skip(row)) continue;
+      kept.offer(row, estimate);
+      floor = kept.floor;
+    }
+    // The kept rows rescored; their largest error shows how far the estimates may be off for this query.
+    const centred = dot(this.centre, 0, query, dims);
+    const best = new TopRows(n);
+    let error = 0;
+    const { rescored } = this;
+    for (let i = 0; i < kept.length; i++) {
+      const row = kept.rows[i]!;
+      const score = this.score(row, query);
+      error = Math.max(error, Math.abs(score - centred - kept.scores[i]!));
+      best.offer(row, score);
+      rescored[row] = 1;
+      offer(row, score);
+    }
+    // Any other row whose estimate is within that error of the n-th exact score is rescored too: where the
+    // estimates crowd (near-duplicates), the pass widens instead of guessing.
+    const nth = best.floor - centred - error;
+    for (let row = 0; row < count; row++) {
+      if (estimates[row]! < nth || rescored[row] === 1 || skip(row)) continue;
+      offer(row, this.score(row, query));
+    }
+    for (let i = 0; i < kept.length; i++) rescored[kept.rows[i]!] = 0;
+  }
+
+  /** A row's exact cosine with `query` (normalised). */
+  private score(row: number, query: Float32Array): number {
+    const { dims } = this;
+    return dot(this.exact[Math.floor(row / BLOCK_ROWS)]!, (row % BLOCK_ROWS) * dims, query, dims);
+  }
+
+  /**
+   * The first pass alone: per row, the sign scan's estimate of (row − centre) · query (`query` normalised),
+   * which ranks the rows as their cosine does (the centre's own product is the same for every row). The
+   * answer is a view of memory the next call overwrites.
+   */
+  estimates(query: Float32Array): Float32Array {
+    const { count, width, dims } = this;
     // The wasm memory: the sign rows from 0, then the query's four bit planes, then an int32 sum per row.
     const queryAt = count * width;
     const outAt = queryAt + 4 * width;
@@ -249,20 +297,14 @@ export class DenseRows {
     const sums = new Int32Array(bytes.buffer, outAt, count);
     // sign(y) · q = 2 Σ_{y_d > 0} q_d − Σ q_d, and Σ_{y_d > 0} q_d ≈ low · ones + step · sum.
     const { ones, factor } = this;
-    const kept = new TopRows(Math.max(n * perHit, RESCORED_MIN));
-    let floor = kept.floor;
-    for (let row = 0; row < count; row++) {
-      const estimate = (2 * (low * ones[row]! + step * sums[row]!) - total) * factor[row]!;
-      if (estimate <= floor || skip(row)) continue;
-      kept.offer(row, estimate);
-      floor = kept.floor;
+    if (this.estimated.length < count) {
+      this.estimated = new Float32Array(this.ones.length);
+      this.rescored = new Uint8Array(this.ones.length);
     }
-    for (let i = 0; i < kept.length; i++) {
-      const row = kept.rows[i]!;
-      const exact = this.exact[Math.floor(row / BLOCK_ROWS)]!;
-      const offset = (row % BLOCK_ROWS) * dims;
-      offer(row, dot(exact, offset, query, dims));
-    }
+    const estimates = this.estimated.subarray(0, count);
+    for (let row = 0; row < count; row++)
+      estimates[row] = (2 * (low * ones[row]! + step * sums[row]!) - total) * factor[row]!;
+    return estimates;
   }
 
   /** The wasm memory as bytes, grown (doubling) to hold at least `size`; made with the first row. */
