@@ -163,7 +163,10 @@ const rowsOut = [
   ],
   ['index / exact, p50', `${(percentile(indexCpu, 50) / percentile(exactCpu, 50)).toFixed(3)}×`],
   ['recall@10 vs exact', (hits / (queries.length * 10)).toFixed(3)],
-  ['words (BM25), CPU per search p50 / p99', `${ms(percentile(wordsCpu, 50))} / ${ms(percentile(wordsCpu, 99))}`],
+  [
+    'words (BM25), CPU per search p50 / p99',
+    `${ms(percentile(wordsCpu, 50))} / ${ms(percentile(wordsCpu, 99))}`,
+  ],
   [
     `exact rescoring of ${rescored} rows, CPU p50 / p99`,
     `${ms(percentile(rescoreCpu, 50))} / ${ms(percentile(rescoreCpu, 99))}`,

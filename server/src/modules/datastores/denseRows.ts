@@ -4,7 +4,8 @@
  * four bits an entry, scans every row's bits in SIMD (`sign-dots.wat`: 96 bytes a row at 768 dimensions,
  * 128 dimensions an instruction) for an estimate of its cosine, keeps the best `RESCORED_PER_HIT` × n rows
  * by that estimate, and ranks those by their exact float32 cosine: the hits and their scores are the exact
- * scan's unless a true hit's estimate fell below that many others'.
+ * scan's unless a true hit's estimate fell below that many others' (the bound: many rows nearly equal to
+ * each other, which one bit a dimension cannot tell apart, can push a true hit out; denseRows.test.ts).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -135,9 +136,8 @@ export class DenseRows {
    * dimension's values evenly, where an embedding model's vectors share a common direction.
    */
   private readonly centre: Float32Array;
-  /** The last search's estimate per row, and a mark per row it rescored (kept: no array per search). */
+  /** The last search's estimate per row (kept: no array per search). */
   private estimated = new Float32Array(0);
-  private rescored = new Uint8Array(0);
   /** The sign row's width in bytes: `dims` bits rounded up to the scan's 128 (the rest zero). */
   private readonly width: number;
   private memory: WasmMemory | undefined;
@@ -149,9 +149,9 @@ export class DenseRows {
     this.centre = new Float32Array(dims);
   }
 
-  /** What a row costs in memory, in bytes: its float32 entries, its bits, two factors, an estimate, a mark. */
+  /** What a row costs in memory, in bytes: its float32 entries, its bits, two factors, an estimate. */
   get rowBytes(): number {
-    return 4 * this.dims + this.width + 13;
+    return 4 * this.dims + this.width + 12;
   }
 
   /** Adds a row (normalised here; a zero vector stays zero); answers its row number. */
@@ -238,27 +238,7 @@ export class DenseRows {
       kept.offer(row, estimate);
       floor = kept.floor;
     }
-    // The kept rows rescored; their largest error shows how far the estimates may be off for this query.
-    const centred = dot(this.centre, 0, query, dims);
-    const best = new TopRows(n);
-    let error = 0;
-    const { rescored } = this;
-    for (let i = 0; i < kept.length; i++) {
-      const row = kept.rows[i]!;
-      const score = this.score(row, query);
-      error = Math.max(error, Math.abs(score - centred - kept.scores[i]!));
-      best.offer(row, score);
-      rescored[row] = 1;
-      offer(row, score);
-    }
-    // Any other row whose estimate is within that error of the n-th exact score is rescored too: where the
-    // estimates crowd (near-duplicates), the pass widens instead of guessing.
-    const nth = best.floor - centred - error;
-    for (let row = 0; row < count; row++) {
-      if (estimates[row]! < nth || rescored[row] === 1 || skip(row)) continue;
-      offer(row, this.score(row, query));
-    }
-    for (let i = 0; i < kept.length; i++) rescored[kept.rows[i]!] = 0;
+    for (let i = 0; i < kept.length; i++) offer(kept.rows[i]!, this.score(kept.rows[i]!, query));
   }
 
   /** A row's exact cosine with `query` (normalised). */
@@ -297,10 +277,7 @@ export class DenseRows {
     const sums = new Int32Array(bytes.buffer, outAt, count);
     // sign(y) · q = 2 Σ_{y_d > 0} q_d − Σ q_d, and Σ_{y_d > 0} q_d ≈ low · ones + step · sum.
     const { ones, factor } = this;
-    if (this.estimated.length < count) {
-      this.estimated = new Float32Array(this.ones.length);
-      this.rescored = new Uint8Array(this.ones.length);
-    }
+    if (this.estimated.length < count) this.estimated = new Float32Array(this.ones.length);
     const estimates = this.estimated.subarray(0, count);
     for (let row = 0; row < count; row++)
       estimates[row] = (2 * (low * ones[row]! + step * sums[row]!) - total) * factor[row]!;
