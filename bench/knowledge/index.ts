@@ -10,7 +10,7 @@
  * the exact rescoring of the rows the first pass keeps, and the dense rows alone at several numbers of rows
  * rescored per hit (recall@10 and CPU of each).
  */
-import { DenseRows, RESCORED_PER_HIT } from '@llmor/server/modules/datastores/denseRows';
+import { DenseRows, RESCORED_MIN, RESCORED_PER_HIT } from '@llmor/server/modules/datastores/denseRows';
 import { MemoryIndex, type RankedId, sparse } from '@llmor/server/modules/datastores/memoryIndex';
 import { corpus, DENSE_DIMS, DenseFakeModel } from './corpus';
 
@@ -104,7 +104,7 @@ for (const query of queries) {
 const wordsCpu = queryTexts.map((text) => cpuMs(() => index.textMatches(text, K))[1]);
 // The exact rescoring of the rows a first pass keeps (the index's default for k = 20), on rows spread
 // over the whole block as the kept ones are.
-const rescored = Math.max(K * RESCORED_PER_HIT, 40);
+const rescored = Math.max(K * RESCORED_PER_HIT, RESCORED_MIN);
 const rescoreCpu = queries.map((query, i) => {
   const q = Float32Array.from(query);
   return cpuMs(() => {
@@ -145,7 +145,7 @@ const sweep = [1, 2, 4, 8, 16, 32].map((perHit) => {
     found += recalled(hits, truths[i]!);
   });
   return [
-    `dense rows alone, ${perHit} rescored per hit (${Math.max(perHit * K, 40)} rows): recall@10, CPU p50 / p99`,
+    `dense rows alone, ${perHit} rescored per hit (${Math.max(perHit * K, RESCORED_MIN)} rows): recall@10, CPU p50 / p99`,
     `${(found / (queries.length * 10)).toFixed(3)}, ${ms(percentile(cpu, 50))} / ${ms(percentile(cpu, 99))}`,
   ];
 });

@@ -17,7 +17,7 @@ import { SERVER_ROOT } from '../../platform/paths';
  */
 export const RESCORED_PER_HIT = 32;
 /** …and at least this many, so a search for one or two hits still has room for the estimate's error. */
-const RESCORED_MIN = 160;
+export const RESCORED_MIN = 160;
 const PAGE = 65_536;
 /**
  * Float32 rows per block of `exact`: a block grows by doubling up to this, then the next one starts, so a
@@ -121,6 +121,14 @@ function dot(rows: Float32Array, offset: number, query: Float32Array, dims: numb
   return s0 + s1 + s2 + s3;
 }
 
+/**
+ * A row's estimate of (row − centre) · query from its sign sum: sign(y) · q = 2 Σ_{y_d > 0} q_d − Σ q_d, with
+ * Σ_{y_d > 0} q_d ≈ low · ones + step · sum, times the row's factor.
+ */
+function estimateOf(low: number, step: number, total: number, ones: number, sum: number, factor: number) {
+  return (2 * (low * ones + step * sum) - total) * factor;
+}
+
 export class DenseRows {
   /** Normalised float32 rows, `dims` wide, `BLOCK_ROWS` to a block: the exact scores. */
   private readonly exact: Float32Array[] = [];
@@ -136,8 +144,6 @@ export class DenseRows {
    * dimension's values evenly, where an embedding model's vectors share a common direction.
    */
   private readonly centre: Float32Array;
-  /** The last search's estimate per row (kept: no array per search). */
-  private estimated = new Float32Array(0);
   /** The sign row's width in bytes: `dims` bits rounded up to the scan's 128 (the rest zero). */
   private readonly width: number;
   private memory: WasmMemory | undefined;
@@ -149,9 +155,9 @@ export class DenseRows {
     this.centre = new Float32Array(dims);
   }
 
-  /** What a row costs in memory, in bytes: its float32 entries, its bits, two factors, an estimate. */
+  /** What a row costs in memory, in bytes: its float32 entries, its bits, its two factors. */
   get rowBytes(): number {
-    return 4 * this.dims + this.width + 12;
+    return 4 * this.dims + this.width + 8;
   }
 
   /** Adds a row (normalised here; a zero vector stays zero); answers its row number. */
@@ -229,11 +235,12 @@ export class DenseRows {
   ) {
     const { count, dims } = this;
     if (count === 0 || n <= 0) return;
-    const estimates = this.estimates(query);
+    const { sums, low, step, total } = this.signSums(query);
+    const { ones, factor } = this;
     const kept = new TopRows(Math.max(n * perHit, RESCORED_MIN));
     let floor = kept.floor;
     for (let row = 0; row < count; row++) {
-      const estimate = estimates[row]!;
+      const estimate = estimateOf(low, step, total, ones[row]!, sums[row]!, factor[row]!);
       if (estimate <= floor || skip(row)) continue;
       kept.offer(row, estimate);
       floor = kept.floor;
@@ -249,16 +256,25 @@ export class DenseRows {
 
   /**
    * The first pass alone: per row, the sign scan's estimate of (row − centre) · query (`query` normalised),
-   * which ranks the rows as their cosine does (the centre's own product is the same for every row). The
-   * answer is a view of memory the next call overwrites.
+   * which ranks the rows as their cosine does (the centre's own product is the same for every row).
    */
   estimates(query: Float32Array): Float32Array {
+    const { sums, low, step, total } = this.signSums(query);
+    return Float32Array.from(sums, (sum, row) =>
+      estimateOf(low, step, total, this.ones[row]!, sum, this.factor[row]!),
+    );
+  }
+
+  /**
+   * The sign scan: per row, Σ u_d over its set bits, where the query's entries are q_d ≈ low + step · u_d
+   * with u_d in 0…LEVELS (a view of the wasm memory, overwritten by the next scan).
+   */
+  private signSums(query: Float32Array) {
     const { count, width, dims } = this;
     // The wasm memory: the sign rows from 0, then the query's four bit planes, then an int32 sum per row.
     const queryAt = count * width;
     const outAt = queryAt + 4 * width;
     const bytes = this.reserve(outAt + 4 * count);
-    // q_d ≈ low + step · u_d with u_d in 0…LEVELS, its bits spread over the planes.
     let low = Number.POSITIVE_INFINITY;
     let high = Number.NEGATIVE_INFINITY;
     let total = 0;
@@ -274,14 +290,7 @@ export class DenseRows {
       for (let k = 0; k < 4; k++) if (u & (1 << k)) bytes[queryAt + k * width + (d >> 3)]! |= 1 << (d & 7);
     }
     this.dots!(0, queryAt, count, width, outAt);
-    const sums = new Int32Array(bytes.buffer, outAt, count);
-    // sign(y) · q = 2 Σ_{y_d > 0} q_d − Σ q_d, and Σ_{y_d > 0} q_d ≈ low · ones + step · sum.
-    const { ones, factor } = this;
-    if (this.estimated.length < count) this.estimated = new Float32Array(this.ones.length);
-    const estimates = this.estimated.subarray(0, count);
-    for (let row = 0; row < count; row++)
-      estimates[row] = (2 * (low * ones[row]! + step * sums[row]!) - total) * factor[row]!;
-    return estimates;
+    return { sums: new Int32Array(bytes.buffer, outAt, count), low, step, total };
   }
 
   /** The wasm memory as bytes, grown (doubling) to hold at least `size`; made with the first row. */
