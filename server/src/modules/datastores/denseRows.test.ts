@@ -187,7 +187,6 @@ describe('dense vectors in the process index', () => {
         // A query near the copies, leaning towards one of them.
         const toward = documents[CENTERED_AFTER + Math.floor(random() * copies)]!;
         const query = base.map((x, d) => x + 0.5 * (toward[d]! - x));
-        const n = 10;
         const truth = exactNearest(documents, query, n, new Set());
         const norm = Math.sqrt(query.reduce((s, x) => s + x * x, 0));
         const estimates = dense.estimates(query.map((x) => x / norm));

@@ -233,7 +233,7 @@ export class DenseRows {
     offer: (row: number, score: number) => void,
     perHit = RESCORED_PER_HIT,
   ) {
-    const { count, dims } = this;
+    const { count } = this;
     if (count === 0 || n <= 0) return;
     const { sums, low, step, total } = this.signSums(query);
     const { ones, factor } = this;
