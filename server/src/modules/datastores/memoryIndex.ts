@@ -7,9 +7,9 @@
  * dimension: a query's score on a document is the sum over the query's non-zero dimensions, so walking only
  * those dimensions' postings ranks every document that can score above zero; the offline lexical
  * embedder's queries have ~7 non-zero dimensions of 384, which makes this cheap. A dense vector (an
- * embedding model's, where the database has no pgvector) is kept whole, normalised, in float32 and in int8
- * (`denseRows.ts`): a query scans the int8 rows in SIMD and ranks the best of them by their exact float32
- * cosine (docs/adr/0042-bulk-import-and-warm-indexes.md has the figures).
+ * embedding model's, where the database has no pgvector) is kept whole, normalised, in float32 and as one
+ * bit per dimension (`denseRows.ts`): a query scans the bits in SIMD and ranks the best of them by their exact
+ * float32 cosine (docs/adr/0042-bulk-import-and-warm-indexes.md has the figures).
  */
 import { lexicalWords } from '../models/providers/builtin';
 import { DenseRows } from './denseRows';
