@@ -40,7 +40,7 @@ import { findVendorApp } from './modules/vendors/owned';
 import { findVendorById, findVendorByKey } from './modules/vendors/repo';
 import { vendorRoutes } from './modules/vendors/routes';
 import { type Broadcast, LocalBroadcast, RedisBroadcast } from './platform/broadcast';
-import { type Config, linkBaseUrl } from './platform/config';
+import { type Config, linkBaseUrl, redisNamespace } from './platform/config';
 import type { AppContext } from './platform/context';
 import type { SecretBox } from './platform/crypto';
 import { type Database, registerDatabaseMetrics } from './platform/db';
@@ -126,7 +126,7 @@ export async function buildApp(
   const broadcast =
     opts.broadcast ??
     (opts.config.REDIS_URL
-      ? await RedisBroadcast.connect(opts.config.REDIS_URL, app.log)
+      ? await RedisBroadcast.connect(opts.config.REDIS_URL, app.log, `${redisNamespace(opts.config)}bc:`)
       : new LocalBroadcast());
   app.addHook('onClose', () => broadcast.close());
   const worker = opts.config.ROLES.includes('worker');
@@ -236,6 +236,7 @@ export async function buildApp(
   await startRelay(app, ctx.relay, app.log, {
     serve: opts.config.ROLES.includes('relay'),
     redisUrl: opts.config.REDIS_URL,
+    redisKey: `${redisNamespace(opts.config)}relay`,
     onConnection: (socket) => handleRelayConnection(ctx, socket),
     middleware: [
       limitSocketsPerAddress(

@@ -4,7 +4,7 @@ import { buildApp, type ServerContext } from './app';
 import { DRAIN_MS } from './modules/completion/engine';
 import { prepareVectorStore } from './modules/datastores/vectors';
 import { closeSiliconPools } from './modules/functions/sandbox';
-import { type Config, linkBaseUrl } from './platform/config';
+import { type Config, linkBaseUrl, redisNamespace } from './platform/config';
 import { SecretBox } from './platform/crypto';
 import { openDatabase } from './platform/db';
 import { loadEncryptionKey } from './platform/keys';
@@ -45,7 +45,9 @@ export async function startServer(
     const { app, ctx } = await buildApp({
       config,
       database,
-      rateLimiter: redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter(),
+      rateLimiter: redis
+        ? new RedisRateLimiter(redis, `${redisNamespace(config)}rl:`)
+        : new MemoryRateLimiter(),
       secretBox: new SecretBox(loadEncryptionKey(config)),
       serveWeb: config.ROLES.includes('api'),
       now: opts.now,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, redisNamespace } from './config';
 
 describe('config', () => {
   it('applies the documented defaults', () => {
@@ -31,5 +31,18 @@ describe('config', () => {
 
   it('treats empty variables as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' }).PORT).toBe(3000);
+  });
+
+  it("names a deployment's Redis keys after its database, or REDIS_PREFIX (docs/adr/0048)", () => {
+    const onServer = (env: Record<string, string>) => redisNamespace(loadConfig(env));
+    expect(onServer({ DATABASE_URL: 'postgres://app@db-a:5432/llmor_prod' })).toBe('llmor:llmor_prod:');
+    // Another host name for the same database: the same namespace, so instances hear each other.
+    expect(onServer({ DATABASE_URL: 'postgres://app@10.0.0.5/llmor_prod?sslmode=require' })).toBe(
+      'llmor:llmor_prod:',
+    );
+    expect(onServer({ DATABASE_URL: 'postgres://app@db-a/llmor_staging' })).toBe('llmor:llmor_staging:');
+    expect(onServer({})).toBe('llmor:');
+    expect(onServer({ DATABASE_URL: 'postgres://app@db-a/llmor', REDIS_PREFIX: 'eu-1:' })).toBe('eu-1:');
+    expect(() => loadConfig({ REDIS_PREFIX: 'spaces are not keys' })).toThrow(ConfigError);
   });
 });

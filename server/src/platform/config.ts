@@ -45,6 +45,17 @@ function isAddressOrCidr(value: string): boolean {
 /** DATA_DIR 'memory://': an in-memory database and nothing written to disk (tests, benches). */
 export const isInMemoryDataDir = (dataDir: string) => dataDir.startsWith('memory://');
 
+/**
+ * The Redis namespace of this deployment: `REDIS_PREFIX`, else `llmor:<database name>:` (instances of one
+ * deployment share the database, whatever host name they reach it by), else `llmor:` (the embedded database).
+ * Without it a revocation on one deployment would disconnect the sockets of the same ids on another.
+ */
+export function redisNamespace(config: Pick<Config, 'REDIS_PREFIX' | 'DATABASE_URL'>): string {
+  if (config.REDIS_PREFIX) return config.REDIS_PREFIX;
+  const name = config.DATABASE_URL ? decodeURIComponent(new URL(config.DATABASE_URL).pathname.slice(1)) : '';
+  return name ? `llmor:${name}:` : 'llmor:';
+}
+
 /** The environment the process reads (docs/reference/api.md "Configuration"); anything malformed stops the start. */
 export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -52,6 +63,15 @@ export const configSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: url(['postgres', 'postgresql']).optional(),
   REDIS_URL: url(['redis', 'rediss']).optional(),
+  /**
+   * What every Redis key and channel of this deployment starts with (rate-limit counters, notices, relay
+   * rooms). Unset: `llmor:` and the database's name, so deployments on different databases that share one
+   * Redis never hear each other (see `redisNamespace`).
+   */
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'letters, digits and : _ . - only, at most 64')
+    .optional(),
   PUBLIC_URL: url(['http', 'https']).optional(),
   /**
    * Which proxies may name the client's address in `X-Forwarded-For`: a number of hops, or

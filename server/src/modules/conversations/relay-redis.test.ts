@@ -111,3 +111,55 @@ describe.runIf(Boolean(DATABASE_URL && REDIS_URL))('relay across two instances (
     expect(onB.received.at(-1)).toEqual({ event: 'get', data: { from: 'B', and: 'A' } });
   });
 });
+
+/**
+ * Two deployments (each its own database) sharing one Redis: ids repeat across databases, so a revocation on
+ * one must not disconnect the other's sockets of the same id (each deployment's keys and channels live in its
+ * own namespace, docs/adr/0048-one-redis-namespace-per-deployment.md).
+ */
+describe.runIf(Boolean(DATABASE_URL && REDIS_URL))('two deployments sharing one Redis', () => {
+  let first: ListeningTestServer;
+  let firstTwin: ListeningTestServer;
+  let other: ListeningTestServer;
+  const sockets: RelayClient[] = [];
+
+  beforeAll(async () => {
+    first = await createListeningTestServer({ env: { REDIS_URL: REDIS_URL! } });
+    firstTwin = await createListeningTestServer({
+      databaseUrl: first.databaseUrl,
+      env: { REDIS_URL: REDIS_URL! },
+    });
+    other = await createListeningTestServer({ env: { REDIS_URL: REDIS_URL! } });
+  });
+  afterAll(async () => {
+    for (const s of sockets.splice(0)) s.close();
+    await Promise.all([firstTwin?.close(), other?.close()]);
+    await first?.close();
+  });
+
+  /** A member's socket joined to a conversation of their vendor (a socket is in its callers' rooms once joined). */
+  async function joinedMember(server: ListeningTestServer) {
+    const vendor = await makeVendor(server.ctx);
+    const user = await makeUser(server.ctx, { vendors: [vendor] });
+    const http = await Client.signedIn(server.app, user.email, user.password);
+    const chat = await makeChatApp(server.ctx, vendor, { model: await makeVendorModel(server.ctx, vendor) });
+    const conversation = await makeConversation(server.ctx, chat);
+    const socket = await RelayClient.connect(server.url, http.relayAuth());
+    sockets.push(socket);
+    expect(await socket.ask('join', conversation.token)).toEqual({ ok: true });
+    return { user, socket };
+  }
+
+  it("a revocation of user N on one deployment leaves the other's user N connected", async () => {
+    const mine = await joinedMember(firstTwin);
+    const theirs = await joinedMember(other);
+    // Fresh databases number their users alike: the same id on both sides is the case that leaked.
+    expect(theirs.user.id).toBe(mine.user.id);
+
+    first.ctx.relay.evict('user', [mine.user.id]);
+    // Through Redis to the first deployment's other instance: the publish has been delivered.
+    await mine.socket.disconnected();
+    expect(await theirs.socket.ask('get')).toEqual({ ok: true });
+    expect(theirs.socket.socket.connected).toBe(true);
+  });
+});

@@ -9,6 +9,8 @@ export interface RelayOptions {
   serve: boolean;
   /** The Redis adapter, so rooms span every instance; without `serve` the process still publishes. */
   redisUrl?: string;
+  /** The adapter's channel prefix: this deployment's Redis namespace (`redisNamespace`). */
+  redisKey?: string;
   /** What a connected socket may do (the conversations module answers join/get/set/patchState). */
   onConnection: (socket: Socket) => void;
   /** Checks a connection must pass before `onConnection` (limits per address). */
@@ -47,7 +49,7 @@ export async function startRelay(
       io.close();
       throw err;
     }
-    io.adapter(createAdapter(pub, sub));
+    io.adapter(createAdapter(pub, sub, { key: opts.redisKey }));
     redis = {
       quit: async () => {
         await Promise.allSettled([pub.quit(), sub.quit()]);
