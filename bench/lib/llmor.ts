@@ -81,6 +81,14 @@ function serverModeEnv(): Record<string, string> {
   const name = `llmor_bench_${process.pid}_${serverDatabases.length}`;
   execFileSync('psql', [PG_URL, '-qc', `create database ${name}`]);
   serverDatabases.push(name);
+  // The operator's durability choice (README "Server mode"): `off` measures a server set as the embedded one is.
+  const synchronousCommit = process.env.BENCH_SYNCHRONOUS_COMMIT;
+  if (synchronousCommit) {
+    if (!/^(on|off|local|remote_write|remote_apply)$/.test(synchronousCommit)) {
+      throw new Error(`BENCH_SYNCHRONOUS_COMMIT: not a synchronous_commit value: ${synchronousCommit}`);
+    }
+    execFileSync('psql', [PG_URL, '-qc', `alter database ${name} set synchronous_commit = ${synchronousCommit}`]);
+  }
   serverDataDir ??= execFileSync('psql', [PG_URL, '-tAc', 'show data_directory'], {
     encoding: 'utf8',
   }).trim();
