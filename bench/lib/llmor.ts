@@ -87,7 +87,11 @@ function serverModeEnv(): Record<string, string> {
     if (!/^(on|off|local|remote_write|remote_apply)$/.test(synchronousCommit)) {
       throw new Error(`BENCH_SYNCHRONOUS_COMMIT: not a synchronous_commit value: ${synchronousCommit}`);
     }
-    execFileSync('psql', [PG_URL, '-qc', `alter database ${name} set synchronous_commit = ${synchronousCommit}`]);
+    execFileSync('psql', [
+      PG_URL,
+      '-qc',
+      `alter database ${name} set synchronous_commit = ${synchronousCommit}`,
+    ]);
   }
   serverDataDir ??= execFileSync('psql', [PG_URL, '-tAc', 'show data_directory'], {
     encoding: 'utf8',
