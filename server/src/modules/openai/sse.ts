@@ -20,6 +20,9 @@ export class SseStream {
       'x-accel-buffering': 'no',
       ...headers,
     });
+    // The head and the events written in this tick (the opening chunk, the first text) leave in one write.
+    reply.raw.cork();
+    process.nextTick(() => reply.raw.uncork());
     return new SseStream(reply);
   }
 
