@@ -3,9 +3,10 @@ import type { ContextMessage } from './input';
 
 /**
  * The reply contexts this process keeps between replies, by conversation: a byte bound, not a count of
- * conversations. 16 MiB keeps ~400 contexts of 199 messages of ~100 characters (the bench's), ~40 of
- * ~2,000; a context larger than the whole bound (199 messages near `MESSAGE_MAX_CHARS`) is not kept and is
- * read as before (docs/adr/0050-reply-context-kept-between-replies.md).
+ * conversations. 16 MiB keeps ~250 contexts of 199 messages of ~100 characters (the bench's), ~20 of
+ * ~2,000: the conversations a busy instance answers at once, small beside the process's own heap. A context
+ * larger than the whole bound (199 messages near `MESSAGE_MAX_CHARS`) is not kept and is read as before
+ * (docs/adr/0050-reply-context-kept-between-replies.md).
  */
 export const CONTEXT_CACHE_BYTES = 16 * 1024 * 1024;
 
