@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { ContextMessage } from './input';
+import { type KeptRange, NOTHING_KEPT } from './repo';
 
 /**
  * The reply contexts this process keeps between replies, by conversation: a byte bound, not a count of
@@ -22,11 +23,9 @@ export interface KeptContext {
   readonly bytes: number;
 }
 
-/** What the lease statement verifies of a kept context: nothing kept is the empty range through 0. */
-export function keptRange(kept: KeptContext | undefined): { since: number; from: number; count: number } {
-  return kept
-    ? { since: kept.through, from: kept.from, count: kept.messages.length }
-    : { since: 0, from: 0, count: 0 };
+/** What the lease statement verifies of a kept context. */
+export function keptRange(kept: KeptContext | undefined): KeptRange {
+  return kept ? { since: kept.through, from: kept.from, count: kept.messages.length } : NOTHING_KEPT;
 }
 
 /** Strings as UTF-16 (V8 may keep them one byte a character; counting two bounds it) plus the object. */

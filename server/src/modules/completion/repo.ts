@@ -56,6 +56,8 @@ export interface KeptRange {
   count: number;
 }
 
+export const NOTHING_KEPT: KeptRange = { since: 0, from: 0, count: 0 };
+
 type Lease = { holder: string; ms: number; history: number; kept?: KeptRange };
 
 /**
@@ -105,7 +107,7 @@ export async function claimReplyLease(
     creator: posted.creator,
     message: posted.message ?? null,
     appId,
-    ...(lease.kept ?? { since: 0, from: 0, count: 0 }),
+    ...(lease.kept ?? NOTHING_KEPT),
   };
   if (!reserve) {
     const [row] = await preparedOnce(db, 'claim_reply_lease', leaseClaim).execute(values);
