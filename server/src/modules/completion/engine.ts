@@ -20,6 +20,7 @@ import {
 import { chatModelFor } from '../models/providers/index';
 import { type ChatModel, ProviderError } from '../models/providers/types';
 import { chatResponder, oneshotResponder } from './chat';
+import { ContextCache, type KeptContext, keptRange } from './context-cache';
 import { contextWindow, HISTORY_MAX_MESSAGES } from './input';
 import { ReplyMeter } from './meter';
 import { CompletionMetrics, outcomeOf } from './metrics';
@@ -51,6 +52,8 @@ export const DRAIN_MS = 10_000;
 export const UNEXPECTED_ERROR_TEXT = 'The reply could not be completed because of an unexpected error.';
 
 const RESOLVED_MODELS_MAX = 500;
+/** The stored messages a reply reads before the user's (its context, before the token budget). */
+const CONTEXT_HISTORY = HISTORY_MAX_MESSAGES - 1;
 
 /**
  * The models module's provider layer, one client per installed model: building it (opening the sealed
@@ -143,6 +146,8 @@ export class CompletionEngine implements EngineSeams {
   drainMs = 0;
   /** This process's id on the reply leases it holds (ADR 0025). */
   readonly instanceId: string = randomUUID();
+  /** Each conversation's context as its last reply here left it (docs/adr/0050). */
+  private readonly contexts = new ContextCache(CONTEXT_HISTORY);
   private readonly running = new Map<number, Running>();
   /** Renews this instance's leases while any reply runs. */
   private heartbeat: NodeJS.Timeout | undefined;
@@ -214,7 +219,8 @@ export class CompletionEngine implements EngineSeams {
    * in the statement that reads the messages before the new one (the context's history) and, for a reply
    * sent through `startReply`, counts its request against the plan (402 past it, nothing taken or stored;
    * docs/adr/0046). A lapsed lease (its instance died) is released first, leaving the interrupted reply's
-   * notice; the request counted with the held lease is not counted again.
+   * notice; the request counted with the held lease is not counted again. The statement reads only the
+   * messages after the context this process kept, once it verified it (docs/adr/0050).
    */
   private async leaseAndRun(
     ctx: AppContext,
@@ -223,7 +229,8 @@ export class CompletionEngine implements EngineSeams {
     trace: TraceContext,
   ): Promise<ReplyOutcome> {
     const { vendorId, id } = input.conversation;
-    const lease = { holder: this.instanceId, ms: LEASE_MS, history: HISTORY_MAX_MESSAGES - 1 };
+    const kept = this.contexts.get(vendorId, id);
+    const lease = { holder: this.instanceId, ms: LEASE_MS, history: CONTEXT_HISTORY, kept: keptRange(kept) };
     const posted: NewMessage = { role: 'user', creator: 'user', message: input.content };
     const { reserve } = input;
     const claim = (counted: boolean) =>
@@ -238,7 +245,9 @@ export class CompletionEngine implements EngineSeams {
     if (!claimed || claimed === 'refused') throw conflict(BUSY_TEXT);
     const reservation = reserve && { periodStart: reserve.period.start };
     try {
-      return await this.run(ctx, input, claimed, reservation, signal, trace);
+      this.metrics.context(!kept ? 'none' : claimed.verified ? 'used' : 'stale');
+      const context = this.contexts.window(vendorId, id, kept, claimed.earlier, claimed.verified);
+      return await this.run(ctx, input, claimed, context, reservation, signal, trace);
     } catch (err) {
       await this.release(ctx, vendorId, id);
       throw err;
@@ -280,6 +289,7 @@ export class CompletionEngine implements EngineSeams {
     ctx: AppContext,
     input: CompletionInput,
     claimed: LeaseClaimed,
+    context: KeptContext,
     reservation: ReplyReservation | undefined,
     signal: AbortSignal,
     trace: TraceContext,
@@ -339,7 +349,7 @@ export class CompletionEngine implements EngineSeams {
     );
     let result: Parameters<typeof measured.end>[0] = 'ok';
     try {
-      const history = contextWindow([...claimed.earlier, userMessage]);
+      const history = contextWindow([...context.messages, userMessage]);
       const meter = new ReplyMeter(this.spending, conversation.vendorId, reservation, ctx.config);
       const turn: Turn = {
         ctx,
@@ -408,6 +418,8 @@ export class CompletionEngine implements EngineSeams {
       emitInputAsync(RelayMessageType.completionFinished);
       emit(RelayMessageType.completionEnded, {});
     }
+    // What this reply stored, so the next one reads nothing new (or only what others stored since).
+    this.contexts.append(conversation.vendorId, conversation.id, context, outcome.messages);
     return outcome;
   }
 

@@ -17,6 +17,7 @@ export class CompletionMetrics {
   private readonly providerCalls: Counter<'provider' | 'outcome'>;
   private readonly providerDuration: Histogram<'provider'>;
   private readonly providerTokens: Counter<'provider' | 'kind'>;
+  private readonly contexts: Counter<'kept'>;
 
   /** Without a registry (an engine built alone, in tests) the figures are kept and exposed nowhere. */
   constructor(registry: Metrics = createMetrics(), running: () => number = () => 0) {
@@ -62,6 +63,14 @@ export class CompletionMetrics {
       buckets: LATENCY_BUCKETS,
       registers,
     });
+    this.contexts = new Counter({
+      name: 'llmor_reply_contexts_total',
+      help:
+        'Reply contexts by what this process kept of them: used (only newer messages read), none (the window read), ' +
+        'stale (kept but no longer whole: the window read).',
+      labelNames: ['kept'],
+      registers,
+    });
     this.providerTokens = new Counter({
       name: 'llmor_provider_tokens_total',
       help: 'Tokens providers reported, by provider and kind (prompt, completion).',
@@ -86,6 +95,11 @@ export class CompletionMetrics {
         this.replyDuration.observe({ channel, outcome }, seconds());
       },
     };
+  }
+
+  /** A reply's context read: after the one kept (`used`), or the whole window (docs/adr/0050). */
+  context(kept: 'used' | 'none' | 'stale'): void {
+    this.contexts.inc({ kept });
   }
 
   /** The model with each streamed call counted and timed, and its reported tokens added up. */

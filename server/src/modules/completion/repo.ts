@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, sql, type WithSubquery } from 'drizzle-orm';
+import { and, between, desc, eq, getTableColumns, sql, type WithSubquery } from 'drizzle-orm';
 import { type Db, schema } from '../../platform/db';
 import { type Columns, jsonColumns } from '../../platform/db/json';
 import { type Bound, preparedOnce } from '../../platform/db/prepared';
@@ -33,18 +33,39 @@ const bound = {
   holder: sql.placeholder('holder'),
 };
 
-/** What the first write answers when it took the lease: the user's message, the context and the tools. */
+/**
+ * What the first write answers when it took the lease: the user's message, the context and the tools.
+ * `earlier` holds the messages after the kept context's `since` when the statement `verified` it, else
+ * the newest window; oldest first either way.
+ */
 export interface LeaseClaimed {
   earlier: ContextMessage[];
+  verified: boolean;
   posted: MessageRow;
   installed: InstalledFunctionRow[];
 }
 
 /**
+ * The context a process kept of the conversation (docs/adr/0050-reply-context-kept-between-replies.md):
+ * `count` messages with ids from `from` through `since`. Nothing kept is `{since: 0, from: 0, count: 0}`,
+ * which the statement verifies trivially, reading the whole window after id 0.
+ */
+export interface KeptRange {
+  since: number;
+  from: number;
+  count: number;
+}
+
+export const NOTHING_KEPT: KeptRange = { since: 0, from: 0, count: 0 };
+
+type Lease = { holder: string; ms: number; history: number; kept?: KeptRange };
+
+/**
  * Takes the conversation's reply lease for `holder` (an instance id, ADR 0025) for `leaseMs` if none is
  * held — one atomic update, so of two instances racing for it exactly one wins — and in the same statement
  * stores the user's message `posted` and reads the conversation's last `history` messages before it, oldest
- * first (the reply's context), and the app's installed functions (its tools). Null when a lease is held,
+ * first (the reply's context; only those after `lease.kept` when the statement verifies it, see
+ * `LeaseClaimed`), and the app's installed functions (its tools). Null when a lease is held,
  * live or lapsed (nothing is stored then): a lapsed one is let go by `releaseStaleReplyLeases`, which stores
  * its notice. With `reserve`, the statement first counts the reply's request against the plan's terms
  * (billing's `reservationUpsert`) and takes the lease only if it was counted: `'refused'` past the limits,
@@ -54,7 +75,7 @@ export async function claimReplyLease(
   db: Db,
   vendorId: number,
   conversationId: number,
-  lease: { holder: string; ms: number; history: number },
+  lease: Lease,
   posted: NewMessage,
   appId: number,
 ): Promise<LeaseClaimed | null>;
@@ -62,7 +83,7 @@ export async function claimReplyLease(
   db: Db,
   vendorId: number,
   conversationId: number,
-  lease: { holder: string; ms: number; history: number },
+  lease: Lease,
   posted: NewMessage,
   appId: number,
   reserve: ReplyTerms | undefined,
@@ -71,7 +92,7 @@ export async function claimReplyLease(
   db: Db,
   vendorId: number,
   conversationId: number,
-  lease: { holder: string; ms: number; history: number },
+  lease: Lease,
   posted: NewMessage,
   appId: number,
   reserve?: ReplyTerms,
@@ -86,6 +107,7 @@ export async function claimReplyLease(
     creator: posted.creator,
     message: posted.message ?? null,
     appId,
+    ...(lease.kept ?? NOTHING_KEPT),
   };
   if (!reserve) {
     const [row] = await preparedOnce(db, 'claim_reply_lease', leaseClaim).execute(values);
@@ -101,7 +123,14 @@ export async function claimReplyLease(
     tokens,
   });
   if (!row) return 'refused';
-  return row.posted && { earlier: contextOf(row.earlier), posted: row.posted, installed: row.installed };
+  return (
+    row.posted && {
+      earlier: contextOf(row.earlier),
+      verified: row.verified,
+      posted: row.posted,
+      installed: row.installed,
+    }
+  );
 }
 
 /** The context's columns as messages, oldest first (they are read newest first). */
@@ -120,7 +149,10 @@ function contextOf(columns: Columns<ContextMessage>): ContextMessage[] {
   return out.sort((a, b) => a.id - b.id);
 }
 
-/** The lease taken (`leased`, only when `counted` has a row) and the user's message stored with it. */
+/**
+ * The lease taken (`leased`, only when `counted` has a row), the user's message stored with it, and what
+ * the statement reads: the tools and the context, after the kept context once `checked` verified it.
+ */
 function leaseWrites(db: Db, counted?: WithSubquery) {
   const leased = db.$with('leased').as(
     db
@@ -145,10 +177,24 @@ function leaseWrites(db: Db, counted?: WithSubquery) {
     select ${bound.vendorId}::integer, id, ${sql.placeholder('role')}::text, ${sql.placeholder('creator')}::text, ${sql.placeholder('message')}::text
     from ${leased}
     returning *`);
-  // The statement's snapshot predates the insert: these are the messages before the user's. Only the
-  // columns the prompt reads, as one JSON value of columns: a row each would be sent and mapped 199 times,
-  // and a list of objects costs PostgreSQL ~3× as much to build (docs/adr/0026-messages-contract.md
-  // "Amended 2026-11-25: a lean reply path").
+  const ofConversation = and(
+    eq(messages.vendorId, bound.vendorId),
+    eq(messages.conversationId, bound.conversationId),
+  );
+  const since = sql.placeholder('since');
+  // The kept context is the conversation's messages from `from` through `since` only if there are still
+  // `count` of them: messages are never changed or deleted, so a different count is a message committed
+  // late inside the range (docs/adr/0050-reply-context-kept-between-replies.md).
+  const checked = db.$with('checked').as(
+    db
+      .select({ verified: sql<boolean>`count(*) = ${sql.placeholder('count')}`.as('verified') })
+      .from(messages)
+      .where(and(ofConversation, between(messages.id, sql.placeholder('from'), since))),
+  );
+  // The statement's snapshot predates the insert: these are the messages before the user's, after the
+  // kept context when it holds. Only the columns the prompt reads, as one JSON value of columns: a row each
+  // would be sent and mapped 199 times, and a list of objects costs PostgreSQL ~3× as much to build
+  // (docs/adr/0026-messages-contract.md "Amended 2026-11-25: a lean reply path").
   const recent = db
     .select({
       id: messages.id,
@@ -158,22 +204,28 @@ function leaseWrites(db: Db, counted?: WithSubquery) {
       functionResponse: messages.functionResponse,
     })
     .from(messages)
-    .where(and(eq(messages.vendorId, bound.vendorId), eq(messages.conversationId, bound.conversationId)))
+    .where(
+      and(
+        ofConversation,
+        sql`${messages.id} > (select case when ${checked.verified} then ${since}::integer else 0 end from ${checked})`,
+      ),
+    )
     .orderBy(desc(messages.id))
     .limit(sql.placeholder('history'))
     .as('recent');
   const read = {
     installed: installedFunctionsJson(db, bound.vendorId, sql.placeholder('appId')),
     earlier: jsonColumns<ContextMessage>(recent),
+    verified: sql<boolean>`(select ${checked.verified} from ${checked})`,
   };
-  return { leased, post, read };
+  return { leased, post, checked, read };
 }
 
 function leaseClaim(db: Db, name: string) {
-  const { leased, post, read } = leaseWrites(db);
+  const { leased, post, checked, read } = leaseWrites(db);
   // One row when the lease was taken, none when it is held.
   return db
-    .with(leased, post)
+    .with(leased, post, checked)
     .select({ posted: post._.selectedFields, ...read })
     .from(post)
     .prepare(name);
@@ -188,10 +240,10 @@ function reservedLeaseClaim(db: Db, name: string) {
       tokens: sql.placeholder('tokens'),
     }),
   );
-  const { leased, post, read } = leaseWrites(db, counted);
+  const { leased, post, checked, read } = leaseWrites(db, counted);
   // No row when the request was not counted; a row without `posted` when the lease is held.
   return db
-    .with(counted, leased, post)
+    .with(counted, leased, post, checked)
     .select({ posted: post._.selectedFields, ...read })
     .from(counted)
     .leftJoin(post, sql`true`)

@@ -4,13 +4,14 @@ import { schema } from '../../platform/db';
 import { createTestServer, makeFunction, makeVendor, type TestServer } from '../../test/harness';
 import { readUsage, reserveRequest } from '../billing/repo';
 import { findClientByTokenHash, updateClient } from '../clients/repo';
-import { claimReplyLease, finishReply } from '../completion/repo';
+import { claimReplyLease, finishReply, type KeptRange } from '../completion/repo';
 import { makeChatApp, makeConversation, makeVendorModel } from '../completion/testing';
 import { findVendorByKey, type VendorRow } from '../vendors/repo';
 import {
   findConversationWithApp,
   findVendorConversationWithApp,
   insertMessages,
+  listMessages,
   openAppConversation,
   openConversationRow,
 } from './repo';
@@ -47,12 +48,15 @@ async function tenant(name: string, requests: number) {
 }
 
 type Tenant = Awaited<ReturnType<typeof tenant>>;
-const lease = (holder: string) => ({ holder, ms: 60_000, history: 199 });
+const lease = (holder: string, kept?: KeptRange) => ({ holder, ms: 60_000, history: 199, kept });
 
 const sendPeriod = { start: new Date('2026-10-01T00:00:00Z'), end: new Date('2026-11-01T00:00:00Z') };
 
-/** A send's statements; its first write counts the request in `sendPeriod` against `requests` (docs/adr/0046). */
-async function send(t: Tenant, as: VendorRow = t.vendor, requests: number | null = null) {
+/**
+ * A send's statements; its first write counts the request in `sendPeriod` against `requests` (docs/adr/0046)
+ * and reads the context after `kept` if it verifies it (docs/adr/0050).
+ */
+async function send(t: Tenant, as: VendorRow = t.vendor, requests: number | null = null, kept?: KeptRange) {
   const { db } = server.ctx;
   const vendor = await findVendorByKey(db, as.key);
   const found = await findConversationWithApp(db, vendor!.id, t.conversation.token);
@@ -64,7 +68,7 @@ async function send(t: Tenant, as: VendorRow = t.vendor, requests: number | null
     db,
     vendor!.id,
     t.conversation.id,
-    lease(`holder-${as.id}`),
+    lease(`holder-${as.id}`, kept),
     { role: 'user', creator: 'user', message: `from ${as.id}` },
     t.app.id,
     { period: sendPeriod, limits: { requests, tokens: null } },
@@ -88,24 +92,36 @@ describe('the prepared send statements across vendors', () => {
       'alpha_tool',
     ]);
 
-    // The attacker: vendor B with A's conversation token and ids, right after A's statements ran. Its
-    // request counts in B's own usage; A's lease, messages and count are untouched.
-    const stolen = await send(a, b.vendor);
+    // The context A's process keeps: A's messages through A's posted one.
+    const claimedByA = first.claimed !== 'refused' ? first.claimed : null;
+    const keptByA = { since: claimedByA!.posted.id, from: 0, count: claimedByA!.earlier.length + 1 };
+    expect(claimedByA?.verified).toBe(true);
+
+    // The attacker: vendor B with A's conversation token and ids and A's kept context, right after A's
+    // statements ran. Its request counts in B's own usage; A's lease, messages and count are untouched.
+    const stolen = await send(a, b.vendor, null, keptByA);
     expect(stolen.vendor?.id).toBe(b.vendor.id);
     expect(stolen.found).toBeNull();
     expect(stolen.claimed).toBeNull();
+    expect((await listMessages(db, a.vendor.id, a.conversation.id)).map((m) => m.message)).toEqual([
+      'alpha secret question',
+      'alpha secret answer',
+      `from ${a.vendor.id}`,
+    ]);
     expect([await countedIn(a.vendor), await countedIn(b.vendor)]).toEqual([1, 1]);
 
     await finishReply(db, a.vendor.id, a.conversation.id, `holder-${a.vendor.id}`, []);
     // B's limit of 1 is used up by the stolen attempt: refused, nothing taken; A's count does not matter.
     expect((await send(b, b.vendor, 1)).claimed).toBe('refused');
-    const own = await send(b, b.vendor, 2);
+    // A's kept context does not hold for B's conversation: B's whole window is read.
+    const own = await send(b, b.vendor, 2, keptByA);
     expect(own.found?.conversation.id).toBe(b.conversation.id);
     expect(own.found?.app.id).toBe(b.app.id);
     expect(own.found?.plan?.limits).toEqual({ requests: 3 });
     const claimed = own.claimed !== 'refused' ? own.claimed : null;
     expect(claimed?.installed.map((f) => f.functionKey)).toEqual(['beta_tool']);
     expect(claimed?.earlier.map((m) => m.message)).toEqual(['beta secret question', 'beta secret answer']);
+    expect(claimed?.verified).toBe(false);
     expect(claimed?.posted.vendorId).toBe(b.vendor.id);
 
     // B's last write under A's ids lets go of nothing of A's.
