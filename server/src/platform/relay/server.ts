@@ -64,7 +64,8 @@ export async function startRelay(
   hub.attach(io, { shared: Boolean(opts.redisUrl) });
 
   app.addHook('preClose', async () => {
-    io.disconnectSockets(true);
+    // This instance's sockets only: through the Redis adapter it would close every instance's.
+    io.local.disconnectSockets(true);
     if (opts.serve) io.engine.close();
   });
   app.addHook('onClose', async () => {
