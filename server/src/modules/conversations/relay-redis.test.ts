@@ -208,6 +208,8 @@ describe.runIf(Boolean(DATABASE_URL && REDIS_URL))('relay across two instances (
     } finally {
       await late.close();
     }
+    // Its stop closed its own sockets only.
+    expect(await onB.ask('get')).toEqual({ ok: true });
   });
 
   it('stops publishing for a room once its last client left', async () => {

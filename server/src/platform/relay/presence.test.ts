@@ -1,5 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { type Announcement, RoomPresence } from './presence';
+import { createClient } from 'redis';
+import { Server } from 'socket.io';
+import { describe, expect, it, vi } from 'vitest';
+import { uniq } from '../../test/harness';
+import { type Announcement, createPresenceAdapter, type PresenceAdapter, RoomPresence } from './presence';
+
+const REDIS_URL = process.env.REDIS_URL;
 
 /** An instance's presence whose announcements are kept in `sent` (nothing is published). */
 function instance(id: string, timeoutMs = 1_000) {
@@ -129,5 +134,37 @@ describe('room presence (the decision, without Redis)', () => {
     const sent = a.sent.length;
     void a.presence.remind();
     expect(a.sent.slice(sent)).toEqual([{ t: 'hello', id: 'a', seq: 2, rooms: [] }]);
+  });
+});
+
+describe.runIf(Boolean(REDIS_URL))('presence adapter (Redis)', () => {
+  const adapter = (io: Server) => io.of('/').adapter as PresenceAdapter;
+
+  it("resolves a join only once Redis answered its rooms' announcement, a concurrent one too", async () => {
+    const pub = createClient({ url: REDIS_URL });
+    const sub = pub.duplicate();
+    await Promise.all([pub.connect(), sub.connect()]);
+    // No HTTP server: the adapter alone, closed by hand.
+    const io = new Server();
+    try {
+      const order: string[] = [];
+      // Notes when Redis answered the publish of an `add`.
+      const publish = pub.publish.bind(pub);
+      vi.spyOn(pub, 'publish').mockImplementation(async (channel, message) => {
+        const n = await publish(channel, message);
+        if (JSON.parse(String(message)).t === 'add') order.push('announced');
+        return n;
+      });
+      io.adapter(createPresenceAdapter(pub, sub, { key: uniq('presence-test-'), onError: () => {} }));
+      const join = (socket: string) =>
+        Promise.resolve(adapter(io).addAll(socket, new Set([socket, 'room']))).then(() => order.push(socket));
+      // The second joiner finds the room already here: it waits for the same announcement.
+      await Promise.all([join('first'), join('second')]);
+      await expect.poll(() => order).toContain('announced');
+      expect(order).toEqual(['announced', 'first', 'second']);
+    } finally {
+      await adapter(io).close();
+      await Promise.allSettled([pub.quit(), sub.quit()]);
+    }
   });
 });
