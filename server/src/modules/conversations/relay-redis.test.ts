@@ -87,12 +87,13 @@ describe.runIf(Boolean(DATABASE_URL && REDIS_URL))('relay across two instances (
   }
 
   /**
-   * Emits to each room from `server`, then to the marker's room; once Redis carried the marker (published
-   * after them on the same connection), the rooms of those that were published.
+   * Tells each room from `server` that its state changed (straight to the adapter's broadcast: the hub checks
+   * nothing), then the marker's room; once Redis carried the marker (published after them on the same
+   * connection), the rooms of those that were published.
    */
   async function publishedFrom(server: ListeningTestServer, rooms: string[]): Promise<string[]> {
     const from = published.length;
-    for (const room of rooms) server.ctx.relay.emit(room, 'probe', {});
+    for (const room of rooms) server.ctx.relay.stateChanged(room, {});
     server.ctx.relay.emit(marker.token, 'probe', {});
     await expect.poll(() => published.slice(from)).toContain(marker.token);
     return published.slice(from).filter((room) => room !== marker.token);

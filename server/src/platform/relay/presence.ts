@@ -267,11 +267,9 @@ export class PresenceAdapter extends RedisAdapter {
   }
 
   override broadcast(packet: unknown, opts: BroadcastOptions): void {
-    // No socket in any target room on any instance: nothing to publish, nobody here to deliver to.
-    if (!opts.flags?.local && opts.rooms.size > 0 && ![...opts.rooms].some((room) => this.watched(room))) {
-      return;
-    }
-    super.broadcast(packet, opts);
+    // Otherwise no socket is in any target room on any instance: nothing to publish, nobody here to deliver to.
+    if (opts.flags?.local || opts.rooms.size === 0 || this.anyWatched(opts.rooms))
+      super.broadcast(packet, opts);
   }
 
   override async close(): Promise<void> {
@@ -282,6 +280,11 @@ export class PresenceAdapter extends RedisAdapter {
       this.presence.bye(),
     ]);
     await super.close();
+  }
+
+  private anyWatched(rooms: Set<string>): boolean {
+    for (const room of rooms) if (this.watched(room)) return true;
+    return false;
   }
 
   private async resync(): Promise<void> {
