@@ -201,6 +201,8 @@ export class PresenceAdapter extends RedisAdapter {
   /** Rooms whose `add` is being published: a second joiner waits for it too. */
   private readonly announcing = new Map<string, Promise<void>>();
   private readonly timer: NodeJS.Timeout;
+  private readonly heartbeatMs: number;
+  private lastTick = Date.now();
   // After a reconnect (subscriptions restored) this instance may have missed announcements: start over.
   private readonly onReady = () => void this.resync().catch(this.onError);
   private readonly onError: (err: unknown) => void;
@@ -217,6 +219,7 @@ export class PresenceAdapter extends RedisAdapter {
   constructor(nsp: Namespace, pub: RedisClient, sub: RedisClient, opts: PresenceAdapterOptions) {
     super(nsp, pub, sub, { key: opts.key });
     const heartbeatMs = opts.heartbeatMs ?? 5_000;
+    this.heartbeatMs = heartbeatMs;
     this.onError = opts.onError;
     this.announcements = presenceChannel(opts.key, nsp.name);
     this.countedChannels = [this.announcements, `${opts.key}-request#${nsp.name}#`];
@@ -295,7 +298,10 @@ export class PresenceAdapter extends RedisAdapter {
   private async tick(): Promise<void> {
     // Closed by its owner (not reconnecting): nothing more to say.
     if (!this.pubClient.isOpen) return clearInterval(this.timer);
-    this.presence.expire(Date.now());
+    const now = Date.now();
+    // A late tick means this event loop stalled, with others' heartbeats still unread: judge no one by it.
+    if (now - this.lastTick < 2 * this.heartbeatMs) this.presence.expire(now);
+    this.lastTick = now;
     await this.presence.alive();
     await this.count();
     await Promise.all(this.presence.remind());
