@@ -78,8 +78,8 @@ export class RelayHub implements RelayPublisher {
   }
 
   /**
-   * `watched`: whether any instance may have a socket in a room (by default this instance's rooms; with Redis
-   * the presence adapter's view of every instance, docs/adr/0049-relay-room-presence.md).
+   * `watched`: whether any instance may have a socket in a room (one instance: its own rooms; with Redis the
+   * presence adapter's view of every instance, docs/adr/0049-relay-room-presence.md).
    */
   attach(io: Server, watched: (room: string) => boolean): void {
     this.io = io;
