@@ -58,6 +58,7 @@ import { JobQueue } from './platform/queue';
 import type { RateLimiter } from './platform/rate-limit';
 import { RelayHub } from './platform/relay/hub';
 import { limitSocketsPerAddress } from './platform/relay/limits';
+import type { PresenceTiming } from './platform/relay/presence';
 import { startRelay } from './platform/relay/server';
 import { registerSecurityHeaders } from './platform/security';
 import { registerHttpTracing, tracingOn } from './platform/tracing';
@@ -74,6 +75,8 @@ export interface BuildOptions {
   broadcast?: Broadcast;
   /** Serve the built console (default true). */
   serveWeb?: boolean;
+  /** The relay presence's heartbeat and timeout with Redis (tests shorten them). */
+  relayPresence?: PresenceTiming;
   now?: () => number;
 }
 
@@ -237,6 +240,7 @@ export async function buildApp(
     serve: opts.config.ROLES.includes('relay'),
     redisUrl: opts.config.REDIS_URL,
     redisKey: `${redisNamespace(opts.config)}relay`,
+    presence: opts.relayPresence,
     onConnection: (socket) => handleRelayConnection(ctx, socket),
     middleware: [
       limitSocketsPerAddress(

@@ -18,6 +18,7 @@ import { type Db, openDatabase, schema } from '../platform/db';
 import { queryLogOf } from '../platform/db/statements';
 import type { RouteSpec } from '../platform/http/route';
 import { MemoryRateLimiter } from '../platform/rate-limit';
+import type { PresenceTiming } from '../platform/relay/presence';
 
 export interface TestServer {
   app: FastifyInstance;
@@ -226,10 +227,11 @@ export interface ListeningTestServer extends TestServer {
 /**
  * A test server listening on a real port (0 = any free one), for socket.io clients. With `databaseUrl`
  * it joins that database (a second instance sharing the first one's data; the owner drops it);
- * otherwise it makes its own like createTestServer. `env` adds configuration (e.g. REDIS_URL).
+ * otherwise it makes its own like createTestServer. `env` adds configuration (e.g. REDIS_URL);
+ * `relayPresence` shortens the relay presence's heartbeat and timeout.
  */
 export async function createListeningTestServer(
-  opts: { databaseUrl?: string; env?: Record<string, string> } = {},
+  opts: { databaseUrl?: string; env?: Record<string, string>; relayPresence?: PresenceTiming } = {},
 ): Promise<ListeningTestServer> {
   const baseUrl = process.env.DATABASE_URL;
   const pgdb = opts.databaseUrl || !baseUrl ? null : await freshPostgresUrl(baseUrl);
@@ -252,6 +254,7 @@ export async function createListeningTestServer(
       secretBox: new SecretBox(Buffer.alloc(32, 7)),
       serveWeb: false,
       now: () => Date.now() + clock.offsetSeconds * 1000,
+      relayPresence: opts.relayPresence,
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();

@@ -1,10 +1,15 @@
+import { createClient } from 'redis';
+import { Server } from 'socket.io';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { redisNamespace } from '../../platform/config';
+import { createPresenceAdapter, type PresenceAdapter, presenceChannel } from '../../platform/relay/presence';
 import {
   Client,
   createListeningTestServer,
   type ListeningTestServer,
   makeUser,
   makeVendor,
+  uniq,
 } from '../../test/harness';
 import { RelayClient } from '../../test/relay-client';
 import type { AppRow } from '../completion/repo';
@@ -16,40 +21,87 @@ import {
   ScriptedModel,
   text,
 } from '../completion/testing';
+import type { VendorRow } from '../vendors/repo';
 
 const DATABASE_URL = process.env.DATABASE_URL;
 const REDIS_URL = process.env.REDIS_URL;
 
 /** Two app instances sharing one PostgreSQL database and one Redis: rooms span both. */
 describe.runIf(Boolean(DATABASE_URL && REDIS_URL))('relay across two instances (PostgreSQL + Redis)', () => {
+  // Heartbeats often enough that a test waits little for a count or a timeout (docs/adr/0049).
+  const relayPresence = { heartbeatMs: 100, timeoutMs: 1_000 };
+  const env = { REDIS_URL: REDIS_URL! };
   let a: ListeningTestServer;
   let b: ListeningTestServer;
   let httpB: Client;
+  let vendor: VendorRow;
+  let user: Awaited<ReturnType<typeof makeUser>>;
   let app: AppRow;
+  let relayKey: string;
+  /** A raw subscriber on the deployment's adapter channels: the rooms broadcasts were published for, in order. */
+  let redis: ReturnType<typeof createClient>;
+  const published: string[] = [];
+  /** A conversation a client on B stays joined to: a broadcast to it is always published. */
+  let marker: { token: string; socket: RelayClient };
   const sockets: RelayClient[] = [];
 
   beforeAll(async () => {
-    a = await createListeningTestServer({ env: { REDIS_URL: REDIS_URL! } });
-    b = await createListeningTestServer({ databaseUrl: a.databaseUrl, env: { REDIS_URL: REDIS_URL! } });
-    const vendor = await makeVendor(a.ctx);
-    const user = await makeUser(a.ctx, { vendors: [vendor] });
+    a = await createListeningTestServer({ env, relayPresence });
+    b = await createListeningTestServer({ databaseUrl: a.databaseUrl, env, relayPresence });
+    vendor = await makeVendor(a.ctx);
+    user = await makeUser(a.ctx, { vendors: [vendor] });
     httpB = await Client.signedIn(b.app, user.email, user.password);
     httpB.vendorKey = vendor.key;
     app = await makeChatApp(a.ctx, vendor, { model: await makeVendorModel(a.ctx, vendor) });
+    relayKey = `${redisNamespace(a.ctx.config)}relay`;
+    redis = createClient({ url: REDIS_URL });
+    await redis.connect();
+    const rooms = `${relayKey}#/#`;
+    await redis.pSubscribe(`${rooms}*`, (_message, channel) =>
+      published.push(channel.slice(rooms.length, -1)),
+    );
+    const token = (await makeConversation(a.ctx, app)).token;
+    const kept: RelayClient[] = [];
+    marker = { token, socket: await joined(b, token, kept) };
   });
   afterEach(() => {
     for (const s of sockets.splice(0)) s.close();
   });
   afterAll(async () => {
+    marker?.socket.close();
+    await redis?.quit();
     await b?.close();
     await a?.close();
   });
 
-  async function joined(server: ListeningTestServer, token: string) {
+  /** `kept`: where the socket is kept to be closed (by default, after each test). */
+  async function joined(server: ListeningTestServer, token: string, kept = sockets) {
     const c = await RelayClient.connect(server.url, httpB.relayAuth());
-    sockets.push(c);
+    kept.push(c);
     expect(await c.ask('join', token)).toEqual({ ok: true });
     return c;
+  }
+
+  function send(http: Client, token: string, content: string, headers: Record<string, string> = {}) {
+    return http.request({ method: 'POST', url: `/v1/conversations/${token}`, payload: { content }, headers });
+  }
+
+  /**
+   * Tells each room from `server` that its state changed (straight to the adapter's broadcast: the hub checks
+   * nothing), then the marker's room; once Redis carried the marker (published after them on the same
+   * connection), the rooms of those that were published.
+   */
+  async function publishedFrom(server: ListeningTestServer, rooms: string[]): Promise<string[]> {
+    const from = published.length;
+    for (const room of rooms) server.ctx.relay.stateChanged(room, {});
+    server.ctx.relay.emit(marker.token, 'probe', {});
+    await expect.poll(() => published.slice(from)).toContain(marker.token);
+    return published.slice(from).filter((room) => room !== marker.token);
+  }
+
+  /** Sure of every instance's rooms: a room nobody joined is known unwatched (never so while unsure). */
+  async function sure(server: ListeningTestServer) {
+    await expect.poll(() => server.ctx.relay.watched(uniq('nobody-')), { timeout: 5_000 }).toBe(false);
   }
 
   it('delivers a completion run on instance B to clients on A, in order, input_async per poster', async () => {
@@ -59,12 +111,7 @@ describe.runIf(Boolean(DATABASE_URL && REDIS_URL))('relay across two instances (
     const watcherB = await joined(b, conversation.token);
     b.ctx.completion.resolveModel = () => new ScriptedModel([[text('across '), text('instances'), finish()]]);
 
-    const res = await httpB.request({
-      method: 'POST',
-      url: `/v1/conversations/${conversation.token}`,
-      payload: { content: 'Hello from B' },
-      headers: { 'x-relay-socket': poster.id },
-    });
+    const res = await send(httpB, conversation.token, 'Hello from B', { 'x-relay-socket': poster.id });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.map((m: { message: string }) => m.message)).toEqual([
       'Hello from B',
@@ -109,6 +156,107 @@ describe.runIf(Boolean(DATABASE_URL && REDIS_URL))('relay across two instances (
     ]);
     expect(await onB.ask('get')).toEqual({ ok: true });
     expect(onB.received.at(-1)).toEqual({ event: 'get', data: { from: 'B', and: 'A' } });
+  });
+
+  it('publishes nothing for a conversation nobody joined, and every event once a client joined', async () => {
+    const conversation = await makeConversation(a.ctx, app);
+    await sure(b);
+    const from = published.length;
+    b.ctx.completion.resolveModel = () => new ScriptedModel([[text('unheard'), finish()]]);
+    expect((await send(httpB, conversation.token, 'Nobody listens')).statusCode).toBe(200);
+    await publishedFrom(b, []);
+    expect(published.slice(from)).not.toContain(conversation.token);
+
+    const watcher = await joined(a, conversation.token);
+    b.ctx.completion.resolveModel = () => new ScriptedModel([[text('heard'), finish()]]);
+    expect((await send(httpB, conversation.token, 'Someone listens')).statusCode).toBe(200);
+    await watcher.waitForMessage('completion.ended');
+    expect(
+      watcher
+        .messages()
+        .map((m) => m.type)
+        .filter((type) => type !== 'debug'),
+    ).toEqual([
+      'completion.started',
+      'user_input',
+      'completion_stream',
+      'completion.finished',
+      'completion.ended',
+    ]);
+    expect(published).toContain(conversation.token);
+  });
+
+  it("reaches a client joined before its instance started: it learned the other instances' rooms", async () => {
+    const conversation = await makeConversation(a.ctx, app);
+    const onB = await joined(b, conversation.token);
+    const late = await createListeningTestServer({ databaseUrl: a.databaseUrl, env, relayPresence });
+    try {
+      await sure(late);
+      expect(late.ctx.relay.watched(conversation.token)).toBe(true);
+      const http = await Client.signedIn(late.app, user.email, user.password);
+      http.vendorKey = vendor.key;
+      late.ctx.completion.resolveModel = () => new ScriptedModel([[text('late'), finish()]]);
+      expect((await send(http, conversation.token, 'From a new instance')).statusCode).toBe(200);
+      await onB.waitForMessage('completion.ended');
+      expect(onB.messages().filter((m) => m.type !== 'debug')).toEqual([
+        { type: 'completion.started', data: { input_async: true } },
+        {
+          type: 'user_input',
+          data: { message: expect.objectContaining({ message: 'From a new instance' }) },
+        },
+        { type: 'completion_stream', data: { chunk: 'late' } },
+        { type: 'completion.finished', data: { input_async: true } },
+        { type: 'completion.ended', data: {} },
+      ]);
+    } finally {
+      await late.close();
+    }
+    // Its stop closed its own sockets only.
+    expect(await onB.ask('get')).toEqual({ ok: true });
+  });
+
+  it('stops publishing for a room once its last client left', async () => {
+    const conversation = await makeConversation(a.ctx, app);
+    const onB = await joined(b, conversation.token);
+    await sure(a);
+    expect(await publishedFrom(a, [conversation.token])).toEqual([conversation.token]);
+    onB.close();
+    await expect.poll(() => a.ctx.relay.watched(conversation.token)).toBe(false);
+    expect(await publishedFrom(a, [conversation.token])).toEqual([]);
+  });
+
+  it('forgets the rooms of an instance gone without a goodbye, after the timeout', async () => {
+    const room = uniq('gone-');
+    // An instance of its own (no HTTP server), whose Redis connections end abruptly: no `bye`.
+    const pub = createClient({ url: REDIS_URL });
+    const sub = pub.duplicate();
+    await Promise.all([pub.connect(), sub.connect()]);
+    const io = new Server();
+    io.adapter(createPresenceAdapter(pub, sub, { key: relayKey, ...relayPresence, onError: () => {} }));
+    await (io.of('/').adapter as PresenceAdapter).addAll('its-socket', new Set([room]));
+    // Sure, and knowing the room (A's subscriber has read the announcement; nothing else waits here).
+    await expect.poll(() => !a.ctx.relay.watched(uniq('nobody-')) && a.ctx.relay.watched(room)).toBe(true);
+    expect(await publishedFrom(a, [room])).toEqual([room]);
+    sub.destroy();
+    pub.destroy();
+    await expect.poll(() => a.ctx.relay.watched(room), { timeout: 5_000 }).toBe(false);
+    expect(await publishedFrom(a, [room])).toEqual([]);
+  });
+
+  it('publishes every event while a listener on the presence channel has not told its rooms', async () => {
+    const room = uniq('nobody-');
+    await sure(a);
+    expect(await publishedFrom(a, [room])).toEqual([]);
+    const stranger = createClient({ url: REDIS_URL });
+    await stranger.connect();
+    try {
+      await stranger.subscribe(presenceChannel(relayKey), () => {});
+      await expect.poll(() => a.ctx.relay.watched(room), { timeout: 5_000 }).toBe(true);
+      expect(await publishedFrom(a, [room])).toEqual([room]);
+    } finally {
+      await stranger.quit();
+    }
+    await sure(a);
   });
 });
 

@@ -42,7 +42,7 @@ export const callerRoom = (kind: CallerRoomKind, id: number) => `caller:${kind}:
  */
 export class RelayHub implements RelayPublisher {
   private io: Server | null = null;
-  private shared = false;
+  private isWatched: (room: string) => boolean = () => false;
 
   /** This instance's sockets and the conversation rooms they joined, read at each scrape. */
   constructor(metrics?: Metrics) {
@@ -77,10 +77,13 @@ export class RelayHub implements RelayPublisher {
     return n;
   }
 
-  /** `shared`: other instances' rooms are reached through the adapter (Redis), so none is known empty here. */
-  attach(io: Server, opts: { shared: boolean } = { shared: false }): void {
+  /**
+   * `watched`: whether any instance may have a socket in a room (one instance: its own rooms; with Redis the
+   * presence adapter's view of every instance, docs/adr/0049-relay-room-presence.md).
+   */
+  attach(io: Server, watched: (room: string) => boolean): void {
     this.io = io;
-    this.shared = opts.shared;
+    this.isWatched = watched;
   }
 
   detach(): void {
@@ -100,6 +103,11 @@ export class RelayHub implements RelayPublisher {
     this.io.in(ids.map((id) => callerRoom(kind, id))).disconnectSockets(true);
   }
 
+  /** Whether a socket on any instance may be in `room` (false while detached). */
+  watched(room: string): boolean {
+    return this.io !== null && this.isWatched(room);
+  }
+
   /** How many sockets have joined a conversation's room (on every instance, through the adapter). */
   async roomSize(token: string): Promise<number> {
     if (!this.io) return 0;
@@ -114,8 +122,8 @@ export class RelayHub implements RelayPublisher {
   ): void {
     if (!this.io) return;
     const room = opts.only ? memberRoom(token, opts.only) : token;
-    // A room nobody joined, on the only instance, hears nothing: skip encoding it (a reply's every chunk).
-    if (!this.shared && !this.io.of('/').adapter.rooms.has(room)) return;
+    // A room nobody joined hears nothing: skip encoding it (a reply's every chunk).
+    if (!this.isWatched(room)) return;
     const payload = JSON.stringify({ type, data });
     const target = this.io.to(room);
     (opts.except ? target.except(opts.except) : target).emit(RelayServerEvent.message, payload);

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { Server, type Socket } from 'socket.io';
 import type { RelayHub } from './hub';
 import type { RelayMiddleware } from './limits';
+import type { PresenceAdapter, PresenceTiming } from './presence';
 
 export interface RelayOptions {
   /** A socket.io server on the app's HTTP server at `/stream`, websocket transport only. */
@@ -11,6 +12,8 @@ export interface RelayOptions {
   redisUrl?: string;
   /** The adapter's channel prefix: this deployment's Redis namespace (`redisNamespace`). */
   redisKey?: string;
+  /** How often instances tell each other they are alive, and when one is forgotten (tests shorten them). */
+  presence?: PresenceTiming;
   /** What a connected socket may do (the conversations module answers join/get/set/patchState). */
   onConnection: (socket: Socket) => void;
   /** Checks a connection must pass before `onConnection` (limits per address). */
@@ -33,11 +36,13 @@ export async function startRelay(
     : new Server({ serveClient: false });
 
   let redis: { quit(): Promise<void> } | null = null;
+  // One instance: its own rooms are every room; with Redis, the presence adapter knows every instance's.
+  let watched = (room: string) => io.of('/').adapter.rooms.has(room);
   if (opts.redisUrl) {
     // Loaded only when REDIS_URL is set (they cost start time otherwise).
-    const [{ createClient }, { createAdapter }] = await Promise.all([
+    const [{ createClient }, { createPresenceAdapter }] = await Promise.all([
       import('redis'),
-      import('@socket.io/redis-adapter'),
+      import('./presence'),
     ]);
     const pub = createClient({ url: opts.redisUrl });
     const sub = pub.duplicate();
@@ -49,7 +54,16 @@ export async function startRelay(
       io.close();
       throw err;
     }
-    io.adapter(createAdapter(pub, sub, { key: opts.redisKey }));
+    // Publishes only what some instance can hear (docs/adr/0049-relay-room-presence.md).
+    io.adapter(
+      createPresenceAdapter(pub, sub, {
+        key: opts.redisKey ?? 'socket.io',
+        ...opts.presence,
+        onError: (err) => log.error({ err }, 'relay presence error'),
+      }),
+    );
+    const adapter = io.of('/').adapter as PresenceAdapter;
+    watched = (room) => adapter.watched(room);
     redis = {
       quit: async () => {
         await Promise.allSettled([pub.quit(), sub.quit()]);
@@ -61,10 +75,11 @@ export async function startRelay(
     for (const middleware of opts.middleware ?? []) io.use(middleware);
     io.on('connection', opts.onConnection);
   }
-  hub.attach(io, { shared: Boolean(opts.redisUrl) });
+  hub.attach(io, watched);
 
   app.addHook('preClose', async () => {
-    io.disconnectSockets(true);
+    // This instance's sockets only: through the Redis adapter it would close every instance's.
+    io.local.disconnectSockets(true);
     if (opts.serve) io.engine.close();
   });
   app.addHook('onClose', async () => {
