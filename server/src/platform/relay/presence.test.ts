@@ -24,6 +24,17 @@ function deliver(from: ReturnType<typeof instance>, to: ReturnType<typeof instan
   for (const a of from.sent.slice(since)) for (const other of to) other.presence.receive(a, now);
 }
 
+/** Two instances that know each other: A said hello (Redis counts one other), B answered. */
+function acquainted() {
+  const a = instance('a');
+  const b = instance('b');
+  void a.presence.hello(true);
+  a.presence.counted(1);
+  deliver(a, [b]);
+  deliver(b, [a]);
+  return { a, b };
+}
+
 describe('room presence (the decision, without Redis)', () => {
   it('is sure once every instance Redis counts sent its rooms, and hears only those rooms', () => {
     const a = instance('a');
@@ -51,12 +62,7 @@ describe('room presence (the decision, without Redis)', () => {
   });
 
   it('asks again after a lost announcement, and is not sure until the answer', () => {
-    const a = instance('a');
-    const b = instance('b');
-    void a.presence.hello(true);
-    a.presence.counted(1);
-    deliver(a, [b]);
-    deliver(b, [a]);
+    const { a, b } = acquainted();
     expect(a.presence.sure).toBe(true);
 
     const seen = b.sent.length;
@@ -76,12 +82,7 @@ describe('room presence (the decision, without Redis)', () => {
   });
 
   it("notices a lost last announcement by the heartbeat's number", () => {
-    const a = instance('a');
-    const b = instance('b');
-    void a.presence.hello(true);
-    a.presence.counted(1);
-    deliver(a, [b]);
-    deliver(b, [a]);
+    const { a, b } = acquainted();
     void b.presence.added('lost');
     void b.presence.alive();
     a.presence.receive(b.sent.at(-1)!, 0);
