@@ -218,7 +218,8 @@ describe.runIf(Boolean(DATABASE_URL && REDIS_URL))('relay across two instances (
   it('stops publishing for a room once its last client left', async () => {
     const conversation = await makeConversation(a.ctx, app);
     const onB = await joined(b, conversation.token);
-    await sure(a);
+    // A's subscriber has read B's announcement (a reply would first wait on the database; this probe does not).
+    await expect.poll(() => a.ctx.relay.watched(conversation.token)).toBe(true);
     expect(await publishedFrom(a, [conversation.token])).toEqual([conversation.token]);
     onB.close();
     await expect.poll(() => a.ctx.relay.watched(conversation.token)).toBe(false);
