@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { ContextMessage } from './input';
+import { type ContextMessage, functionCallsText } from './input';
 import { type KeptRange, NOTHING_KEPT } from './repo';
 
 /**
@@ -31,8 +31,7 @@ export function keptRange(kept: KeptContext | undefined): KeptRange {
 /** Strings as UTF-16 (V8 may keep them one byte a character; counting two bounds it) plus the object. */
 const MESSAGE_OVERHEAD_BYTES = 96;
 function sizeOf(m: ContextMessage): number {
-  const calls =
-    Array.isArray(m.functionCalls) && m.functionCalls.length ? JSON.stringify(m.functionCalls).length : 0;
+  const calls = functionCallsText(m).length;
   return MESSAGE_OVERHEAD_BYTES + 2 * ((m.message?.length ?? 0) + calls + (m.functionResponse?.length ?? 0));
 }
 

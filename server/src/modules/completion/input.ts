@@ -57,11 +57,14 @@ export type ContextMessage = Pick<
   'id' | 'role' | 'message' | 'functionCalls' | 'functionResponse'
 >;
 
+/** A message's tool calls as the prompt carries them, as text ('' without any). */
+export function functionCallsText(m: ContextMessage): string {
+  return Array.isArray(m.functionCalls) && m.functionCalls.length ? JSON.stringify(m.functionCalls) : '';
+}
+
 /** A cheap token estimate (~4 characters a token, plus a little per message), no tokenizer needed. */
 function estimatedTokens(m: ContextMessage): number {
-  const calls =
-    Array.isArray(m.functionCalls) && m.functionCalls.length ? JSON.stringify(m.functionCalls) : '';
-  return Math.ceil(((m.message?.length ?? 0) + calls.length) / 4) + 4;
+  return Math.ceil(((m.message?.length ?? 0) + functionCallsText(m).length) / 4) + 4;
 }
 
 /**
