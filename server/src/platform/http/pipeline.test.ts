@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { loadConfig } from '../config';
 import { MemoryRateLimiter } from '../rate-limit';
@@ -47,17 +47,44 @@ const answer = (header: string | undefined): VerifyResult => {
 };
 
 const calls: string[] = [];
+/** The X-Vendor keys read, in order; the key `boom` fails its read. */
+const vendorReads: string[] = [];
+
+/** The memory limiter, whose answers can be held back (a slow Redis round trip). */
+class HeldRateLimiter extends MemoryRateLimiter {
+  private held: Promise<void> | null = null;
+  hold(): () => void {
+    let release!: () => void;
+    this.held = new Promise((resolve) => {
+      release = resolve;
+    });
+    return () => {
+      this.held = null;
+      release();
+    };
+  }
+  override async hit(key: string, limit: number, windowSeconds: number) {
+    const answer = super.hit(key, limit, windowSeconds);
+    if (this.held) await this.held;
+    return answer;
+  }
+}
+const rateLimiter = new HeldRateLimiter();
 
 async function build(): Promise<FastifyInstance> {
   const app = Fastify();
   const pipeline = new Pipeline({
     config: loadConfig({ DATA_DIR: 'memory://' }),
-    rateLimiter: new MemoryRateLimiter(),
+    rateLimiter,
     ports: {
       sessions: { verifyCached: answer, verify: async (h) => answer(h), identityOf: async () => null },
       vendors: {
         byId: async (id) => VENDORS.find((v) => v.id === id) ?? null,
-        byKey: async (key) => VENDORS.find((v) => v.key === key) ?? null,
+        byKey: async (key) => {
+          vendorReads.push(key);
+          if (key === 'boom') throw new Error('the read failed');
+          return VENDORS.find((v) => v.key === key) ?? null;
+        },
       },
       owned: {
         app: async (vendorId, appId) => APPS.find((a) => a.vendorId === vendorId && a.id === appId) ?? null,
@@ -145,6 +172,20 @@ async function build(): Promise<FastifyInstance> {
       rateLimit: { bucket: 'current', per: 'caller', limit: 2, windowSeconds: 60 },
       response: z.object({ key: z.string() }),
       handler: ({ vendor }) => ({ key: vendor.key }),
+    }),
+    route({
+      method: 'POST',
+      url: '/v1/current/notes',
+      summary: 'vendor from X-Vendor, a body, limited per caller',
+      tags: ['test'],
+      access: { auth: 'user', vendor: 'header' },
+      rateLimit: { bucket: 'notes', per: 'caller', limit: 1, windowSeconds: 60 },
+      body: z.object({ text: z.string() }),
+      response: z.object({ key: z.string(), text: z.string() }),
+      handler: ({ vendor, body }) => {
+        calls.push(`note:${body.text}`);
+        return { key: vendor.key, text: body.text };
+      },
     }),
     route({
       method: 'POST',
@@ -278,6 +319,47 @@ describe('the request pipeline', () => {
     // Each caller has its own budget; an unauthenticated call is refused before it counts.
     expect((await withKey('su', 'v2')).json()).toEqual({ key: 'v2' });
     expect((await withKey('nobody', 'v1')).statusCode).toBe(401);
+  });
+
+  it("reads the vendor while the caller's rate limit is asked, and still answers a refusal before anything else", async () => {
+    calls.length = 0;
+    vendorReads.length = 0;
+    const note = (key: string, payload: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/v1/current/notes',
+        headers: { 'x-accesstoken': 'owner', 'x-vendor': key, 'content-type': 'application/json' },
+        payload,
+      });
+    // The limiter's answer is held: the vendor is already being read (docs/adr/0051).
+    const release = rateLimiter.hold();
+    const first = note('v1', '{"text":"hello"}');
+    await vi.waitFor(() => expect(vendorReads).toEqual(['v1']));
+    expect(calls).toEqual([]);
+    release();
+    expect((await first).json()).toEqual({ key: 'v1', text: 'hello' });
+    // Past the limit the refusal comes first, whatever the vendor or the body: an unknown vendor, a
+    // malformed body, a vendor whose read fails (no unhandled rejection is left behind).
+    for (const [key, payload] of [
+      ['v9', '{"text":"x"}'],
+      ['v1', '{"text":'],
+      ['boom', '{"text":"x"}'],
+    ] as const) {
+      const refused = await note(key, payload);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json().name).toBe('TooManyRequests');
+    }
+    expect(calls).toEqual(['note:hello']);
+    // Under its limit, a failed read is a server error, not a vendor someone may use.
+    const other = (key: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/v1/current/notes',
+        headers: { 'x-accesstoken': 'su', 'x-vendor': key, 'content-type': 'application/json' },
+        payload: '{"text":"x"}',
+      });
+    expect((await other('boom')).statusCode).toBe(500);
+    expect(calls).toEqual(['note:hello']);
   });
 
   it('keeps the raw body for routes that verify signatures, and answers HEAD for GET routes', async () => {

@@ -14,6 +14,7 @@ import type {
   FastifyReply,
   FastifyRequest,
   onRequestHookHandler,
+  preParsingHookHandler,
   preValidationHookHandler,
 } from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
@@ -46,6 +47,10 @@ declare module 'fastify' {
     ownedApp: AppRow | null;
     /** What a route's `vendorWith` read with the tenant, once the tenant was accepted. */
     vendorLoaded: unknown;
+    /** The caller's rate limit, asked in onRequest and awaited before the body is parsed. */
+    pendingLimit: Promise<void> | null;
+    /** The vendor's read, started in onRequest and checked in preValidation (null: nothing to read). */
+    pendingVendor: Promise<VendorRead> | null;
     /** The body as received, for routes declared with `rawBody: true` (signature checks). */
     rawBody?: string;
   }
@@ -73,6 +78,18 @@ class InputError extends Error {
   }
 }
 
+/** The vendor a request names, with what a route's `vendorWith` read beside it. */
+interface VendorRead {
+  vendor: VendorRow | null;
+  loaded?: unknown;
+}
+
+/** Marks a promise awaited later as handled, so a request that ends before awaiting it leaves no unhandled rejection. */
+function started<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => {});
+  return promise;
+}
+
 export interface PipelineOptions {
   config: Config;
   rateLimiter: RateLimiter;
@@ -84,13 +101,17 @@ export interface PipelineOptions {
  * runs, in this order:
  *   1. rate limit per address            (onRequest; declared `rateLimit.per: 'address'`)
  *   2. authenticate                      (onRequest; `access.auth`: signed session, user, superuser)
- *   3. rate limit per caller             (onRequest; `rateLimit.per: 'caller'`: keyed by who called)
- *   4. resolve the vendor and the role   (preValidation; `access.vendor`, `access.role`), then the
- *      vendor-owned resources the path names (`access.app`): 404 unless the vendor owns them
+ *   3. rate limit per caller             (`rateLimit.per: 'caller'`: keyed by who called; asked in onRequest,
+ *                                         its refusal answered in preParsing, before the body)
+ *   4. resolve the vendor and the role   (`access.vendor`, `access.role`: read from onRequest on, beside the
+ *      caller's rate limit; checked in preValidation), then the vendor-owned resources the path names
+ *      (`access.app`): 404 unless the vendor owns them
  *   5. validate params, query and body   (Fastify validation with the contracts' zod schemas)
  *   6. run the handler                   (typed, authorized input)
  *   7. present                           (the response schema serializes the answer; unknown keys dropped)
- * Failures at any step are AppErrors, answered by the one error handler below.
+ * Failures at any step are AppErrors, answered by the one error handler below. Steps 3 and 4 overlap their
+ * round trips (the rate limiter's store and the vendor's read): a refused caller's request costs that read,
+ * and a refusal is still answered in the order above (docs/adr/0051).
  */
 export class Pipeline {
   /** Every declaration registered so far (the role matrix test walks them). */
@@ -105,6 +126,8 @@ export class Pipeline {
     app.decorateRequest('tenant', null);
     app.decorateRequest('ownedApp', null);
     app.decorateRequest('vendorLoaded', undefined);
+    app.decorateRequest('pendingLimit', null);
+    app.decorateRequest('pendingVendor', null);
     app.setValidatorCompiler<z.ZodType>(({ schema, httpPart }) => (data) => {
       // Fastify hands an absent body over as null: a bodiless call is an empty object.
       const result = schema.safeParse(httpPart === 'body' && data === null ? {} : data);
@@ -155,20 +178,31 @@ export class Pipeline {
   private registerOne(app: FastifyInstance, spec: RouteSpec): void {
     const status = spec.status ?? (spec.response ? 200 : 204);
     const onRequest: onRequestHookHandler[] = [];
+    const preParsing: preParsingHookHandler[] = [];
+    const preValidation: preValidationHookHandler[] = [];
     const limit = spec.rateLimit;
     if (limit?.per === 'address') onRequest.push(this.limiter(spec, (request) => request.ip));
     if (spec.access.auth !== 'none') onRequest.push(this.authenticate(spec));
     if (limit?.per === 'caller') {
-      onRequest.push(
-        this.limiter(spec, (request) => {
-          const identity = request.identity;
-          if (request.outsider) return request.outsider.ownRateLimit ? null : request.outsider.id;
-          return identity?.user ? String(identity.user.id) : `session:${identity?.session.id ?? request.ip}`;
-        }),
-      );
+      const ask = this.ask(spec, (request) => {
+        const identity = request.identity;
+        if (request.outsider) return request.outsider.ownRateLimit ? null : request.outsider.id;
+        return identity?.user ? String(identity.user.id) : `session:${identity?.session.id ?? request.ip}`;
+      });
+      onRequest.push((request, _reply, done) => {
+        const decided = ask(request);
+        request.pendingLimit = decided && started(decided);
+        done();
+      });
+      preParsing.push((request, _reply, payload, done) => {
+        if (!request.pendingLimit) return done(null, payload);
+        request.pendingLimit.then(() => done(null, payload), done);
+      });
     }
-    const preValidation: preValidationHookHandler[] =
-      'vendor' in spec.access ? [this.resolveVendor(spec)] : [];
+    if ('vendor' in spec.access) {
+      onRequest.push(this.startVendorRead(spec));
+      preValidation.push(this.resolveVendor(spec));
+    }
 
     app.route({
       method: spec.method,
@@ -193,6 +227,7 @@ export class Pipeline {
         },
       },
       onRequest,
+      preParsing,
       preValidation,
       handler: async (request, reply) => {
         const output = await spec.handler({
@@ -217,13 +252,25 @@ export class Pipeline {
 
   /** `keyOf` answers null for a caller the limit does not apply to. */
   private limiter(spec: RouteSpec, keyOf: (request: FastifyRequest) => string | null): onRequestHookHandler {
+    const ask = this.ask(spec, keyOf);
+    return async (request) => {
+      await ask(request);
+    };
+  }
+
+  /** The limit's decision for a request: rejects with 429 past it, null when it does not apply. */
+  private ask(
+    spec: RouteSpec,
+    keyOf: (request: FastifyRequest) => string | null,
+  ): (request: FastifyRequest) => Promise<void> | null {
     const limit = spec.rateLimit!;
     const max = typeof limit.limit === 'function' ? limit.limit(this.opts.config) : limit.limit;
-    return async (request) => {
+    return (request) => {
       const key = keyOf(request);
-      if (key === null) return;
-      const hit = await this.opts.rateLimiter.hit(`${limit.bucket}:${key}`, max, limit.windowSeconds);
-      if (!hit.allowed) throw tooManyRequests(hit.retryAfter);
+      if (key === null) return null;
+      return this.opts.rateLimiter.hit(`${limit.bucket}:${key}`, max, limit.windowSeconds).then((hit) => {
+        if (!hit.allowed) throw tooManyRequests(hit.retryAfter);
+      });
     };
   }
 
@@ -272,31 +319,49 @@ export class Pipeline {
     };
   }
 
-  private resolveVendor(spec: RouteSpec): preValidationHookHandler {
-    const access = spec.access as { vendor: 'path' | 'header'; role?: MemberRole; app?: 'path' };
-    const { vendors, owned } = this.opts.ports;
-    return async (request) => {
-      if (request.outsider) return; // its vendor came with its credential
-      const identity = request.identity as SignedIn;
-      let vendor: VendorRow | null;
-      let loaded: unknown;
+  /** Starts the vendor's read for `resolveVendor`; a request it cannot name a vendor for reads nothing. */
+  private startVendorRead(spec: RouteSpec): onRequestHookHandler {
+    const access = spec.access as { vendor: 'path' | 'header' };
+    const { vendors } = this.opts.ports;
+    const read = (request: FastifyRequest): Promise<VendorRead> | null => {
       if (access.vendor === 'path') {
         const parsed = idParam.safeParse((request.params as Record<string, string>).vendorId);
-        if (!parsed.success) throw notFound('Vendor');
-        if (roleIn(identity, parsed.data) === null) throw notFound('Vendor');
-        vendor = await vendors.byId(parsed.data);
-      } else {
+        if (!parsed.success || roleIn(request.identity as SignedIn, parsed.data) === null) return null;
+        return vendors.byId(parsed.data).then((vendor) => ({ vendor }));
+      }
+      const key = request.headers['x-vendor'];
+      if (typeof key !== 'string' || key === '') return null;
+      if (spec.vendorWith) return spec.vendorWith(key, request.params);
+      return vendors.byKey(key).then((vendor) => ({ vendor }));
+    };
+    return (request, _reply, done) => {
+      // An outside caller's vendor comes with its credential.
+      if (!request.outsider) {
+        const pending = read(request);
+        request.pendingVendor = pending && started(pending);
+      }
+      done();
+    };
+  }
+
+  private resolveVendor(spec: RouteSpec): preValidationHookHandler {
+    const access = spec.access as { vendor: 'path' | 'header'; role?: MemberRole; app?: 'path' };
+    const { owned } = this.opts.ports;
+    return async (request) => {
+      if (request.outsider) return;
+      const identity = request.identity as SignedIn;
+      if (access.vendor === 'header') {
         const key = request.headers['x-vendor'];
         if (typeof key !== 'string' || key === '') throw badRequest(message('vendorHeaderRequired'));
-        if (spec.vendorWith) ({ vendor, loaded } = await spec.vendorWith(key, request.params));
-        else vendor = await vendors.byKey(key);
       }
+      const read = await request.pendingVendor;
+      const vendor = read?.vendor ?? null;
       const role = vendor?.active ? roleIn(identity, vendor.id) : null;
       if (!vendor || role === null) throw notFound('Vendor');
       if (access.role === 'owner' && role !== 'owner') throw notFound('Vendor');
       request.tenant = { vendor, role };
       // Handed over only once the vendor passed the same checks as without it.
-      request.vendorLoaded = loaded;
+      request.vendorLoaded = read!.loaded;
       if (access.app === 'path') {
         const appId = idParam.safeParse((request.params as Record<string, string>).appId);
         const app = appId.success ? await owned.app(vendor.id, appId.data) : null;
