@@ -5,7 +5,8 @@
  *   CONVERSATION_SQL_TRACE=1 also prints the SQL statements of one console send
  *   CONVERSATION_PARTS     which parts run (default: all of `overhead,first-chunk,realistic,history,long-answer,observability`; e.g. one part to profile)
  *   CONVERSATION_PROFILE   a file name: a CPU profile of the realistic part's relay cell only (the process holds the
- *                          load generator, the relay clients and the fake provider too; `http/areas.ts` reads it)
+ *                          load generator, the relay clients and the fake provider too; `http/areas.ts` reads it),
+ *                          and <file>.alone.1.cpuprofile of the llmor in a child process of the same part
  *
  * On the embedded default (PGlite in memory, every role in one process), in one run:
  *
@@ -20,7 +21,9 @@
  *    joined to the conversation times `completion_stream` from the provider's first SSE byte (at 1 and 8
  *    concurrent conversations); the provider read directly by fetch is the baseline. Goal: ≤ 5 ms.
  *    2b. The same with a realistic provider (first token after 300 ms, then 20 chunks 20 ms apart) at 32
- *    conversations at once (`realistic`). Goal: overhead p50 ≤ 2 ms, p99 ≤ 10 ms.
+ *    conversations at once (`realistic`), llmor in this process and then alone in a child process (its
+ *    event loop and garbage collector not shared with the 32 clients and the provider). Goal: overhead p50
+ *    ≤ 2 ms, p99 ≤ 10 ms.
  * 3. Reply time against history length: the offline demo model with no delay (only llmor's own work
  *    timed) through the completion engine, a fresh conversation against one holding 1,000 stored
  *    messages (goal ≤ 1.5×); and console sends over HTTP as the caller times them, against the fake
@@ -28,17 +31,22 @@
  *    default 200), before and after analyzing `messages` (goal ≤ 1.1×).
  * 4. Long answer: CPU per reply of console sends and of the provider called directly, with answers of 5
  *    and of 500 streamed chunks (one caller); llmor's CPU per streamed chunk is the difference of the
- *    differences over the 495 extra chunks. Goal: ≤ 0.1 ms.
+ *    differences over the 495 extra chunks. Goal: ≤ 0.1 ms. 4b. The same as a console user meets it
+ *    (`pacedChunksPart`): chunks 2 ms apart, each read alone, with and without a relay client joined, llmor
+ *    alone in a child process; beside it the floor, a bare reader of the same stream in a child of its own.
  * 5. Metrics and traces (docs/adr/0035-metrics.md, docs/adr/0040-traces.md): console sends at 8 concurrent
  *    against this server (no METRICS_TOKEN, no traces), a twin with METRICS_TOKEN, and a third with
  *    METRICS_TOKEN and traces exported over OTLP to a local receiver that keeps nothing, in rotating rounds;
  *    CPU per reply and p50 of each, the median of the rounds' ratios against the first, one scrape to check
  *    every reply was counted. Goals: < 3 % with metrics on and traces off, < 10 % with both on.
  */
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { Session as Inspector } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { RelayMessageType, RelayServerEvent, relayMessage } from '@llmor/contracts';
 import { CompletionMetrics } from '@llmor/server/modules/completion/metrics';
 import { makeChatApp, makeConversation } from '@llmor/server/modules/completion/testing';
@@ -50,6 +58,7 @@ import { createMetrics, registerMetrics } from '@llmor/server/platform/metrics';
 import { startTracing } from '@llmor/server/platform/tracing';
 import { sql } from 'drizzle-orm';
 import Fastify from 'fastify';
+import { nextMessage } from '../lib/child';
 import { directStreamBody, FAKE_REPLY, LONG_REPLY_CHUNKS, startFakeProvider } from '../lib/fake-provider';
 import {
   consoleSession,
@@ -216,17 +225,79 @@ async function directFirstChunks(n: number, sends: number, label: string): Promi
 }
 
 /**
+ * The llmor the relay clients send to and listen on: this process's server (beside the load generator, the
+ * clients and the fake provider), or one alone in a child process (`lib/server-child.ts`), whose CPU is read
+ * from it (`cpuMs`: its CPU time so far).
+ */
+interface Target {
+  url: string;
+  session: Session;
+  conversations(n: number): Promise<string[]>;
+  cpuMs?: () => Promise<number>;
+  /** Starts (true) or stops and writes (false) the child's CPU profile; with CONVERSATION_PROFILE only. */
+  profiling?: (on: boolean) => Promise<void>;
+  stop?: () => Promise<void>;
+}
+
+const inProcess: Target = { url: server.url, session, conversations };
+
+/** llmor in a child process of its own, on this process's fake provider, with `n` conversations. */
+async function childTarget(n: number): Promise<Target> {
+  const child = fork(fileURLToPath(new URL('../lib/server-child.ts', import.meta.url)), {
+    execArgv: ['--import', 'tsx'],
+    env: {
+      ...process.env,
+      PROVIDER_URL: provider.url,
+      CONVERSATIONS: String(n),
+      // The child profiles itself when asked (`profiling`): <CONVERSATION_PROFILE>.alone.1.cpuprofile.
+      HTTP_PROFILE: process.env.CONVERSATION_PROFILE && `${process.env.CONVERSATION_PROFILE}.alone`,
+    },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ready = await nextMessage<{ url: string; vendorKey: string; conversations: string[] }>(
+    child,
+    'ready',
+  );
+  const unused = [...ready.conversations];
+  return {
+    url: ready.url,
+    session: await consoleSession(ready.url, ready.vendorKey),
+    conversations: async (count) => {
+      if (count > unused.length) throw new Error('the child opened too few conversations');
+      return unused.splice(0, count);
+    },
+    cpuMs: async () => {
+      const reply = nextMessage<{ micros: number }>(child, 'cpu');
+      child.send({ type: 'cpu' });
+      return (await reply).micros / 1000;
+    },
+    profiling: async (on: boolean) => {
+      const reply = nextMessage(child, on ? 'profile' : 'profiled');
+      child.send({ type: on ? 'profile' : 'profiled' });
+      await reply;
+    },
+    stop: async () => {
+      child.send({ type: 'stop' });
+      await once(child, 'exit');
+    },
+  };
+}
+
+/**
  * `n` conversations, each with a socket.io client joined, sending `sends` messages each (after 3 warm-up
  * sends): how long after the provider wrote its first SSE byte each client had the first
- * `completion_stream`, sorted, and the load's cell (CPU per send).
+ * `completion_stream`, sorted, and the load's cell (CPU per send: the target's when it is a child).
  */
 async function relayFirstChunks(
   n: number,
   sends: number,
   label: string,
+  target: Target = inProcess,
 ): Promise<{ latencies: number[]; cell: Cell }> {
-  const tokens = await conversations(n);
-  const sockets = await Promise.all(tokens.map((token) => relayClient(server.url, token, session.headers)));
+  const tokens = await target.conversations(n);
+  const sockets = await Promise.all(
+    tokens.map((token) => relayClient(target.url, token, target.session.headers)),
+  );
   const firstChunkAt = new Map<string, number>();
   const waiting: (string | null)[] = tokens.map(() => null);
   for (const [w, socket] of sockets.entries()) {
@@ -238,12 +309,13 @@ async function relayFirstChunks(
     });
   }
   const latencies: number[] = [];
+  const cpuBefore = await target.cpuMs?.();
   const cell = await load(
     n,
     async (w, i) => {
       const content = `${label} ${n}-${w}-${i}`;
       waiting[w] = content;
-      const ok = await send(tokens[w]!, content);
+      const ok = await sendTo(target.url, target.session, tokens[w]!, content);
       waiting[w] = null;
       const sent = provider.firstByteAt.get(content);
       const received = firstChunkAt.get(content);
@@ -253,6 +325,7 @@ async function relayFirstChunks(
     },
     { perCaller: sends + 3 },
   );
+  if (target.cpuMs) cell.cpuMs = ((await target.cpuMs()) - cpuBefore!) / cell.calls;
   for (const socket of sockets) socket.close();
   return { latencies: latencies.sort((a, b) => a - b), cell };
 }
@@ -315,26 +388,34 @@ async function realisticPart(): Promise<void> {
   provider.chunks = REALISTIC_CHUNKS;
   const n = REALISTIC_CONVERSATIONS;
   const direct = await directFirstChunks(n, REALISTIC_SENDS, 'realistic direct');
-  const { latencies: relay, cell } = await profiled(process.env.CONVERSATION_PROFILE, () =>
+  const here = await profiled(process.env.CONVERSATION_PROFILE, () =>
     relayFirstChunks(n, REALISTIC_SENDS, 'realistic'),
   );
+  const child = await childTarget(n);
+  const profile = process.env.CONVERSATION_PROFILE ? child.profiling : undefined;
+  await profile?.(true);
+  const alone = await relayFirstChunks(n, REALISTIC_SENDS, 'realistic alone', child);
+  await profile?.(false);
+  await child.stop?.();
   provider.pacing = null;
   provider.chunks = FAKE_REPLY.length;
   const at = (sorted: number[], p: number) => percentile(sorted, p);
   console.log(
     `\nFirst token, realistic provider (first chunk after ${REALISTIC_PACING.firstMs} ms, then ${REALISTIC_CHUNKS - 1} chunks ${REALISTIC_PACING.chunkMs} ms apart), ${n} conversations at once, ${REALISTIC_SENDS} sends each\n`,
   );
+  const row = (path: string, { latencies, cell }: { latencies: number[]; cell: Cell }) => [
+    path,
+    fmt(at(latencies, 50)),
+    fmt(at(latencies, 99)),
+    `${fmt(at(latencies, 50) - at(direct, 50))} / ${fmt(at(latencies, 99) - at(direct, 99))} ms`,
+    cell.cpuMs.toFixed(2),
+    '≤ 2 / ≤ 10 ms',
+  ];
   printTable([
     ['path', 'p50 ms', 'p99 ms', 'overhead p50 / p99', 'CPU ms / send', 'goal'],
     ['provider → fetch directly (baseline)', fmt(at(direct, 50)), fmt(at(direct, 99)), '', '', ''],
-    [
-      'provider → llmor → socket.io `completion_stream`',
-      fmt(at(relay, 50)),
-      fmt(at(relay, 99)),
-      `${fmt(at(relay, 50) - at(direct, 50))} / ${fmt(at(relay, 99) - at(direct, 99))} ms`,
-      cell.cpuMs.toFixed(2),
-      '≤ 2 / ≤ 10 ms',
-    ],
+    row('provider → llmor → socket.io `completion_stream` (all in this process)', here),
+    row('the same, llmor in a process of its own (CPU: its own)', alone),
   ]);
 }
 
@@ -480,6 +561,94 @@ async function longAnswerPart(): Promise<void> {
   ]);
   const perChunk = (overhead(LONG_REPLY_CHUNKS) - overhead(short)) / (LONG_REPLY_CHUNKS - short);
   console.log(`\nllmor CPU per streamed chunk: ${perChunk.toFixed(3)} ms (goal ≤ 0.1 ms)`);
+  await pacedChunksPart();
+}
+
+/** Chunks of the paced long answer; `PACED_CHUNK_MS` apart, each arrives in a read of its own. */
+const PACED_CHUNKS = 105;
+const PACED_CHUNK_MS = 2;
+const PACED_REPLIES = 20;
+
+/**
+ * 4b. The CPU a streamed chunk costs as a console user meets it: the provider writes its chunks
+ * `PACED_CHUNK_MS` apart (so llmor reads, parses and relays each alone, where the zero-latency answers above
+ * arrive in a few reads), with and without a relay client joined to the conversation, llmor alone in a
+ * child process whose own CPU is read. One caller, `PACED_REPLIES` replies a cell, after a warm-up.
+ */
+async function pacedChunksPart(): Promise<void> {
+  const target = await childTarget(5);
+  const reader = fork(fileURLToPath(new URL('../lib/stream-reader-child.ts', import.meta.url)), {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  await nextMessage(reader, 'ready');
+  /** The bare reader's CPU per answer of `chunks` (the same streamed request llmor makes). */
+  const floorPerReply = async (chunks: number) => {
+    provider.chunks = chunks;
+    const answer = nextMessage<{ cpuMs: number }>(reader, 'read');
+    const body = directStreamBody(`paced floor ${chunks}`);
+    reader.send({ type: 'read', url: `${provider.url}/chat/completions`, body, replies: PACED_REPLIES });
+    return (await answer).cpuMs;
+  };
+  const cpuPerReply = async (chunks: number, joined: boolean) => {
+    provider.chunks = chunks;
+    const [token] = await target.conversations(1);
+    const socket = joined ? await relayClient(target.url, token!, target.session.headers) : null;
+    const before = await target.cpuMs!();
+    const cell = await load(1, (_, i) => sendTo(target.url, target.session, token!, `paced ${chunks} ${i}`), {
+      perCaller: PACED_REPLIES,
+    });
+    const cpu = ((await target.cpuMs!()) - before) / cell.calls;
+    socket?.close();
+    if (cell.errors) throw new Error(`${cell.errors} paced sends failed`);
+    return cpu;
+  };
+  try {
+    await cpuPerReply(FAKE_REPLY.length, true); // warm-ups
+    await floorPerReply(FAKE_REPLY.length);
+    provider.pacing = { firstMs: 0, chunkMs: PACED_CHUNK_MS };
+    const cpu = {
+      floor: { short: await floorPerReply(FAKE_REPLY.length), long: await floorPerReply(PACED_CHUNKS) },
+      alone: {
+        short: await cpuPerReply(FAKE_REPLY.length, false),
+        long: await cpuPerReply(PACED_CHUNKS, false),
+      },
+      joined: {
+        short: await cpuPerReply(FAKE_REPLY.length, true),
+        long: await cpuPerReply(PACED_CHUNKS, true),
+      },
+    };
+    const perChunk = ({ short, long }: { short: number; long: number }) =>
+      ((long - short) / (PACED_CHUNKS - FAKE_REPLY.length)).toFixed(3);
+    console.log(
+      `\nLong answer, paced: chunks ${PACED_CHUNK_MS} ms apart, llmor alone in a child process (its CPU only), one caller, ${PACED_REPLIES} replies per cell\n`,
+    );
+    printTable([
+      [
+        'answer',
+        'bare reader CPU ms (floor)',
+        'llmor CPU ms / reply, no relay client',
+        'with a relay client joined',
+      ],
+      ...(['short', 'long'] as const).map((length) => [
+        `${length === 'short' ? FAKE_REPLY.length : PACED_CHUNKS} chunks`,
+        cpu.floor[length].toFixed(2),
+        cpu.alone[length].toFixed(2),
+        cpu.joined[length].toFixed(2),
+      ]),
+      [
+        "CPU per streamed chunk (llmor's goal ≤ 0.1 ms)",
+        perChunk(cpu.floor),
+        perChunk(cpu.alone),
+        perChunk(cpu.joined),
+      ],
+    ]);
+  } finally {
+    provider.pacing = null;
+    provider.chunks = FAKE_REPLY.length;
+    await target.stop?.();
+    reader.disconnect();
+  }
 }
 
 /**

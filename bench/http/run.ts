@@ -8,7 +8,7 @@
  *                  <file>.<n>.cpuprofile per cell (open one in Chrome's DevTools; areas.ts breaks them down together)
  *
  * The server's CPU per request of what the request pipeline costs around a service (ADR 0044): the servers
- * run in a child (server-child.ts) whose CPU time is read before and after each cell, so the load generator
+ * run in a child (`lib/server-child.ts`) whose CPU time is read before and after each cell, so the load generator
  * and the fake provider (here) are not counted; with BENCH_DATABASE=embedded the database's own CPU is
  * another process's and not counted either (on PGlite in memory it is the child's).
  *   - bare Fastify (no plugin, hook or schema) answering the same body as `GET /v1/account`: the baseline;
@@ -36,7 +36,7 @@ const provider = await startFakeProvider();
 /** Each caller sends in conversations of its own (a conversation answers one message at a time). */
 const conversationsPerCaller = Math.ceil(((ROUNDS + 1) * SENDS) / CALLERS / CONVERSATION_LENGTH) + 2;
 const conversationsNeeded = 1 + CALLERS * conversationsPerCaller;
-const child = fork(fileURLToPath(new URL('./server-child.ts', import.meta.url)), {
+const child = fork(fileURLToPath(new URL('../lib/server-child.ts', import.meta.url)), {
   execArgv: ['--import', 'tsx'],
   env: { ...process.env, PROVIDER_URL: provider.url, CONVERSATIONS: String(conversationsNeeded) },
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

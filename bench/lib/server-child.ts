@@ -1,5 +1,6 @@
 /**
- * The servers under measurement (started by run.ts as a child, so its CPU time is theirs alone): the real
+ * The servers under measurement (started by `http/run.ts` and `conversation/run.ts` as a child, so its CPU
+ * time, its event loop and its garbage collector are theirs alone): the real
  * llmor of `bench/lib/llmor.ts` on the fake provider run.ts started (`PROVIDER_URL`), and beside it a bare
  * Fastify with no plugin, no hook and no schema that answers a fixed JSON body (the baseline). It answers
  * `cpu` messages with its CPU time so far, and takes from `bare` messages the body a bare route answers.
@@ -9,10 +10,12 @@ import { Session } from 'node:inspector/promises';
 import { createClient } from '@llmor/server/modules/clients/service';
 import { makeConversation } from '@llmor/server/modules/completion/testing';
 import Fastify from 'fastify';
-import { startBenchServer } from '../lib/llmor';
+import { startBenchServer } from './llmor';
 
 const { server, ctx, vendor, admin, app } = await startBenchServer(process.env.PROVIDER_URL!, {
   SEND_RATE_PER_MINUTE: '1000000',
+  // conversation/run.ts joins 32 relay clients from one address.
+  RELAY_SOCKETS_PER_ADDRESS: '64',
 });
 const client = await createClient(ctx, vendor.id, app.id, admin.id, {
   name: 'bench',
