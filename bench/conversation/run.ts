@@ -6,7 +6,8 @@
  *   CONVERSATION_PARTS     which parts run (default: all of `overhead,first-chunk,realistic,history,long-answer,observability`; e.g. one part to profile)
  *   CONVERSATION_PROFILE   a file name: a CPU profile of the realistic part's relay cell only (the process holds the
  *                          load generator, the relay clients and the fake provider too; `http/areas.ts` reads it),
- *                          and <file>.alone.1.cpuprofile of the llmor in a child process of the same part
+ *                          and <file>.alone.1.cpuprofile of the llmor in a child process of the same part (or,
+ *                          with `long-answer` alone, of its paced 105-chunk cell without a relay client)
  *
  * On the embedded default (PGlite in memory, every role in one process), in one run:
  *
@@ -594,11 +595,15 @@ async function pacedChunksPart(): Promise<void> {
     provider.chunks = chunks;
     const [token] = await target.conversations(1);
     const socket = joined ? await relayClient(target.url, token!, target.session.headers) : null;
+    // CONVERSATION_PROFILE: the long cell without a client is profiled (<file>.alone.<n>.cpuprofile).
+    const profile = process.env.CONVERSATION_PROFILE && chunks === PACED_CHUNKS && !joined;
+    if (profile) await target.profiling!(true);
     const before = await target.cpuMs!();
     const cell = await load(1, (_, i) => sendTo(target.url, target.session, token!, `paced ${chunks} ${i}`), {
       perCaller: PACED_REPLIES,
     });
     const cpu = ((await target.cpuMs!()) - before) / cell.calls;
+    if (profile) await target.profiling!(false);
     socket?.close();
     if (cell.errors) throw new Error(`${cell.errors} paced sends failed`);
     return cpu;

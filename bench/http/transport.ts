@@ -3,6 +3,8 @@
  *   TRANSPORT_CALLS   streamed calls per cell (default 1000)
  *   TRANSPORT_ROUNDS  rounds (default 8); the sides alternate, which goes first alternating too
  *   TRANSPORT_CHUNKS  text chunks of an answer (default 5, the fake provider's; e.g. 21, a realistic answer)
+ *   TRANSPORT_PACING_MS  ms between the provider's chunks (default none: all at once); with it each chunk is
+ *                     read alone, as from a real model (then use a few calls: 105 chunks 2 ms apart take 0.2 s)
  *
  * One model turn (`SdkChatModel.stream` over the OpenAI-compatible package, read to its finish) against the
  * bench's fake provider, which runs in a child process so its CPU is not counted; this process's CPU per
@@ -28,6 +30,8 @@ import { median, printTable } from '../lib/load';
 if (process.env.TRANSPORT_PROVIDER) {
   const provider = await startFakeProvider();
   provider.chunks = Number(process.env.TRANSPORT_CHUNKS ?? provider.chunks);
+  const pacing = Number(process.env.TRANSPORT_PACING_MS ?? 0);
+  if (pacing > 0) provider.pacing = { firstMs: 0, chunkMs: pacing };
   process.send?.({ url: provider.url });
   process.on('disconnect', () => void provider.close().then(() => process.exit(0)));
 } else {
@@ -115,7 +119,7 @@ if (process.env.TRANSPORT_PROVIDER) {
   await Promise.all([guard.close(), agent.close()]);
 
   console.log(
-    `\nCPU per streamed provider call (5 text chunks), ${ROUNDS} rounds × ${CALLS} calls, one at a time\n`,
+    `\nCPU per streamed provider call (${process.env.TRANSPORT_CHUNKS ?? 5} text chunks${process.env.TRANSPORT_PACING_MS ? `, ${process.env.TRANSPORT_PACING_MS} ms apart` : ''}), ${ROUNDS} rounds × ${CALLS} calls, one at a time\n`,
   );
   printTable([
     ['transport', 'CPU µs / call (median)', 'each round'],
