@@ -13,6 +13,8 @@
  *     docs/adr/0047-a-lean-reply-path.md (the baseline);
  *   - `guard`: the outbound guard's `fetch` (its own undici handler since ADR 0047's amendment, a `Response`
  *     fed from the socket);
+ *   - `direct`: `OpenAiChatModel` (docs/adr/0052-openai-protocol-read-directly.md), the OpenAI protocol read
+ *     without the AI SDK, over the guard's `fetch`;
  *   - `raw`: no AI SDK: the same request through the guard's `fetch`, its SSE lines split and parsed with
  *     `JSON.parse`: the floor, so the AI SDK's own share of a call (request building, its stream stages, the
  *     chunks' zod validation) is `guard` minus `raw`.
@@ -20,7 +22,9 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { OpenAiChatModel } from '@llmor/server/modules/models/providers/openai-chat';
 import { SdkChatModel } from '@llmor/server/modules/models/providers/sdk';
+import type { ChatModel } from '@llmor/server/modules/models/providers/types';
 import { parseAllowList } from '@llmor/server/platform/outbound/addresses';
 import { OutboundGuard } from '@llmor/server/platform/outbound/guard';
 import { Agent, fetch as undiciFetch } from 'undici';
@@ -67,7 +71,7 @@ if (process.env.TRANSPORT_PROVIDER) {
       }).chatModel('fake'),
       { label: 'bench' },
     );
-  const turn = (chat: SdkChatModel) => async (content: string) => {
+  const turn = (chat: ChatModel) => async (content: string) => {
     let text = '';
     for await (const event of chat.stream({ messages: [{ role: 'user', content }] })) {
       if (event.type === 'text') text += event.text;
@@ -94,7 +98,19 @@ if (process.env.TRANSPORT_PROVIDER) {
     }
     return text;
   };
-  const sides = { fetch: turn(model(beforeFetch)), guard: turn(model(guard.fetch)), raw };
+  const direct = new OpenAiChatModel({
+    baseURL: url,
+    apiKey: 'sk-bench',
+    model: 'fake',
+    fetch: guard.fetch,
+    label: 'bench',
+  });
+  const sides = {
+    fetch: turn(model(beforeFetch)),
+    guard: turn(model(guard.fetch)),
+    direct: turn(direct),
+    raw,
+  };
 
   /** CPU µs of this process per streamed call. */
   async function cell(side: keyof typeof sides, calls: number): Promise<number> {
@@ -106,9 +122,14 @@ if (process.env.TRANSPORT_PROVIDER) {
     return (user + system) / calls;
   }
 
-  const names = ['fetch', 'guard', 'raw'] as const;
+  const names = ['fetch', 'guard', 'direct', 'raw'] as const;
   for (const side of names) await cell(side, CALLS); // warm-up
-  const results = { fetch: [] as number[], guard: [] as number[], raw: [] as number[] };
+  const results = {
+    fetch: [] as number[],
+    guard: [] as number[],
+    direct: [] as number[],
+    raw: [] as number[],
+  };
   const ratios: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 ? [...names].reverse() : names;
@@ -134,6 +155,11 @@ if (process.env.TRANSPORT_PROVIDER) {
       results.guard.map((v) => v.toFixed(0)).join(' '),
     ],
     ['ratio after / before', median(ratios).toFixed(2), ratios.map((v) => v.toFixed(2)).join(' ')],
+    [
+      'OpenAiChatModel over the guard (ADR 0052: no AI SDK)',
+      median(results.direct).toFixed(0),
+      results.direct.map((v) => v.toFixed(0)).join(' '),
+    ],
     [
       'no AI SDK: the guard, SSE split + JSON.parse',
       median(results.raw).toFixed(0),

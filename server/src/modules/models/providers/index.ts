@@ -200,23 +200,18 @@ export function chatModelFor(ctx: ProviderContext, row: Row, opts: ProviderOptio
         );
       });
     case 'openai-compatible':
+      // Read straight off the answer, without the AI SDK (docs/adr/0052).
       return lazyChat(async () => {
-        const [{ SdkChatModel }, { createOpenAICompatible }] = await Promise.all([
-          sdk(),
-          import('@ai-sdk/openai-compatible'),
-        ]);
         const url = baseURL ?? '';
-        const provider = createOpenAICompatible({
+        return new (await import('./openai-chat')).OpenAiChatModel({
           baseURL: url,
-          name: 'openai-compatible',
           apiKey: secrets.api_key,
-          includeUsage: true,
+          model: str(params.model) ?? '',
           fetch: guardedFetch(ctx),
+          label: compatibleLabel(url),
+          secrets: Object.values(secrets),
+          timeoutMs: opts.timeoutMs,
         });
-        return new SdkChatModel(
-          provider.chatModel(str(params.model) ?? ''),
-          sdkOptions(compatibleLabel(url), secrets, opts),
-        );
       });
     // Gemini, Mistral, Groq, DeepSeek: their own AI SDK packages (hosted.ts, ADR 0038).
     case 'google':

@@ -17,26 +17,35 @@ import { APICallError, embedMany, RetryError } from 'ai';
 import { outboundRefusal } from '../../../platform/outbound/guard';
 import { startModelCallSpan, type TraceContext } from '../../../platform/tracing';
 import {
+  type CallLabel,
+  callFailure,
+  DEFAULT_TIMEOUT_MS,
+  Deadline,
+  httpFailure,
+  jsonBody,
+  networkCode,
+  parsedArguments,
+  unreadable,
+} from './calls';
+import {
   type ChatMessage,
   type ChatModel,
   type ChatRequest,
   type ChatStreamEvent,
   type EmbeddingModel,
   ProviderError,
-  type ProviderErrorKind,
   type ToolCall,
   type ToolSpec,
-  textOf,
 } from './types';
 
-export const DEFAULT_TIMEOUT_MS = 60_000;
+export { type ErrorBodyReader, readOpenAiError } from './calls';
 
 // The SDK prints its warnings to the console, outside the JSON logs; the ones our calls raise name
 // choices made here on purpose (Gemini's thought-signature stand-in for the reasoning the engine keeps
 // no copy of, docs/adr/0038-providers.md).
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
 
-export interface SdkModelOptions {
+export interface SdkModelOptions extends CallLabel {
   /** Longest wait for the provider to start answering, and between two stream chunks (default 60 s). */
   timeoutMs?: number;
   /**
@@ -44,12 +53,6 @@ export interface SdkModelOptions {
    * the engine decides what to retry.
    */
   maxRetries?: number;
-  /** Shown in messages ("OpenAI", "Anthropic", "the server at http://…"). */
-  label: string;
-  /** Values that must never appear in an error message (the API key). */
-  secrets?: string[];
-  /** Reads the provider's error body (default: `{"error": {"message": …}}`, OpenAI's shape). */
-  readError?: ErrorBodyReader;
   /** Rewrites tool call ids the provider would refuse (Mistral's must be 9 letters or digits). */
   toolCallId?: (id: string) => string;
   /**
@@ -63,24 +66,6 @@ export interface SdkModelOptions {
    */
   finishNeedsReason?: boolean;
 }
-
-/**
- * What a provider said in an error body: its own message, and a kind when the status alone would
- * misname it (Gemini answers a wrong API key with HTTP 400). Any other text in the body is never
- * shown (ADR 0020).
- */
-export interface ProviderErrorBody {
-  message?: string;
-  kind?: HttpErrorKind;
-}
-/** The kinds an HTTP error answer can be. */
-type HttpErrorKind = Extract<ProviderErrorKind, 'auth' | 'rate_limit' | 'unavailable' | 'bad_request'>;
-export type ErrorBodyReader = (body: unknown) => ProviderErrorBody;
-
-/** `{"error": {"message": …}}`: OpenAI, Anthropic, Groq, DeepSeek and any OpenAI-compatible server. */
-export const readOpenAiError: ErrorBodyReader = (body) => ({
-  message: textOf((body as { error?: { message?: unknown } } | null)?.error?.message),
-});
 
 /**
  * Our messages → the provider specification's prompt, as `streamText` builds it (consecutive tool results
@@ -147,95 +132,21 @@ export function toFunctionTools(tools: ToolSpec[] | undefined): LanguageModelV3F
   }));
 }
 
-function redact(text: string, secrets: string[]): string {
-  let out = text;
-  for (const s of secrets) if (s.length >= 4) out = out.split(s).join('***');
-  return out.length > 300 ? `${out.slice(0, 300)}…` : out;
-}
-
-/** The error body as JSON, or undefined (an HTML page, a banner: never quoted). */
-function errorBody(err: APICallError): unknown {
-  try {
-    return JSON.parse(err.responseBody ?? '');
-  } catch {
-    return undefined;
-  }
-}
-
-function statusKind(status: number): HttpErrorKind {
-  if (status === 401 || status === 403) return 'auth';
-  if (status === 429) return 'rate_limit';
-  if (status >= 500) return 'unavailable';
-  return 'bad_request';
-}
-
 /** Any SDK or network failure → a ProviderError a console user can act on. Never includes the key. */
-export function toProviderError(
-  err: unknown,
-  opts: Pick<SdkModelOptions, 'label' | 'secrets' | 'readError'>,
-): ProviderError {
-  if (err instanceof ProviderError) return err;
-  const refused = outboundRefusal(err);
-  if (refused) return new ProviderError('bad_request', refused.message);
-  const label = opts.label;
-  const unreadable = () =>
-    new ProviderError('bad_response', `${label} sent a response that could not be read.`);
+export function toProviderError(err: unknown, opts: CallLabel): ProviderError {
   const e = RetryError.isInstance(err) ? err.lastError : err;
-  if (APICallError.isInstance(e)) {
-    const status = e.statusCode;
-    // Some adapters report an unreadable first chunk as a synthetic HTTP 500.
-    if (/^(JSON parsing failed|Type validation failed)/.test(e.message)) return unreadable();
-    if (status !== undefined && status >= 400) {
-      const said = (opts.readError ?? readOpenAiError)(errorBody(e));
-      const detail = said.message
-        ? `: ${redact(said.message, opts.secrets ?? [])}`
-        : `. The provider answered HTTP ${status} without an error message.`;
-      const kind = said.kind ?? statusKind(status);
-      const what = {
-        auth: `rejected the API key (HTTP ${status})`,
-        rate_limit: 'is rate-limiting requests',
-        unavailable: `is unavailable (HTTP ${status})`,
-        bad_request: `refused the request (HTTP ${status})`,
-      }[kind];
-      return new ProviderError(kind, `${label} ${what}${detail}`, status);
-    }
-    const code = networkCode(e);
-    if (status === undefined && (code || /Cannot connect to API/i.test(e.message))) {
-      return new ProviderError('unavailable', `Could not reach ${label}${code ? ` (${code})` : ''}.`);
-    }
-    // A 2xx whose body could not be read (malformed stream or JSON).
-    return unreadable();
-  }
+  // The SDK wraps a refused or failed fetch in an APICallError: the refusal is read through it.
+  if (!APICallError.isInstance(e) || outboundRefusal(e)) return callFailure(e, opts);
+  const status = e.statusCode;
+  // Some adapters report an unreadable first chunk as a synthetic HTTP 500.
+  if (/^(JSON parsing failed|Type validation failed)/.test(e.message)) return unreadable(opts);
+  if (status !== undefined && status >= 400) return httpFailure(status, jsonBody(e.responseBody), opts);
   const code = networkCode(e);
-  if (code) return new ProviderError('unavailable', `Could not reach ${label} (${code}).`);
-  // An error the provider sent inside an open stream (Bedrock's exception frames carry `{message}`).
-  const streamed = streamedErrorMessage(e);
-  if (streamed) {
-    return new ProviderError(
-      'unavailable',
-      `${label} stopped the answer: ${redact(streamed, opts.secrets ?? [])}`,
-    );
+  if (status === undefined && (code || /Cannot connect to API/i.test(e.message))) {
+    return new ProviderError('unavailable', `Could not reach ${opts.label}${code ? ` (${code})` : ''}.`);
   }
-  return unreadable();
-}
-
-/** The message of an error object a provider sent mid-stream (a plain object, not a thrown Error). */
-function streamedErrorMessage(err: unknown): string | null {
-  if (!err || typeof err !== 'object' || err instanceof Error) return null;
-  return textOf((err as { message?: unknown }).message) ?? null;
-}
-
-const NETWORK_CODES =
-  /^(ECONNREFUSED|ENOTFOUND|ECONNRESET|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|UND_ERR_SOCKET)$/;
-
-/** A network error code anywhere in the cause chain (fetch wraps them: TypeError → cause). */
-function networkCode(err: unknown): string | undefined {
-  let e = err as { code?: unknown; cause?: unknown } | undefined;
-  for (let depth = 0; e && depth < 5; depth++) {
-    if (typeof e.code === 'string' && NETWORK_CODES.test(e.code)) return e.code;
-    e = e.cause as typeof e;
-  }
-  return undefined;
+  // A 2xx whose body could not be read (malformed stream or JSON).
+  return unreadable(opts);
 }
 
 function mapFinish(reason: string, hadToolCalls: boolean): 'stop' | 'tool_calls' | 'length' | 'other' {
@@ -244,53 +155,6 @@ function mapFinish(reason: string, hadToolCalls: boolean): 'stop' | 'tool_calls'
   if (reason === 'length') return 'length';
   if (reason === 'tool-calls') return 'tool_calls';
   return 'other';
-}
-
-/**
- * A tool call's input as the provider streamed it (JSON text) → its arguments, as `streamText` reads it:
- * empty is `{}`, and text that is not JSON stays as it came (the engine answers the model with the error).
- */
-function parsedArguments(input: string): unknown {
-  if (input.trim() === '') return {};
-  try {
-    return JSON.parse(input);
-  } catch {
-    return input;
-  }
-}
-
-/**
- * Runs `fn` with a signal that aborts when the caller's does or when `timeoutMs` passes without `touch()`.
- * Tells apart our timeout from the caller's abort.
- */
-class Deadline {
-  readonly controller = new AbortController();
-  timedOut = false;
-  private timer: NodeJS.Timeout | undefined;
-  private readonly onAbort = () => this.controller.abort(this.caller?.reason);
-
-  constructor(
-    private readonly ms: number,
-    private readonly caller?: AbortSignal,
-  ) {
-    caller?.addEventListener('abort', this.onAbort, { once: true });
-    this.touch();
-  }
-
-  /** Starts the wait again: the same timer re-armed (a chunk's cost, so no new timer per chunk). */
-  touch(): void {
-    if (this.timer) this.timer.refresh();
-    else
-      this.timer = setTimeout(() => {
-        this.timedOut = true;
-        this.controller.abort(new Error('timeout'));
-      }, this.ms);
-  }
-
-  done(): void {
-    clearTimeout(this.timer);
-    this.caller?.removeEventListener('abort', this.onAbort);
-  }
 }
 
 /**
@@ -306,10 +170,7 @@ export class SdkChatModel implements ChatModel {
 
   async *stream(request: ChatRequest): AsyncIterable<ChatStreamEvent> {
     if (request.signal?.aborted) throw request.signal.reason;
-    const timeoutMs = this.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const deadline = new Deadline(timeoutMs, request.signal);
-    const timeoutError = () =>
-      new ProviderError('timeout', `${this.opts.label} did not answer within ${timeoutMs / 1000} s.`);
+    const deadline = new Deadline(this.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, request.signal);
     const calls: ToolCall[] = [];
     let finished = false;
     let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart> | undefined;
@@ -387,21 +248,10 @@ export class SdkChatModel implements ChatModel {
       finished = true;
       yield { type: 'finish', reason: finish, usage };
     } catch (err) {
-      const failure = deadline.timedOut
-        ? timeoutError()
-        : request.signal?.aborted
-          ? request.signal.reason
-          : toProviderError(err, this.opts);
-      span?.fail(failure);
-      throw failure;
+      throw deadline.failure(err, this.opts, toProviderError, span);
     } finally {
       deadline.done();
-      // A consumer that stops early (break) must not leave the HTTP request running.
-      if (!finished) {
-        span?.fail(new Error('the caller stopped reading the answer'));
-        deadline.controller.abort(new Error('stopped'));
-        reader?.cancel().catch(() => {});
-      }
+      if (!finished) deadline.abandon(span, reader);
     }
   }
 
@@ -420,8 +270,7 @@ export class SdkEmbeddingModel implements EmbeddingModel {
   async embed(texts: string[], signal?: AbortSignal, trace?: TraceContext) {
     if (signal?.aborted) throw signal.reason;
     if (texts.length === 0) return { vectors: [], usage: { tokens: 0 } };
-    const timeoutMs = this.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const deadline = new Deadline(timeoutMs, signal);
+    const deadline = new Deadline(this.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal);
     const span = startModelCallSpan(trace, {
       operation: 'embeddings',
       provider: this.model.provider,
@@ -448,13 +297,7 @@ export class SdkEmbeddingModel implements EmbeddingModel {
       span?.end({ inputTokens: tokens });
       return { vectors: result.embeddings, usage: { tokens } };
     } catch (err) {
-      const failure = deadline.timedOut
-        ? new ProviderError('timeout', `${this.opts.label} did not answer within ${timeoutMs / 1000} s.`)
-        : signal?.aborted
-          ? signal.reason
-          : toProviderError(err, this.opts);
-      span?.fail(failure);
-      throw failure;
+      throw deadline.failure(err, this.opts, toProviderError, span);
     } finally {
       deadline.done();
     }
