@@ -4,8 +4,8 @@
  * act on. Loads no SDK.
  */
 import { outboundRefusal } from '../../../platform/outbound/guard';
-import type { ModelCallSpan } from '../../../platform/tracing';
-import { ProviderError, type ProviderErrorKind, textOf } from './types';
+import { type ModelCallSpan, startModelCallSpan } from '../../../platform/tracing';
+import { type ChatRequest, ProviderError, type ProviderErrorKind, textOf } from './types';
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
@@ -30,6 +30,18 @@ export interface CallLabel {
   secrets?: string[];
   /** Reads the provider's error body (default: `{"error": {"message": …}}`, OpenAI's shape). */
   readError?: ErrorBodyReader;
+}
+
+/** A chat turn's span when tracing is on (docs/adr/0040-traces.md), under the reply's. */
+export function chatSpan(request: ChatRequest, provider: string, model: string): ModelCallSpan | undefined {
+  return startModelCallSpan(request.trace, {
+    operation: 'chat',
+    provider,
+    model,
+    temperature: request.temperature,
+    maxTokens: request.maxTokens,
+    input: () => request.messages,
+  });
 }
 
 /** `{"error": {"message": …}}`: OpenAI, Anthropic, Groq, DeepSeek and any OpenAI-compatible server. */

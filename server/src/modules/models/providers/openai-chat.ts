@@ -4,10 +4,10 @@
  * SDK's package passed each chunk through five web streams and a schema. The request is the one the
  * `@ai-sdk/openai-compatible` package sends for the same call; failures read as `sdk.ts`'s do.
  */
-import { startModelCallSpan } from '../../../platform/tracing';
 import {
   type CallLabel,
   callFailure,
+  chatSpan,
   DEFAULT_TIMEOUT_MS,
   Deadline,
   httpFailure,
@@ -144,15 +144,8 @@ export class OpenAiChatModel implements ChatModel {
     const deadline = new Deadline(this.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, request.signal);
     let finished = false;
     let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-    // The call's span when tracing is on (docs/adr/0040-traces.md); the answer kept only if it records texts.
-    const span = startModelCallSpan(request.trace, {
-      operation: 'chat',
-      provider: 'openai-compatible.chat',
-      model: this.opts.model,
-      temperature: request.temperature,
-      maxTokens: request.maxTokens,
-      input: () => request.messages,
-    });
+    // The answer is kept only if the span records texts.
+    const span = chatSpan(request, 'openai-compatible.chat', this.opts.model);
     const recording = span?.recordsContent === true;
     let answer = '';
     try {

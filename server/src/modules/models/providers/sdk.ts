@@ -19,6 +19,7 @@ import { startModelCallSpan, type TraceContext } from '../../../platform/tracing
 import {
   type CallLabel,
   callFailure,
+  chatSpan,
   DEFAULT_TIMEOUT_MS,
   Deadline,
   httpFailure,
@@ -174,15 +175,8 @@ export class SdkChatModel implements ChatModel {
     const calls: ToolCall[] = [];
     let finished = false;
     let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart> | undefined;
-    // The call's span when tracing is on (docs/adr/0040-traces.md); the answer kept only if it records texts.
-    const span = startModelCallSpan(request.trace, {
-      operation: 'chat',
-      provider: this.model.provider,
-      model: this.model.modelId,
-      temperature: request.temperature,
-      maxTokens: request.maxTokens,
-      input: () => request.messages,
-    });
+    // The answer is kept only if the span records texts.
+    const span = chatSpan(request, this.model.provider, this.model.modelId);
     const recording = span?.recordsContent === true;
     let answer = '';
     try {
