@@ -100,6 +100,7 @@ export class JobQueue {
   private readonly definitions = new Map<string, JobDefinition<never>>();
   private readonly workerIds = new Map<string, string>();
   private starting: Promise<void> | null = null;
+  private stopped = false;
   private readonly jobs: Counter<'job' | 'outcome'> | undefined;
   private readonly jobDuration: Histogram<'job'> | undefined;
 
@@ -109,7 +110,12 @@ export class JobQueue {
     private readonly opts: { worker: boolean; pollingIntervalSeconds?: number; metrics?: Metrics },
   ) {
     this.boss = new PgBoss({
-      db: { executeSql: (text, values) => database.executeSql(text, values) },
+      db: {
+        // Once stopped, pg-boss's late statements are dropped (see `stop`); it reads a command's answer as
+        // the count of rows it changed: none.
+        executeSql: (text, values) =>
+          this.stopped ? Promise.resolve({ rows: [{ count: 0 }] }) : database.executeSql(text, values),
+      },
       schema: SCHEMA,
       // Maintenance (expiry of dead jobs, archiving) and cron run in worker processes only.
       supervise: opts.worker,
@@ -146,7 +152,7 @@ export class JobQueue {
 
   /** Live jobs by name and state; nothing before the queue's schema exists. */
   private async depth(): Promise<{ name: string; state: string; n: number }[]> {
-    if (!this.starting) return [];
+    if (!this.starting || this.stopped) return [];
     await this.starting;
     const { rows } = await this.database.executeSql(
       `select name, state::text as state, count(*)::int as n from ${SCHEMA}.job where state in ('created', 'retry', 'active') group by name, state`,
@@ -213,6 +219,7 @@ export class JobQueue {
   async send<T extends JobData>(name: string, data: T): Promise<string> {
     if (!this.definitions.has(name)) throw new Error(`no job named '${name}' is defined`);
     await this.start();
+    if (this.stopped) throw new Error(`the job queue has stopped: '${name}' was not queued`);
     const id = await this.boss.send(name, data);
     const worker = this.workerIds.get(name);
     if (worker) this.boss.notifyWorker(worker);
@@ -258,10 +265,16 @@ export class JobQueue {
     return { rows, filtered: n0(filtered), total: n0(total) };
   }
 
-  /** Stops working (waiting briefly for running jobs) and detaches from the database. */
+  /**
+   * Stops working (waiting briefly for running jobs) and detaches from the database. A job still running
+   * past the wait ends later: pg-boss then completes or fails it without awaiting the statement, which
+   * would reject once the database is closed and, unhandled, stop the process. Its statements are dropped
+   * instead: pg-boss's stop has already given the job back for a retry.
+   */
   async stop(): Promise<void> {
     if (!this.starting) return;
     await this.starting.catch(() => {});
     await this.boss.stop({ graceful: true, wait: true, timeout: 5_000, close: false });
+    this.stopped = true;
   }
 }
