@@ -569,15 +569,18 @@ async function longAnswerPart(): Promise<void> {
 const PACED_CHUNKS = 105;
 const PACED_CHUNK_MS = 2;
 const PACED_REPLIES = 20;
+const PACED_ROUNDS = 4;
 
 /**
  * 4b. The CPU a streamed chunk costs as a console user meets it: the provider writes its chunks
  * `PACED_CHUNK_MS` apart (so llmor reads, parses and relays each alone, where the zero-latency answers above
  * arrive in a few reads), with and without a relay client joined to the conversation, llmor alone in a
- * child process whose own CPU is read. One caller, `PACED_REPLIES` replies a cell, after a warm-up.
+ * child process whose own CPU is read. One caller, `PACED_REPLIES` replies a cell in `PACED_ROUNDS` rounds
+ * of alternating order, after warm-ups of the long answer.
  */
 async function pacedChunksPart(): Promise<void> {
-  const target = await childTarget(5);
+  // Two warm-ups, then a conversation for each of the 4 llmor cells of every round.
+  const target = await childTarget(2 + 4 * PACED_ROUNDS);
   const reader = fork(fileURLToPath(new URL('../lib/stream-reader-child.ts', import.meta.url)), {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -609,24 +612,36 @@ async function pacedChunksPart(): Promise<void> {
     return cpu;
   };
   try {
-    await cpuPerReply(FAKE_REPLY.length, true); // warm-ups
-    await floorPerReply(FAKE_REPLY.length);
     provider.pacing = { firstMs: 0, chunkMs: PACED_CHUNK_MS };
-    const cpu = {
-      floor: { short: await floorPerReply(FAKE_REPLY.length), long: await floorPerReply(PACED_CHUNKS) },
-      alone: {
-        short: await cpuPerReply(FAKE_REPLY.length, false),
-        long: await cpuPerReply(PACED_CHUNKS, false),
-      },
-      joined: {
-        short: await cpuPerReply(FAKE_REPLY.length, true),
-        long: await cpuPerReply(PACED_CHUNKS, true),
-      },
+    // Warm-ups of the long answer itself, with and without a client: a cell of 20 replies is too short to
+    // carry V8's tiering of the per-chunk code (its compiler threads' CPU counted as llmor's).
+    await cpuPerReply(PACED_CHUNKS, true);
+    await cpuPerReply(PACED_CHUNKS, false);
+    await floorPerReply(PACED_CHUNKS);
+    // The cells in rounds, every other round in reverse order, so none always runs last (a V8 memory
+    // reducer's collection after a burst lands on whichever cell runs then); each cell's mean of its rounds.
+    type Kind = 'floor' | 'alone' | 'joined';
+    type Length = 'short' | 'long';
+    const cells: [Kind, Length][] = (['floor', 'alone', 'joined'] as const).flatMap((kind) =>
+      (['short', 'long'] as const).map((length): [Kind, Length] => [kind, length]),
+    );
+    const cpu: Record<Kind, Record<Length, number>> = {
+      floor: { short: 0, long: 0 },
+      alone: { short: 0, long: 0 },
+      joined: { short: 0, long: 0 },
     };
+    for (let round = 0; round < PACED_ROUNDS; round++) {
+      for (const [kind, length] of round % 2 ? [...cells].reverse() : cells) {
+        const chunks = length === 'short' ? FAKE_REPLY.length : PACED_CHUNKS;
+        const ms =
+          kind === 'floor' ? await floorPerReply(chunks) : await cpuPerReply(chunks, kind === 'joined');
+        cpu[kind][length] += ms / PACED_ROUNDS;
+      }
+    }
     const perChunk = ({ short, long }: { short: number; long: number }) =>
       ((long - short) / (PACED_CHUNKS - FAKE_REPLY.length)).toFixed(3);
     console.log(
-      `\nLong answer, paced: chunks ${PACED_CHUNK_MS} ms apart, llmor alone in a child process (its CPU only), one caller, ${PACED_REPLIES} replies per cell\n`,
+      `\nLong answer, paced: chunks ${PACED_CHUNK_MS} ms apart, llmor alone in a child process (its CPU only), one caller, ${PACED_REPLIES} replies per cell in each of ${PACED_ROUNDS} rounds\n`,
     );
     printTable([
       [
