@@ -59,6 +59,7 @@ import { createMetrics, registerMetrics } from '@llmor/server/platform/metrics';
 import { startTracing } from '@llmor/server/platform/tracing';
 import { sql } from 'drizzle-orm';
 import Fastify from 'fastify';
+import { io } from 'socket.io-client';
 import { nextMessage } from '../lib/child';
 import { directStreamBody, FAKE_REPLY, LONG_REPLY_CHUNKS, startFakeProvider } from '../lib/fake-provider';
 import {
@@ -565,6 +566,20 @@ async function longAnswerPart(): Promise<void> {
   await pacedChunksPart();
 }
 
+/** A socket.io client of the bare reader's relay (`lib/stream-reader-child.ts`), counting what it hears. */
+async function bareRelayClient(url: string): Promise<{ received: number; close(): void }> {
+  const socket = io(url, { transports: ['websocket'], forceNew: true });
+  const client = { received: 0, close: () => socket.close() };
+  socket.on('chunk', () => {
+    client.received += 1;
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('connect_error', reject);
+  });
+  return client;
+}
+
 /** Chunks of the paced long answer; `PACED_CHUNK_MS` apart, each arrives in a read of its own. */
 const PACED_CHUNKS = 105;
 const PACED_CHUNK_MS = 2;
@@ -585,14 +600,29 @@ async function pacedChunksPart(): Promise<void> {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  await nextMessage(reader, 'ready');
-  /** The bare reader's CPU per answer of `chunks` (the same streamed request llmor makes). */
-  const floorPerReply = async (chunks: number) => {
+  const { url: readerRelayUrl } = await nextMessage<{ url: string }>(reader, 'ready');
+  /**
+   * The bare reader's CPU per answer of `chunks` (the same streamed request llmor makes); `relay`: each piece
+   * also emitted to a socket.io client connected to the reader (the floor under a relayed chunk).
+   */
+  const floorPerReply = async (chunks: number, relay: boolean) => {
     provider.chunks = chunks;
+    const socket = relay ? await bareRelayClient(readerRelayUrl) : null;
     const answer = nextMessage<{ cpuMs: number }>(reader, 'read');
     const body = directStreamBody(`paced floor ${chunks}`);
-    reader.send({ type: 'read', url: `${provider.url}/chat/completions`, body, replies: PACED_REPLIES });
-    return (await answer).cpuMs;
+    reader.send({
+      type: 'read',
+      url: `${provider.url}/chat/completions`,
+      body,
+      replies: PACED_REPLIES,
+      relay,
+    });
+    const { cpuMs } = await answer;
+    if (socket && socket.received < chunks * PACED_REPLIES) {
+      throw new Error(`the bare relay's client heard ${socket.received} pieces of ${chunks * PACED_REPLIES}`);
+    }
+    socket?.close();
+    return cpuMs;
   };
   const cpuPerReply = async (chunks: number, joined: boolean) => {
     provider.chunks = chunks;
@@ -617,29 +647,31 @@ async function pacedChunksPart(): Promise<void> {
     // carry V8's tiering of the per-chunk code (its compiler threads' CPU counted as llmor's).
     await cpuPerReply(PACED_CHUNKS, true);
     await cpuPerReply(PACED_CHUNKS, false);
-    await floorPerReply(PACED_CHUNKS);
+    await floorPerReply(PACED_CHUNKS, true);
     // The cells in rounds, every other round in reverse order, so none always runs last (a V8 memory
     // reducer's collection after a burst lands on whichever cell runs then); each cell's mean of its rounds.
-    type Kind = 'floor' | 'alone' | 'joined';
+    type Kind = 'floor' | 'relayFloor' | 'alone' | 'joined';
     type Length = 'short' | 'long';
-    const cells: [Kind, Length][] = (['floor', 'alone', 'joined'] as const).flatMap((kind) =>
+    const kinds = ['floor', 'relayFloor', 'alone', 'joined'] as const;
+    const cells: [Kind, Length][] = kinds.flatMap((kind) =>
       (['short', 'long'] as const).map((length): [Kind, Length] => [kind, length]),
     );
-    const cpu: Record<Kind, Record<Length, number>> = {
-      floor: { short: 0, long: 0 },
-      alone: { short: 0, long: 0 },
-      joined: { short: 0, long: 0 },
-    };
+    const cpu = Object.fromEntries(kinds.map((kind) => [kind, { short: 0, long: 0 }])) as Record<
+      Kind,
+      Record<Length, number>
+    >;
     for (let round = 0; round < PACED_ROUNDS; round++) {
       for (const [kind, length] of round % 2 ? [...cells].reverse() : cells) {
         const chunks = length === 'short' ? FAKE_REPLY.length : PACED_CHUNKS;
         const ms =
-          kind === 'floor' ? await floorPerReply(chunks) : await cpuPerReply(chunks, kind === 'joined');
+          kind === 'floor' || kind === 'relayFloor'
+            ? await floorPerReply(chunks, kind === 'relayFloor')
+            : await cpuPerReply(chunks, kind === 'joined');
         cpu[kind][length] += ms / PACED_ROUNDS;
       }
     }
     const perChunk = ({ short, long }: { short: number; long: number }) =>
-      ((long - short) / (PACED_CHUNKS - FAKE_REPLY.length)).toFixed(3);
+      (long - short) / (PACED_CHUNKS - FAKE_REPLY.length);
     console.log(
       `\nLong answer, paced: chunks ${PACED_CHUNK_MS} ms apart, llmor alone in a child process (its CPU only), one caller, ${PACED_REPLIES} replies per cell in each of ${PACED_ROUNDS} rounds\n`,
     );
@@ -648,19 +680,25 @@ async function pacedChunksPart(): Promise<void> {
         'answer',
         'bare reader CPU ms (floor)',
         'llmor CPU ms / reply, no relay client',
-        'with a relay client joined',
+        'bare reader relaying to a client (floor)',
+        'llmor with a relay client joined',
       ],
       ...(['short', 'long'] as const).map((length) => [
         `${length === 'short' ? FAKE_REPLY.length : PACED_CHUNKS} chunks`,
-        cpu.floor[length].toFixed(2),
-        cpu.alone[length].toFixed(2),
-        cpu.joined[length].toFixed(2),
+        ...(['floor', 'alone', 'relayFloor', 'joined'] as const).map((kind) => cpu[kind][length].toFixed(2)),
       ]),
       [
         "CPU per streamed chunk (llmor's goal ≤ 0.1 ms)",
-        perChunk(cpu.floor),
-        perChunk(cpu.alone),
-        perChunk(cpu.joined),
+        ...(['floor', 'alone', 'relayFloor', 'joined'] as const).map((kind) =>
+          perChunk(cpu[kind]).toFixed(3),
+        ),
+      ],
+      [
+        "llmor's own per chunk (minus its floor)",
+        '',
+        (perChunk(cpu.alone) - perChunk(cpu.floor)).toFixed(3),
+        '',
+        (perChunk(cpu.joined) - perChunk(cpu.relayFloor)).toFixed(3),
       ],
     ]);
   } finally {
