@@ -34,7 +34,8 @@
  *    and of 500 streamed chunks (one caller); llmor's CPU per streamed chunk is the difference of the
  *    differences over the 495 extra chunks. Goal: ≤ 0.1 ms. 4b. The same as a console user meets it
  *    (`pacedChunksPart`): chunks 2 ms apart, each read alone, with and without a relay client joined, llmor
- *    alone in a child process; beside it the floor, a bare reader of the same stream in a child of its own.
+ *    alone in a child process; beside it two floors in a child of their own, a bare reader of the same stream
+ *    and the same reader relaying each piece to a socket.io client.
  * 5. Metrics and traces (docs/adr/0035-metrics.md, docs/adr/0040-traces.md): console sends at 8 concurrent
  *    against this server (no METRICS_TOKEN, no traces), a twin with METRICS_TOKEN, and a third with
  *    METRICS_TOKEN and traces exported over OTLP to a local receiver that keeps nothing, in rotating rounds;

@@ -41,8 +41,8 @@ describe.runIf(Boolean(DATABASE_URL && REDIS_URL))('relay across two instances (
   /** A raw subscriber on the deployment's adapter channels: the rooms broadcasts were published for, in order. */
   let redis: ReturnType<typeof createClient>;
   const published: string[] = [];
-  /** A conversation a client on B stays joined to: a broadcast to it is always published. */
-  let marker: { token: string; socket: RelayClient };
+  /** A conversation a client on each instance stays joined to: a broadcast to it is always published. */
+  let marker: { token: string; sockets: RelayClient[] };
   const sockets: RelayClient[] = [];
 
   beforeAll(async () => {
@@ -62,13 +62,15 @@ describe.runIf(Boolean(DATABASE_URL && REDIS_URL))('relay across two instances (
     );
     const token = (await makeConversation(a.ctx, app)).token;
     const kept: RelayClient[] = [];
-    marker = { token, socket: await joined(b, token, kept) };
+    await joined(a, token, kept);
+    await joined(b, token, kept);
+    marker = { token, sockets: kept };
   });
   afterEach(() => {
     for (const s of sockets.splice(0)) s.close();
   });
   afterAll(async () => {
-    marker?.socket.close();
+    for (const socket of marker?.sockets ?? []) socket.close();
     await redis?.quit();
     await b?.close();
     await a?.close();
@@ -88,14 +90,19 @@ describe.runIf(Boolean(DATABASE_URL && REDIS_URL))('relay across two instances (
 
   /**
    * Tells each room from `server` that its state changed (straight to the adapter's broadcast: the hub checks
-   * nothing), then the marker's room; once Redis carried the marker (published after them on the same
-   * connection), the rooms of those that were published.
+   * nothing), then the marker's room, again at each poll until Redis carried it (`server` publishes it once it
+   * heard of the other instance's socket; published after them on the same connection): the rooms of those
+   * that were published.
    */
   async function publishedFrom(server: ListeningTestServer, rooms: string[]): Promise<string[]> {
     const from = published.length;
     for (const room of rooms) server.ctx.relay.stateChanged(room, {});
-    server.ctx.relay.emit(marker.token, 'probe', {});
-    await expect.poll(() => published.slice(from)).toContain(marker.token);
+    await expect
+      .poll(() => {
+        server.ctx.relay.emit(marker.token, 'probe', {});
+        return published.slice(from);
+      })
+      .toContain(marker.token);
     return published.slice(from).filter((room) => room !== marker.token);
   }
 
@@ -184,6 +191,37 @@ describe.runIf(Boolean(DATABASE_URL && REDIS_URL))('relay across two instances (
       'completion.ended',
     ]);
     expect(published).toContain(conversation.token);
+  });
+
+  it('delivers a reply watched only where it runs without publishing it, and publishes once another instance has a client', async () => {
+    const conversation = await makeConversation(a.ctx, app);
+    const onA = await joined(a, conversation.token);
+    await sure(a);
+    const from = published.length;
+    const httpA = await Client.signedIn(a.app, user.email, user.password);
+    httpA.vendorKey = vendor.key;
+    a.ctx.completion.resolveModel = () => new ScriptedModel([[text('only '), text('here'), finish()]]);
+    expect((await send(httpA, conversation.token, 'Watched on A')).statusCode).toBe(200);
+    await onA.waitForMessage('completion.ended');
+    expect(onA.messages().filter((m) => m.type === 'completion_stream')).toEqual([
+      { type: 'completion_stream', data: { chunk: 'only ' } },
+      { type: 'completion_stream', data: { chunk: 'here' } },
+    ]);
+    expect(await publishedFrom(a, [conversation.token])).toEqual([]);
+    expect(published.slice(from)).not.toContain(conversation.token);
+
+    const onB = await joined(b, conversation.token);
+    // A's subscriber has read B's announcement (a reply would first wait on the database; this probe does not).
+    await expect
+      .poll(() => publishedFrom(a, [conversation.token]), { timeout: 5_000 })
+      .toEqual([conversation.token]);
+    a.ctx.completion.resolveModel = () => new ScriptedModel([[text('both'), finish()]]);
+    expect((await send(httpA, conversation.token, 'Watched on A and B')).statusCode).toBe(200);
+    for (const socket of [onA, onB]) {
+      await socket.waitFor(
+        (r) => r.event === 'message' && (r.data as { data?: { chunk?: string } }).data?.chunk === 'both',
+      );
+    }
   });
 
   it("reaches a client joined before its instance started: it learned the other instances' rooms", async () => {

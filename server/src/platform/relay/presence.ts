@@ -238,7 +238,12 @@ export class PresenceAdapter extends RedisAdapter {
 
   /** Whether any instance (this one included) may have a socket in `room`. */
   watched(room: string): boolean {
-    return this.rooms.has(room) || !this.subClient.isReady || this.presence.heardElsewhere(room);
+    return this.rooms.has(room) || this.elsewhere(room);
+  }
+
+  /** Whether another instance may have a socket in `room` (always, while this one may have missed news). */
+  private elsewhere(room: string): boolean {
+    return !this.subClient.isReady || this.presence.heardElsewhere(room);
   }
 
   /**
@@ -269,10 +274,18 @@ export class PresenceAdapter extends RedisAdapter {
     return all;
   }
 
+  /**
+   * Published only when another instance may have a socket in a target room; delivered here alone when only
+   * this instance has one (a reply watched where it runs publishes nothing); dropped when none has.
+   */
   override broadcast(packet: unknown, opts: BroadcastOptions): void {
-    // Otherwise no socket is in any target room on any instance: nothing to publish, nobody here to deliver to.
-    if (opts.flags?.local || opts.rooms.size === 0 || this.anyWatched(opts.rooms))
-      super.broadcast(packet, opts);
+    if (opts.flags?.local || opts.rooms.size === 0 || this.anyElsewhere(opts.rooms)) {
+      return super.broadcast(packet, opts);
+    }
+    for (const room of opts.rooms) {
+      if (this.rooms.has(room))
+        return super.broadcast(packet, { ...opts, flags: { ...opts.flags, local: true } });
+    }
   }
 
   override async close(): Promise<void> {
@@ -285,8 +298,8 @@ export class PresenceAdapter extends RedisAdapter {
     await super.close();
   }
 
-  private anyWatched(rooms: Set<string>): boolean {
-    for (const room of rooms) if (this.watched(room)) return true;
+  private anyElsewhere(rooms: Set<string>): boolean {
+    for (const room of rooms) if (this.elsewhere(room)) return true;
     return false;
   }
 
