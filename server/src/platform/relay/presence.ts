@@ -280,11 +280,9 @@ export class PresenceAdapter extends RedisAdapter {
    */
   override broadcast(packet: unknown, opts: BroadcastOptions): void {
     if (opts.flags?.local || opts.rooms.size === 0 || this.anyElsewhere(opts.rooms)) {
-      return super.broadcast(packet, opts);
-    }
-    for (const room of opts.rooms) {
-      if (this.rooms.has(room))
-        return super.broadcast(packet, { ...opts, flags: { ...opts.flags, local: true } });
+      super.broadcast(packet, opts);
+    } else if (this.anyHere(opts.rooms)) {
+      super.broadcast(packet, { ...opts, flags: { ...opts.flags, local: true } });
     }
   }
 
@@ -300,6 +298,11 @@ export class PresenceAdapter extends RedisAdapter {
 
   private anyElsewhere(rooms: Set<string>): boolean {
     for (const room of rooms) if (this.elsewhere(room)) return true;
+    return false;
+  }
+
+  private anyHere(rooms: Set<string>): boolean {
+    for (const room of rooms) if (this.rooms.has(room)) return true;
     return false;
   }
 
