@@ -1,5 +1,6 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { uniq } from '../test/harness';
 import { type Database, openDatabase } from './db';
 import { JobQueue } from './queue';
 
@@ -31,9 +32,12 @@ it('a job that outlasts the stop ends without touching the closed database, give
     worker: true,
     pollingIntervalSeconds: 0.5,
   });
+  // A name of this run's own: in server mode the database (and pg-boss's jobs) outlive a run, and an earlier
+  // run's job given back for a retry would be the one this worker takes.
+  const name = uniq('outlasting-');
   queue.define([
     {
-      name: 'outlasting',
+      name,
       handler: async () => {
         started = true;
         await gate;
@@ -42,7 +46,7 @@ it('a job that outlasts the stop ends without touching the closed database, give
     },
   ]);
   await queue.start();
-  const id = await queue.send('outlasting', { vendorId: null });
+  const id = await queue.send(name, { vendorId: null });
   await expect.poll(() => started, { timeout: 10_000 }).toBe(true);
   await queue.stop(); // waits its 5 s for the job, which goes on
   closed = true;
@@ -56,5 +60,5 @@ it('a job that outlasts the stop ends without touching the closed database, give
     id,
   ]);
   expect(rows).toEqual([{ state: 'retry' }]);
-  await expect(queue.send('outlasting', { vendorId: null })).rejects.toThrow('the job queue has stopped');
+  await expect(queue.send(name, { vendorId: null })).rejects.toThrow('the job queue has stopped');
 }, 20_000);
