@@ -28,6 +28,10 @@ export const ErrorName = {
   /** A model provider called while answering failed; the message is the provider's. */
   BadGateway: 'BadGateway',
   GatewayTimeout: 'GatewayTimeout',
+  /** The database cannot be reached, or the process is stopping: retry after `Retry-After` (docs/reference). */
+  ServiceUnavailable: 'ServiceUnavailable',
+  /** The disk the database writes to is full: nothing was written, reads still work. */
+  InsufficientStorage: 'InsufficientStorage',
   InternalServerError: 'InternalServerError',
 } as const;
 export type ErrorName = (typeof ErrorName)[keyof typeof ErrorName];

@@ -57,6 +57,9 @@ export const ENGLISH = {
   // Requests in general
   requestInvalid: 'The request is invalid.',
   tooManyRequests: 'Too many requests. Please try again later.',
+  databaseUnavailable: 'The database is not available right now. Please try again shortly.',
+  serverStopping: 'The server is restarting. Please try again shortly.',
+  diskFull: 'The server’s disk is full: nothing was saved. Please try again later.',
   // Mails
   invitationSubject: 'You are invited to {vendor} on llmor',
   invitationText:

@@ -293,6 +293,26 @@ const TRANSLATIONS = {
     fr_FR: 'Trop de requêtes. Veuillez réessayer plus tard.',
     it_IT: 'Troppe richieste. Riprova più tardi.',
   },
+  databaseUnavailable: {
+    de_DE: 'Die Datenbank ist gerade nicht erreichbar. Bitte versuchen Sie es gleich noch einmal.',
+    gsw_CH: 'D Datebank isch grad nöd erreichbar. Bitte probiered Sie s grad nomal.',
+    fr_FR: 'La base de données n’est pas disponible pour le moment. Veuillez réessayer dans un instant.',
+    it_IT: 'Il database non è disponibile al momento. Riprova tra poco.',
+  },
+  serverStopping: {
+    de_DE: 'Der Server startet neu. Bitte versuchen Sie es gleich noch einmal.',
+    gsw_CH: 'De Server startet neu. Bitte probiered Sie s grad nomal.',
+    fr_FR: 'Le serveur redémarre. Veuillez réessayer dans un instant.',
+    it_IT: 'Il server si sta riavviando. Riprova tra poco.',
+  },
+  diskFull: {
+    de_DE:
+      'Der Datenträger des Servers ist voll: nichts wurde gespeichert. Bitte versuchen Sie es später erneut.',
+    gsw_CH:
+      'D Festplatte vom Server isch voll: nüt isch gspicheret worde. Bitte probiered Sie s spöter nomal.',
+    fr_FR: 'Le disque du serveur est plein : rien n’a été enregistré. Veuillez réessayer plus tard.',
+    it_IT: 'Il disco del server è pieno: non è stato salvato nulla. Riprova più tardi.',
+  },
   // Mails
   invitationSubject: {
     de_DE: 'Sie sind zu {vendor} auf llmor eingeladen',

@@ -14,6 +14,8 @@ const STATUS: Record<ErrorName, number> = {
   [ErrorName.InternalServerError]: 500,
   [ErrorName.BadGateway]: 502,
   [ErrorName.GatewayTimeout]: 504,
+  [ErrorName.ServiceUnavailable]: 503,
+  [ErrorName.InsufficientStorage]: 507,
 };
 
 export const errorStatus = (name: ErrorName): number => STATUS[name] ?? 500;
