@@ -79,6 +79,11 @@ export function socketDirectory(dataDir: string): string {
   return join(tmpdir(), `llmor-pg-${key}`);
 }
 
+/** How a client reaches the embedded server of `dataDir`, whoever started it (a backup, ADR 0057). */
+export function embeddedConnection(dataDir: string) {
+  return { host: socketDirectory(dataDir), port: PORT, user: EMBEDDED_USER, database: EMBEDDED_DATABASE };
+}
+
 /** The user the server runs as: PostgreSQL refuses root, so root runs it as `postgres` (made if missing). */
 function serverUser(): { uid: number; gid: number } | undefined {
   if (process.getuid?.() !== 0) return undefined;
