@@ -61,6 +61,25 @@ async function someRows(database: Database, messages: number) {
 
 let backupFile = '';
 
+/**
+ * A whole, consistent backup (its manifest and checksum match) with every line of `file` before the
+ * manifest passed through `edit`: what only loading it can refuse.
+ */
+function crafted(file: string, edit: (line: string) => string): string {
+  const lines = gunzipSync(readFileSync(file)).toString().split('\n').slice(0, -1);
+  const { manifest } = JSON.parse(lines.pop()!);
+  const body = lines.map((l) => `${edit(l)}\n`).join('');
+  manifest.sha256 = createHash('sha256').update(body).digest('hex');
+  // The manifest lists the tables in the file's order, under the names the edited file gives them.
+  const tables = body.split('\n').filter((l) => l.startsWith('{"table":'));
+  manifest.tables.forEach((t: { name: string }, i: number) => {
+    t.name = JSON.parse(tables[i]!).table;
+  });
+  const out = join(newDir(), 'crafted.llmor-backup');
+  writeFileSync(out, gzipSync(`${body}${JSON.stringify({ manifest })}\n`));
+  return out;
+}
+
 describe('backups of the embedded database', () => {
   it('reads every table in one snapshot: a message committed while the backup runs is not in it', async () => {
     const dataDir = newDir();
@@ -97,28 +116,31 @@ describe('backups of the embedded database', () => {
     }
   });
 
-  it('a restore that fails while loading (a table this llmor does not make) leaves DATA_DIR empty', async () => {
+  it('a restore that fails while loading (a table this llmor does not make, a row COPY refuses) leaves DATA_DIR empty', async () => {
     expect(backupFile).not.toBe('');
-    // A whole, consistent file (its manifest and checksum match) naming a table no migration makes.
-    const lines = gunzipSync(readFileSync(backupFile)).toString().split('\n').slice(0, -1);
-    const manifest = JSON.parse(lines.pop()!).manifest;
-    const renamed = lines.map((l) => l.replace('{"table":"apps",', '{"table":"no_such_table",'));
-    const body = renamed.map((l) => `${l}\n`).join('');
-    manifest.sha256 = createHash('sha256').update(body).digest('hex');
-    for (const t of manifest.tables) if (t.name === 'apps') t.name = 'no_such_table';
-    const crafted = join(newDir(), 'crafted.llmor-backup');
-    writeFileSync(crafted, gzipSync(`${body}${JSON.stringify({ manifest })}\n`));
-
     const dataDir = newDir();
-    await expect(
-      restoreDatabase({ file: crafted, dataDir, prepareTables: prepareVectorStore }),
-    ).rejects.toThrow('the backup has a table no_such_table this llmor does not make');
-    expect(readdirSync(dataDir)).toEqual([]);
-    // The file it came from restores into that same directory.
+    const refused = [
+      {
+        edit: (l: string) => l.replace('{"table":"apps",', '{"table":"no_such_table",'),
+        says: 'the backup has a table no_such_table this llmor does not make',
+      },
+      // A row with one field where messages have a dozen: refused by COPY, mid-table.
+      {
+        edit: (l: string) => (l.includes('\tmessage 1\t') ? 'just one field' : l),
+        says: 'loading messages: invalid input syntax for type integer',
+      },
+    ];
+    for (const { edit, says } of refused) {
+      await expect(
+        restoreDatabase({ file: crafted(backupFile, edit), dataDir, prepareTables: prepareVectorStore }),
+      ).rejects.toThrow(says);
+      expect(readdirSync(dataDir)).toEqual([]);
+    }
+    // The file they came from restores into that same directory.
     const restored = await restoreDatabase({ file: backupFile, dataDir, prepareTables: prepareVectorStore });
     expect(restored.encryptionKey).toBe(KEY);
     expect(readFileSync(join(dataDir, 'encryption.key'), 'utf8')).toBe(KEY);
-  });
+  }, 120_000);
 });
 
 describe.runIf(Boolean(process.env.DATABASE_URL))('backups in server mode (DATABASE_URL)', () => {

@@ -214,6 +214,8 @@ export async function writeBackup(
 interface RowSink {
   row(line: string): Promise<void> | undefined;
   end(): Promise<number>;
+  /** The file failed mid-table: the COPY is abandoned (its connection stays usable for the rollback). */
+  abort(err: Error): void;
 }
 
 interface Visitor {
@@ -291,6 +293,7 @@ async function readBackup(
       hash.update(`${line}\n`);
     }
   } catch (err) {
+    table?.sink?.abort(err as Error);
     if (err instanceof BackupFileError) throw err;
     // zlib's own words: "unexpected end of file" (truncated), "incorrect header check", CRC mismatches.
     if ((err as NodeJS.ErrnoException).code?.startsWith('Z_'))
@@ -318,9 +321,10 @@ function copyInto(client: pg.ClientBase, table: string, columns: string[]): RowS
     copyFrom(`copy ${qualified(table)} (${columns.map(ident).join(', ')}) from stdin`),
   );
   let piece = '';
-  const failed = once(stream, 'error').then(([err]) => {
-    throw err;
-  });
+  // Every error the stream emits is heard (an abort after the server refused a row emits a second one).
+  const failed = new Promise<never>((_, reject) =>
+    stream.on('error', (err) => reject(new Error(`loading ${table}: ${err.message}`, { cause: err }))),
+  );
   failed.catch(() => {}); // observed by whichever wait comes next
   const flush = async () => {
     const full = !stream.write(piece);
@@ -337,6 +341,10 @@ function copyInto(client: pg.ClientBase, table: string, columns: string[]): RowS
       stream.end();
       await Promise.race([once(stream, 'finish'), failed]);
       return stream.rowCount;
+    },
+    // pg-copy-streams answers a destroy with CopyFail: the server ends the COPY with an error.
+    abort: (err) => {
+      if (!stream.destroyed) stream.destroy(err);
     },
   };
 }
