@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { RedisClientType } from 'redis';
 import { buildApp, type ServerContext } from './app';
-import { DRAIN_MS } from './modules/completion/engine';
 import { prepareVectorStore } from './modules/datastores/vectors';
 import { closeSiliconPools } from './modules/functions/sandbox';
 import { type Config, linkBaseUrl, redisNamespace } from './platform/config';
@@ -42,7 +41,7 @@ export async function startServer(
       redis = createClient({ url: config.REDIS_URL }) as RedisClientType;
       await redis.connect();
     }
-    const { app, ctx } = await buildApp({
+    const { app, ctx, stopping } = await buildApp({
       config,
       database,
       rateLimiter: redis
@@ -52,8 +51,6 @@ export async function startServer(
       serveWeb: config.ROLES.includes('api'),
       now: opts.now,
     });
-    // A stopping process lets running replies finish for a while (ADR 0025).
-    ctx.completion.drainMs = DRAIN_MS;
     await app.listen({ port: config.PORT, host: config.HOST });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
@@ -65,6 +62,11 @@ export async function startServer(
       url,
       seed: seeded,
       close: async () => {
+        // New requests are refused at once while running replies finish for up to SHUTDOWN_DRAIN_MS, outside
+        // Fastify's close: its hooks are bounded by the plugin timeout (10 s), which a drain would overrun
+        // (ADR 0055). What is left is stopped and stored as stopped.
+        stopping.begin();
+        await ctx.completion.close(app.log, config.SHUTDOWN_DRAIN_MS);
         await app.close();
         // After the app: running replies (and their Lua runs) were stopped by then.
         await closeSiliconPools();

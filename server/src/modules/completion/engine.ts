@@ -46,9 +46,8 @@ import {
 } from './types';
 
 export const DEFAULT_COMPLETION_TIMEOUT_MS = 180_000;
+/** How long stopped replies get to store what they have (ADR 0025); the stop's deadline allows for it. */
 const SHUTDOWN_WAIT_MS = 5_000;
-/** How long a stopping server lets running replies finish before it stops them (ADR 0025). */
-export const DRAIN_MS = 10_000;
 export const UNEXPECTED_ERROR_TEXT = 'The reply could not be completed because of an unexpected error.';
 
 const RESOLVED_MODELS_MAX = 500;
@@ -139,11 +138,6 @@ export class CompletionEngine implements EngineSeams {
   };
   /** Overrides `COMPLETION_TIMEOUT_MS` (tests). */
   timeoutMs: number | undefined;
-  /**
-   * How long `close()` lets running replies finish before stopping them: a serving process sets `DRAIN_MS`
-   * (server.ts); test servers stop them at once.
-   */
-  drainMs = 0;
   /** This process's id on the reply leases it holds (ADR 0025). */
   readonly instanceId: string = randomUUID();
   /** Each conversation's context as its last reply here left it (docs/adr/0050). */
@@ -263,23 +257,24 @@ export class CompletionEngine implements EngineSeams {
 
   /**
    * Stops the engine: lets running replies finish for up to `drainMs` (logging how many it waits for), then
-   * stops the rest; each still stores its error message and sends its end events.
+   * stops the rest; each still stores its partial text and error message and sends its end events. A
+   * serving process drains for `SHUTDOWN_DRAIN_MS` (server.ts, ADR 0055); test servers stop replies at once.
    */
-  async close(log?: FastifyBaseLogger): Promise<void> {
+  async close(log?: FastifyBaseLogger, drainMs = 0): Promise<void> {
     const settled = (ms: number) =>
       Promise.race([
         Promise.allSettled([...this.running.values()].map((r) => r.done)),
         new Promise((resolve) => setTimeout(resolve, ms).unref()),
       ]);
-    if (this.drainMs > 0 && this.running.size > 0) {
+    if (drainMs > 0 && this.running.size > 0) {
       log?.info(
-        `waiting for ${plural(this.running.size, 'reply', 'replies')} to finish (at most ${this.drainMs / 1000} s)…`,
+        `waiting for ${plural(this.running.size, 'reply', 'replies')} to finish (at most ${drainMs / 1000} s)…`,
       );
-      await settled(this.drainMs);
+      await settled(drainMs);
     }
     const all = [...this.running.values()];
     if (all.length === 0) return;
-    if (this.drainMs > 0) log?.warn(`stopping ${plural(all.length, 'reply', 'replies')} still running`);
+    if (drainMs > 0) log?.warn(`stopping ${plural(all.length, 'reply', 'replies')} still running`);
     for (const r of all)
       r.controller.abort(new ReplyError('The server is shutting down; the reply was stopped.'));
     await settled(SHUTDOWN_WAIT_MS);
