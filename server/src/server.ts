@@ -34,7 +34,12 @@ export async function startServer(
   });
   let redis: RedisClientType | null = null;
   try {
-    const seeded = await seed(database.db, config.SEED_ADMIN_EMAIL, config.SEED_ADMIN_PASSWORD);
+    // Once per database: instances starting together wait for the first one's (ADR 0055). The datastores'
+    // tables too, made before any instance's first search could race to make them.
+    const seeded = await database.underStartLock(async () => {
+      if (!database.soleProcess) await prepareVectorStore(database);
+      return seed(database.db, config.SEED_ADMIN_EMAIL, config.SEED_ADMIN_PASSWORD);
+    });
     opts.onSeeded?.(seeded);
     if (config.REDIS_URL) {
       const { createClient } = await import('redis'); // only when configured: it costs start time
