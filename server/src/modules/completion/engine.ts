@@ -102,10 +102,12 @@ const BUSY_TEXT = 'A reply is still being generated in this conversation. Wait f
 export const INTERRUPTED_TEXT = 'The reply was interrupted (the server stopped).';
 /**
  * A reply's lease lasts this long and its instance renews it every `LEASE_RENEW_MS` while the reply runs:
- * a lease that lapsed belongs to an instance that died (ADR 0025).
+ * a lease that lapsed belongs to an instance that died, so another one takes the conversation over within
+ * 5 s of the death; a live instance loses it only if no renewal lands for 4 s (an event loop stalled that
+ * long, or a database that slow), far beyond a GC pause (ADR 0055, amending ADR 0025).
  */
-export const LEASE_MS = 30_000;
-const LEASE_RENEW_MS = 10_000;
+export const LEASE_MS = 5_000;
+const LEASE_RENEW_MS = 1_000;
 
 /**
  * Answers user messages. One reply at a time per conversation, on any instance (a map in this process,
@@ -145,6 +147,8 @@ export class CompletionEngine implements EngineSeams {
   private readonly running = new Map<number, Running>();
   /** Renews this instance's leases while any reply runs. */
   private heartbeat: NodeJS.Timeout | undefined;
+  /** The renewal under way: one at a time, so a slow database does not pile them up on the pool. */
+  private renewing: Promise<void> | undefined;
 
   constructor(registry?: Metrics) {
     this.metrics = new CompletionMetrics(registry, () => this.running.size);
@@ -186,9 +190,11 @@ export class CompletionEngine implements EngineSeams {
       this.heartbeat = undefined;
     } else {
       this.heartbeat ??= setInterval(() => {
-        renewReplyLeases(ctx.db, this.instanceId, LEASE_MS).catch((err: unknown) =>
-          ctx.log.error({ err }, 'could not renew the reply leases'),
-        );
+        this.renewing ??= renewReplyLeases(ctx.db, this.instanceId, LEASE_MS)
+          .catch((err: unknown) => ctx.log.error({ err }, 'could not renew the reply leases'))
+          .finally(() => {
+            this.renewing = undefined;
+          });
       }, LEASE_RENEW_MS).unref();
     }
   }
