@@ -68,7 +68,7 @@ export async function startServer(
       seed: seeded,
       close: async () => {
         // New requests are refused at once while running replies finish for up to SHUTDOWN_DRAIN_MS, outside
-        // Fastify's close: its hooks are bounded by the plugin timeout (10 s), which a drain would overrun
+        // Fastify's close: its preClose hooks are bounded by the plugin timeout (10 s), which a drain overran
         // (ADR 0055). What is left is stopped and stored as stopped.
         stopping.begin();
         await ctx.completion.close(app.log, config.SHUTDOWN_DRAIN_MS);
