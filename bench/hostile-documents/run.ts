@@ -283,6 +283,7 @@ for (const file of files) {
   const server = await startServer();
   try {
     const idle = await sampled(server, sleep(IDLE_MS));
+    console.log(`${file.name}: uploading ${size(bytes.length)}`);
     const { result: answer, samples } = await sampled(server, upload(server, file, bytes));
     rows.push([
       file.name,
