@@ -139,11 +139,15 @@ describe('ImportModal', () => {
     expect(screen.queryByTestId('import-cancel')).toBeNull();
   });
 
-  it('closing the dialog aborts the upload under way', async () => {
-    open(['first.md']);
-    const xhr = await uploadMade();
-    xhr.progress(0.3);
+  it('closing the dialog aborts the upload under way and forgets the run', async () => {
+    open(['first.md', 'second.md']);
+    (await uploadMade()).answer(200, { data: [{ id: 1 }] });
+    const second = await uploadMade(2);
+    second.progress(0.3);
     fireEvent.click(screen.getByTestId('import-modal').ownerDocument.querySelector('.mantine-Modal-close')!);
-    expect(xhr.aborted).toBe(true);
+    expect(second.aborted).toBe(true);
+    await waitFor(() => expect(screen.queryByTestId('import-cancel')).toBeNull());
+    expect(screen.queryByTestId('import-files')).toBeNull();
+    expect(screen.queryByTestId('import-summary')).toBeNull();
   });
 });

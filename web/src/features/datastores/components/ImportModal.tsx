@@ -110,8 +110,10 @@ export function ImportModal({
         patch(entry.key, { status: 'error', error: describeError(error).message ?? undefined });
       }
     }
-    cancelRun.current = null;
     setRunning(false);
+    // Closed meanwhile (close let go of the run): nothing of it is shown when the dialog opens again.
+    if (cancelRun.current !== cancel) return;
+    cancelRun.current = null;
     setSummary(imported);
   };
 
@@ -129,6 +131,7 @@ export function ImportModal({
     ]);
   const close = () => {
     cancelRun.current?.abort();
+    cancelRun.current = null;
     setEntries([]);
     setSummary(null);
     onClose();
