@@ -2,7 +2,7 @@
  * Runs every benchmark and prints markdown tables (paste the figures into README.md).
  * Usage: npm run bench            (all)
  *        npm run bench -- signing (one suite: signing, silicon, knowledge, conversation, reach, web, start,
- *                                  noisy-neighbour)
+ *                                  noisy-neighbour, hostile-documents)
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +11,7 @@ import { runSigningBench } from './signing/run';
 /**
  * Suites that print their own tables run as their own process: silicon (worker threads, native lua5.4),
  * knowledge, conversation, reach (outside callers), start (a whole server), web (the built console),
- * noisy-neighbour (the Lua pool shared between vendors).
+ * noisy-neighbour (the Lua pool shared between vendors), hostile-documents (a server in a child per file).
  */
 function ownProcess(name: string): () => Promise<{ rows: string[][] }> {
   return async () => {
@@ -31,6 +31,7 @@ const suites: Record<string, () => Promise<{ rows: string[][] }>> = {
   web: ownProcess('web'),
   start: ownProcess('start'),
   'noisy-neighbour': ownProcess('noisy-neighbour'),
+  'hostile-documents': ownProcess('hostile-documents'),
 };
 
 const wanted = process.argv.slice(2);

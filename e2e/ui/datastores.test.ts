@@ -170,7 +170,7 @@ async function handbookPdf(): Promise<Buffer> {
 }
 
 describe('app settings: datastores with documents', () => {
-  it('imports a PDF beside a QA file (each with its own mode), a large file with progress, lists passages with their source, and an answer shows them', async () => {
+  it('imports a PDF beside a QA file (each with its own mode), a large file uploading with progress then parsing, lists passages with their source, and an answer shows them', async () => {
     const { context, page, errors } = await newPage(browser, app.url);
     await signIn(page);
     await page.goto(`/apps/${appId}/settings/datastores`);
@@ -232,12 +232,27 @@ describe('app settings: datastores with documents', () => {
     await input.setInputFiles({ name: 'big.md', mimeType: 'text/markdown', buffer: Buffer.from(big) });
     const bigRow = page.getByTestId('import-file-big.md');
     expect(await bigRow.getByTestId('import-file-mode').inputValue()).toBe('markdown');
+    // Every step the row goes through, however short, with the text it showed meanwhile.
+    await bigRow.evaluate((row) => {
+      const seen: string[] = [];
+      (window as unknown as { importSteps: string[] }).importSteps = seen;
+      new MutationObserver(() => {
+        const step = `${row.getAttribute('data-status')}: ${row.querySelector('[data-testid="import-file-status"]')?.textContent}`;
+        if (seen.at(-1) !== step) seen.push(step);
+      }).observe(row, { attributes: true, subtree: true, childList: true, characterData: true });
+    });
     await page.getByTestId('import-start').click();
-    const sent = bigRow.locator('[role="progressbar"]');
+    const sent = bigRow.locator('[data-testid="import-file-progress"] [role="progressbar"]');
     await expect
       .poll(async () => Number((await sent.count()) ? await sent.getAttribute('aria-valuenow') : 0))
       .toBeGreaterThan(0);
     await expect.poll(() => bigRow.getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
+    // Uploading, then parsing once the bytes were sent, then the result.
+    const steps = await page.evaluate(() => (window as unknown as { importSteps: string[] }).importSteps);
+    const [parsing, ...result] = steps.filter((step) => !step.startsWith('uploading'));
+    expect(parsing).toBe('parsing: parsing…');
+    expect(result).toHaveLength(1);
+    expect(result[0]).toMatch(/^done: done: \d+ new$/);
     await cdp.send('Network.emulateNetworkConditions', {
       offline: false,
       latency: 0,

@@ -45,7 +45,7 @@ import type { AppContext } from './platform/context';
 import type { SecretBox } from './platform/crypto';
 import { type Database, registerDatabaseMetrics } from './platform/db';
 import { proxyTrust } from './platform/http/client-address';
-import { endConnectionsWhenStopping } from './platform/http/connections';
+import { handleStopping, type Stopping } from './platform/http/connections';
 import { inRequestLocale } from './platform/http/locale';
 import { openApiRoutes, registerOpenApi } from './platform/http/openapi';
 import { Pipeline } from './platform/http/pipeline';
@@ -99,7 +99,7 @@ const BODY_LIMIT = 1024 * 1024;
  */
 export async function buildApp(
   opts: BuildOptions,
-): Promise<{ app: FastifyInstance; ctx: ServerContext; routes: readonly RouteSpec[] }> {
+): Promise<{ app: FastifyInstance; ctx: ServerContext; routes: readonly RouteSpec[]; stopping: Stopping }> {
   const app = Fastify({
     logger: {
       level: opts.config.LOG_LEVEL,
@@ -112,6 +112,8 @@ export async function buildApp(
       serializers: { err: serializeError },
     },
     bodyLimit: BODY_LIMIT,
+    // A stopping server answers its own 503 (platform/http/connections.ts), from the drain's start on.
+    return503OnClosing: false,
     // Client addresses come from the socket unless the operator names the proxies (TRUST_PROXY).
     trustProxy: opts.config.TRUST_PROXY === false ? false : proxyTrust(opts.config.TRUST_PROXY),
     // Per-request log lines only when debugging: they cost CPU on every call.
@@ -206,7 +208,8 @@ export async function buildApp(
   // Before any route: handlers run inside their request's span (docs/adr/0040-traces.md).
   if (tracingOn()) registerHttpTracing(app, [METRICS_PATH, ...HEALTH_PATHS]);
   registerMetrics(app, metrics, opts.config.METRICS_TOKEN);
-  endConnectionsWhenStopping(app);
+  // The liveness probe answers until the listener closes; everything else is refused once stopping.
+  const stopping = handleStopping(app, { open: ['/healthz'] });
   registerSecurityHeaders(app);
   registerEmbedCors(app, ctx);
   await registerOpenApi(app, VERSION, linkBaseUrl(ctx.config));
@@ -250,8 +253,9 @@ export async function buildApp(
       ),
     ],
   });
-  // Replies still running when the server stops get the engine's drain, then are aborted; each stores its
-  // error and end events. Before the HTTP server waits for its requests: a send waits for its reply (ADR 0025).
+  // Replies still running when the app closes are aborted (a serving process drained them before, ADR 0055);
+  // each stores its error and end events. Before the HTTP server waits for its requests: a send waits for its
+  // reply (ADR 0025).
   app.addHook('preClose', async () => {
     await ctx.completion.close(app.log);
   });
@@ -305,5 +309,5 @@ export async function buildApp(
     });
   });
 
-  return { app, ctx, routes: pipeline.routes };
+  return { app, ctx, routes: pipeline.routes, stopping };
 }

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { RedisClientType } from 'redis';
 import { buildApp, type ServerContext } from './app';
-import { DRAIN_MS } from './modules/completion/engine';
 import { prepareVectorStore } from './modules/datastores/vectors';
 import { closeSiliconPools } from './modules/functions/sandbox';
 import { type Config, linkBaseUrl, redisNamespace } from './platform/config';
@@ -35,14 +34,19 @@ export async function startServer(
   });
   let redis: RedisClientType | null = null;
   try {
-    const seeded = await seed(database.db, config.SEED_ADMIN_EMAIL, config.SEED_ADMIN_PASSWORD);
+    // Once per database: instances starting together wait for the first one's (ADR 0055). The datastores'
+    // tables too, made before any instance's first search could race to make them.
+    const seeded = await database.underStartLock(async () => {
+      if (!database.soleProcess) await prepareVectorStore(database);
+      return seed(database.db, config.SEED_ADMIN_EMAIL, config.SEED_ADMIN_PASSWORD);
+    });
     opts.onSeeded?.(seeded);
     if (config.REDIS_URL) {
       const { createClient } = await import('redis'); // only when configured: it costs start time
       redis = createClient({ url: config.REDIS_URL }) as RedisClientType;
       await redis.connect();
     }
-    const { app, ctx } = await buildApp({
+    const { app, ctx, stopping } = await buildApp({
       config,
       database,
       rateLimiter: redis
@@ -52,8 +56,6 @@ export async function startServer(
       serveWeb: config.ROLES.includes('api'),
       now: opts.now,
     });
-    // A stopping process lets running replies finish for a while (ADR 0025).
-    ctx.completion.drainMs = DRAIN_MS;
     await app.listen({ port: config.PORT, host: config.HOST });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
@@ -65,6 +67,11 @@ export async function startServer(
       url,
       seed: seeded,
       close: async () => {
+        // New requests are refused at once while running replies finish for up to SHUTDOWN_DRAIN_MS, outside
+        // Fastify's close: its preClose hooks are bounded by the plugin timeout (10 s), which a drain overran
+        // (ADR 0055). What is left is stopped and stored as stopped.
+        stopping.begin();
+        await ctx.completion.close(app.log, config.SHUTDOWN_DRAIN_MS);
         await app.close();
         // After the app: running replies (and their Lua runs) were stopped by then.
         await closeSiliconPools();

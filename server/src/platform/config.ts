@@ -135,6 +135,8 @@ export const configSchema = z.object({
   WEB_DIST: z.string().optional(),
   /** How long `POST /v1/conversations/{token}` waits for the reply before answering 504 (it goes on over the relay). */
   SYNC_REPLY_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
+  /** How long a stopping process lets running replies finish before it stops them (ADR 0055). */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).default(10_000),
   /** Upper bound of one reply (all model turns and tool calls); past it the provider request is aborted. */
   COMPLETION_TIMEOUT_MS: z.coerce.number().int().min(1).default(180_000),
   /** Provider calls one reply may make (model turns, tool rounds, `llm.complete`, search embeddings); ADR 0021. */

@@ -192,16 +192,20 @@ export class JobQueue {
   }
 
   private async startOnce(): Promise<void> {
-    await this.boss.start();
-    for (const d of this.definitions.values()) {
-      await this.boss.createQueue(d.name, {
-        name: d.name,
-        retryLimit: d.retryLimit ?? 3,
-        retryDelay: d.retryDelay ?? 2,
-        retryBackoff: true,
-        expireInSeconds: d.expireInSeconds ?? 120,
-      });
-    }
+    // One process at a time: pg-boss's queue creation deadlocks between processes starting together on a
+    // fresh database (ADR 0055).
+    await this.database.underStartLock(async () => {
+      await this.boss.start();
+      for (const d of this.definitions.values()) {
+        await this.boss.createQueue(d.name, {
+          name: d.name,
+          retryLimit: d.retryLimit ?? 3,
+          retryDelay: d.retryDelay ?? 2,
+          retryBackoff: true,
+          expireInSeconds: d.expireInSeconds ?? 120,
+        });
+      }
+    });
     if (!this.opts.worker) return;
     for (const d of this.definitions.values()) {
       const id = await this.boss.work<JobData>(

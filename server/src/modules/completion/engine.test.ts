@@ -373,14 +373,9 @@ describe('completion engine', () => {
       [slow.vm.id, new ScriptedModel([[text('Thinking'), { type: 'hang' }]])],
     ]);
     server.ctx.completion.resolveModel = (_ctx, row) => models.get(row.id)!;
-    server.ctx.completion.drainMs = 2_000;
-    try {
-      const sent = [quick.send('Quick?'), slow.send('Slow?')];
-      await server.ctx.completion.close(server.ctx.log);
-      await Promise.all(sent);
-    } finally {
-      server.ctx.completion.drainMs = 0;
-    }
+    const sent = [quick.send('Quick?'), slow.send('Slow?')];
+    await server.ctx.completion.close(server.ctx.log, 2_000);
+    await Promise.all(sent);
     expect(await quick.stored()).toEqual([msg('user', 'Quick?'), msg('assistant', 'Done')]);
     expect(await slow.stored()).toEqual([
       msg('user', 'Slow?'),

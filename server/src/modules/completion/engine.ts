@@ -46,9 +46,8 @@ import {
 } from './types';
 
 export const DEFAULT_COMPLETION_TIMEOUT_MS = 180_000;
+/** How long stopped replies get to store what they have (ADR 0025); the stop's deadline allows for it. */
 const SHUTDOWN_WAIT_MS = 5_000;
-/** How long a stopping server lets running replies finish before it stops them (ADR 0025). */
-export const DRAIN_MS = 10_000;
 export const UNEXPECTED_ERROR_TEXT = 'The reply could not be completed because of an unexpected error.';
 
 const RESOLVED_MODELS_MAX = 500;
@@ -103,10 +102,12 @@ const BUSY_TEXT = 'A reply is still being generated in this conversation. Wait f
 export const INTERRUPTED_TEXT = 'The reply was interrupted (the server stopped).';
 /**
  * A reply's lease lasts this long and its instance renews it every `LEASE_RENEW_MS` while the reply runs:
- * a lease that lapsed belongs to an instance that died (ADR 0025).
+ * a lease that lapsed belongs to an instance that died, so another one takes the conversation over within
+ * 5 s of the death; a live instance loses it only if no renewal lands for 4 s (an event loop stalled that
+ * long, or a database that slow), far beyond a GC pause (ADR 0055, amending ADR 0025).
  */
-export const LEASE_MS = 30_000;
-const LEASE_RENEW_MS = 10_000;
+export const LEASE_MS = 5_000;
+const LEASE_RENEW_MS = 1_000;
 
 /**
  * Answers user messages. One reply at a time per conversation, on any instance (a map in this process,
@@ -139,11 +140,6 @@ export class CompletionEngine implements EngineSeams {
   };
   /** Overrides `COMPLETION_TIMEOUT_MS` (tests). */
   timeoutMs: number | undefined;
-  /**
-   * How long `close()` lets running replies finish before stopping them: a serving process sets `DRAIN_MS`
-   * (server.ts); test servers stop them at once.
-   */
-  drainMs = 0;
   /** This process's id on the reply leases it holds (ADR 0025). */
   readonly instanceId: string = randomUUID();
   /** Each conversation's context as its last reply here left it (docs/adr/0050). */
@@ -151,6 +147,8 @@ export class CompletionEngine implements EngineSeams {
   private readonly running = new Map<number, Running>();
   /** Renews this instance's leases while any reply runs. */
   private heartbeat: NodeJS.Timeout | undefined;
+  /** The renewal under way: one at a time, so a slow database does not pile them up on the pool. */
+  private renewing: Promise<void> | undefined;
 
   constructor(registry?: Metrics) {
     this.metrics = new CompletionMetrics(registry, () => this.running.size);
@@ -192,9 +190,11 @@ export class CompletionEngine implements EngineSeams {
       this.heartbeat = undefined;
     } else {
       this.heartbeat ??= setInterval(() => {
-        renewReplyLeases(ctx.db, this.instanceId, LEASE_MS).catch((err: unknown) =>
-          ctx.log.error({ err }, 'could not renew the reply leases'),
-        );
+        this.renewing ??= renewReplyLeases(ctx.db, this.instanceId, LEASE_MS)
+          .catch((err: unknown) => ctx.log.error({ err }, 'could not renew the reply leases'))
+          .finally(() => {
+            this.renewing = undefined;
+          });
       }, LEASE_RENEW_MS).unref();
     }
   }
@@ -263,23 +263,24 @@ export class CompletionEngine implements EngineSeams {
 
   /**
    * Stops the engine: lets running replies finish for up to `drainMs` (logging how many it waits for), then
-   * stops the rest; each still stores its error message and sends its end events.
+   * stops the rest; each still stores its partial text and error message and sends its end events. A
+   * serving process drains for `SHUTDOWN_DRAIN_MS` (server.ts, ADR 0055); test servers stop replies at once.
    */
-  async close(log?: FastifyBaseLogger): Promise<void> {
+  async close(log?: FastifyBaseLogger, drainMs = 0): Promise<void> {
     const settled = (ms: number) =>
       Promise.race([
         Promise.allSettled([...this.running.values()].map((r) => r.done)),
         new Promise((resolve) => setTimeout(resolve, ms).unref()),
       ]);
-    if (this.drainMs > 0 && this.running.size > 0) {
+    if (drainMs > 0 && this.running.size > 0) {
       log?.info(
-        `waiting for ${plural(this.running.size, 'reply', 'replies')} to finish (at most ${this.drainMs / 1000} s)…`,
+        `waiting for ${plural(this.running.size, 'reply', 'replies')} to finish (at most ${drainMs / 1000} s)…`,
       );
-      await settled(this.drainMs);
+      await settled(drainMs);
     }
     const all = [...this.running.values()];
     if (all.length === 0) return;
-    if (this.drainMs > 0) log?.warn(`stopping ${plural(all.length, 'reply', 'replies')} still running`);
+    if (drainMs > 0) log?.warn(`stopping ${plural(all.length, 'reply', 'replies')} still running`);
     for (const r of all)
       r.controller.abort(new ReplyError('The server is shutting down; the reply was stopped.'));
     await settled(SHUTDOWN_WAIT_MS);

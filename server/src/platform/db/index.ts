@@ -38,6 +38,11 @@ export interface Database {
    */
   executeSql(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
   ping(): Promise<void>;
+  /**
+   * Runs once-per-database start work (migrations, seeding) while no other process runs it: others starting
+   * at the same time wait, then find it done (ADR 0055). Only this process uses an embedded database.
+   */
+  underStartLock<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
   /** Times every statement for the metrics (a listener set by `registerDatabaseMetrics`). */
   statements: StatementTimer;
@@ -115,7 +120,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
 
 export async function withVector(database: Database): Promise<Database> {
   try {
-    database.hasVector = await enableVector(database.db);
+    database.hasVector = await database.underStartLock(() => enableVector(database.db));
   } catch (err) {
     await database.close();
     throw err;
@@ -234,6 +239,7 @@ export async function openPglite(pgDir?: string): Promise<Database> {
     ping: async () => {
       await client.query('select 1');
     },
+    underStartLock: (work) => work(),
     close: async () => {
       if (!client.closed) await client.close();
     },
@@ -276,8 +282,9 @@ export async function openPostgres(
   const statements = new StatementTimer();
   timePostgresStatements(statements, pool);
   const db = drizzleNodePg(pool, { schema, logger: new QueryLog() }) as unknown as Db;
+  const underStartLock = <T>(work: () => Promise<T>) => withAdvisoryLock(pool, START_LOCK, work);
   try {
-    await migrateNodePg(db as never, { migrationsFolder: migrations });
+    await underStartLock(() => migrateNodePg(db as never, { migrationsFolder: migrations }));
   } catch (err) {
     await pool.end();
     throw err;
@@ -297,6 +304,7 @@ export async function openPostgres(
     ping: async () => {
       await pool.query('select 1');
     },
+    underStartLock,
     close: async () => {
       closing = true;
       try {
@@ -307,6 +315,25 @@ export async function openPostgres(
     },
     connections: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
+}
+
+/** The advisory lock key of llmor's start work (pg-boss serializes its own schema work with keys of its own). */
+const START_LOCK = 'llmor.start';
+
+/**
+ * Runs `work` holding a session-level advisory lock on a connection of its own: the work spans many
+ * statements on other connections (drizzle's migration transaction, the seed's), which a transaction-level
+ * lock could not cover. The connection is closed after, which releases the lock whatever happened; a process
+ * that dies holding it releases it with its connection (ADR 0055).
+ */
+async function withAdvisoryLock<T>(pool: pg.Pool, key: string, work: () => Promise<T>): Promise<T> {
+  const holder = await pool.connect();
+  try {
+    await holder.query('select pg_advisory_lock(hashtext($1))', [key]);
+    return await work();
+  } finally {
+    holder.release(true);
+  }
 }
 
 /** The thread's statements, in a transaction or not (its transactions call the same methods). */

@@ -49,6 +49,8 @@ export type FakeChatScript =
       finishReason?: string;
       /** Send the text pieces, then stall forever without finishing (idle-timeout tests). */
       stall?: boolean;
+      /** Send the text pieces, then finish only once this settles (a reply as long as the test needs). */
+      until?: Promise<unknown>;
     }
   | { kind: 'error'; status: number; body?: unknown }
   | { kind: 'hang' }
@@ -258,6 +260,7 @@ export class FakeOpenAI extends FakeOverHttp {
       await write(chunk([{ index: 0, delta: { content: piece }, finish_reason: null }]));
     }
     if (script.stall) return;
+    if (script.until) await script.until;
     for (const [index, c] of toolCalls.entries()) {
       await write(
         chunk([

@@ -8,6 +8,8 @@ export interface DocumentsUpload {
   mode: FileImportMode;
   file: File;
   onProgress(sent: number): void;
+  /** Aborts the upload (the dialog's cancel), besides the screen going away. */
+  cancel?: AbortSignal;
 }
 
 /**
@@ -32,7 +34,8 @@ export function useUploadDocuments(datastoreId: number) {
   const invalidate = useInvalidateDatastore();
   return useApiMutation({
     meta: LOCAL_ERROR,
-    mutationFn: (upload: DocumentsUpload, signal) => uploadDocuments(datastoreId, upload, signal),
+    mutationFn: (upload: DocumentsUpload, signal) =>
+      uploadDocuments(datastoreId, upload, upload.cancel ? AbortSignal.any([signal, upload.cancel]) : signal),
     onSettled: () => invalidate(datastoreId),
   });
 }

@@ -16,13 +16,18 @@ import {
   Text,
 } from '@mantine/core';
 import { IconFileUpload, IconX } from '@tabler/icons-react';
-import { type DragEvent, useState } from 'react';
+import { type DragEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { describeError } from '../../../lib/api/error';
 import { formatBytes } from '../../../lib/format/bytes';
+import { useDatastoreStatus } from '../api/getDatastoreStatus';
 import { useUploadDocuments } from '../api/uploadDocuments';
 
-type FileStatus = 'pending' | 'importing' | 'done' | 'error';
+/**
+ * Where a file is: waiting, its bytes on the way (with progress), all sent and the server reading it (the
+ * answer comes when the file is read and its documents stored), done, refused or failed, or cancelled.
+ */
+type FileStatus = 'pending' | 'uploading' | 'parsing' | 'done' | 'error' | 'cancelled';
 
 /**
  * An import file entry (docs/reference/rules.md): the file, its own mode, its status, the share uploaded and,
@@ -33,7 +38,7 @@ interface ImportEntry {
   file: File;
   mode: FileImportMode;
   status: FileStatus;
-  /** 0–1 of the file sent while importing. */
+  /** 0–1 of the file sent while uploading. */
   sent: number;
   importedDocs: number;
   error?: string;
@@ -41,16 +46,20 @@ interface ImportEntry {
 
 const STATUS_COLOR: Record<FileStatus, string> = {
   pending: 'gray',
-  importing: 'blue',
+  uploading: 'blue',
+  parsing: 'violet',
   done: 'green',
   error: 'red',
+  cancelled: 'gray',
 };
 
 /**
  * The import dialog: a tab per mode (default qa), a dropzone for several files, and per file its mode
  * (from its type — a PDF is read as PDF — else the tab's when it was added; changeable), its upload
- * progress and status pending → importing → done (count) / error. Files are sent as they are, one after
- * another; files already done are skipped when it runs again.
+ * status pending → uploading (progress) → parsing (sent, until the server answers) → done (count) / error
+ * (the server's message, in the console's language) — then the datastore embeds them, its status shown
+ * below. Files are sent as they are, one after another; files already done are skipped when it runs again.
+ * Cancel, or closing the dialog, aborts the upload under way and stops the run.
  */
 export function ImportModal({
   datastoreId,
@@ -68,30 +77,43 @@ export function ImportModal({
   /** What the last run imported, shown in the dialog (a toast would cover its tabs). */
   const [summary, setSummary] = useState<number | null>(null);
   const upload = useUploadDocuments(datastoreId);
+  /** The run under way's cancel. */
+  const cancelRun = useRef<AbortController | null>(null);
   const patch = (key: string, change: Partial<ImportEntry>) =>
     setEntries((all) => all.map((e) => (e.key === key ? { ...e, ...change } : e)));
 
   const run = async () => {
+    const cancel = new AbortController();
+    cancelRun.current = cancel;
     setRunning(true);
     setSummary(null);
     let imported = 0;
     for (const entry of entries) {
       if (entry.status === 'done') continue;
-      patch(entry.key, { status: 'importing', sent: 0, error: undefined });
+      patch(entry.key, { status: 'uploading', sent: 0, error: undefined });
       try {
         const { data: docs } = await upload.mutateAsync({
           mode: entry.mode,
           file: entry.file,
-          onProgress: (sent) => patch(entry.key, { sent }),
+          // The last progress event says every byte is sent (XMLHttpRequest's upload end of body).
+          onProgress: (sent) => patch(entry.key, sent >= 1 ? { sent, status: 'parsing' } : { sent }),
+          cancel: cancel.signal,
         });
         imported += docs.length;
         patch(entry.key, { status: 'done', importedDocs: docs.length });
       } catch (error) {
+        if (cancel.signal.aborted) {
+          patch(entry.key, { status: 'cancelled' });
+          break;
+        }
         console.error('Import failed', entry.file.name, error);
         patch(entry.key, { status: 'error', error: describeError(error).message ?? undefined });
       }
     }
     setRunning(false);
+    // Closed meanwhile (close let go of the run): nothing of it is shown when the dialog opens again.
+    if (cancelRun.current !== cancel) return;
+    cancelRun.current = null;
     setSummary(imported);
   };
 
@@ -108,7 +130,8 @@ export function ImportModal({
       })),
     ]);
   const close = () => {
-    if (running) return;
+    cancelRun.current?.abort();
+    cancelRun.current = null;
     setEntries([]);
     setSummary(null);
     onClose();
@@ -146,7 +169,7 @@ export function ImportModal({
                     <Text size="xs" c="dimmed">
                       {formatBytes(e.file.size)}
                     </Text>
-                    {e.status === 'importing' && (
+                    {e.status === 'uploading' && (
                       <Progress
                         value={Math.round(e.sent * 100)}
                         size="sm"
@@ -154,6 +177,22 @@ export function ImportModal({
                         aria-label={t('datastores.importer.progress', { name: e.file.name })}
                         data-testid="import-file-progress"
                       />
+                    )}
+                    {e.status === 'parsing' && (
+                      <>
+                        <Progress
+                          value={100}
+                          color="violet"
+                          striped
+                          animated
+                          size="sm"
+                          mt={4}
+                          aria-label={t('datastores.importer.parsingHint')}
+                        />
+                        <Text size="xs" c="dimmed" data-testid="import-file-parsing">
+                          {t('datastores.importer.parsingHint')}
+                        </Text>
+                      </>
                     )}
                     {e.error && (
                       <Text size="xs" c="red" data-testid="import-file-error">
@@ -200,18 +239,43 @@ export function ImportModal({
         {summary !== null && summary > 0 && (
           <Alert color="green" variant="light" data-testid="import-summary">
             {t('datastores.importer.summary', { count: summary })}
+            <Embedding datastoreId={datastoreId} />
           </Alert>
         )}
         <Group justify="flex-end">
-          <Button variant="default" onClick={close} disabled={running}>
-            {t('datastores.importer.close')}
-          </Button>
+          {running ? (
+            <Button variant="default" onClick={() => cancelRun.current?.abort()} data-testid="import-cancel">
+              {t('datastores.cancel')}
+            </Button>
+          ) : (
+            <Button variant="default" onClick={close}>
+              {t('datastores.importer.close')}
+            </Button>
+          )}
           <Button onClick={() => void run()} loading={running} disabled={!waiting} data-testid="import-start">
             {t('datastores.importer.start')}
           </Button>
         </Group>
       </Stack>
     </Modal>
+  );
+}
+
+/** The step after the import: the datastore's embedding, as its status bar tells it (polled while pending). */
+function Embedding({ datastoreId }: { datastoreId: number }) {
+  const { t } = useTranslation();
+  const status = useDatastoreStatus(datastoreId).data;
+  if (!status || status.documents === 0) return null;
+  return (
+    <Text size="sm" mt={4} data-testid="import-embedding">
+      {t('datastores.importer.embedding')}:{' '}
+      {status.pending === 0
+        ? t('datastores.status.synced')
+        : t('datastores.status.syncing', {
+            done: status.documents - status.pending,
+            total: status.documents,
+          })}
+    </Text>
   );
 }
 
