@@ -167,31 +167,25 @@ export async function signedClient(
 }
 
 /**
- * Test setup in the demo vendor: a chat model installed (the offline demo unless `model` names another
- * catalogue entry and its parameters) and a chatbot app answering with it (`parameters` saved with it).
+ * Test setup in the demo vendor: the offline demo chat model installed and a chatbot app answering with it
+ * (`parameters` saved with it).
  */
 export async function installDemoChatbot(
   api: Awaited<ReturnType<typeof signedClient>>,
   parameters?: Record<string, unknown>,
-  model: { avamodel: string; parameters: Record<string, unknown> } = {
-    avamodel: 'builtin-offline-demo',
-    parameters: {},
-  },
 ): Promise<{ vendorId: number; modelId: number; appId: number }> {
   const vendors: { id: number; key: string }[] = (await api('GET', '/v1/vendors')).data;
   const vendorId = vendors.find((v) => v.key === 'demo')!.id;
-  const installedModel: { id: number } = (
-    await api('POST', `/v1/vendors/${vendorId}/avamodels/${model.avamodel}/install`, {
-      parameters: model.parameters,
-    })
+  const model: { id: number } = (
+    await api('POST', `/v1/vendors/${vendorId}/avamodels/builtin-offline-demo/install`, { parameters: {} })
   ).data;
   const installed: { id: number; name: string } = (
     await api('POST', `/v1/vendors/${vendorId}/apps`, { app_key: 'chatbot' })
   ).data;
   await api('PUT', `/v1/vendors/${vendorId}/apps/${installed.id}`, {
     name: installed.name,
-    completion_vendor_model_id: installedModel.id,
+    completion_vendor_model_id: model.id,
     ...(parameters ? { parameters } : {}),
   });
-  return { vendorId, modelId: installedModel.id, appId: installed.id };
+  return { vendorId, modelId: model.id, appId: installed.id };
 }

@@ -3,18 +3,24 @@
  * `npm run backup` of a running and of a stopped embedded instance, `npm run restore` into an empty
  * DATA_DIR, and a server started on it answering as the original did, its provider key still decrypting.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { type FakeOpenAI, startFakeOpenAI } from '@llmor/server/test/fakes/index';
 import { afterAll, describe, expect, it } from 'vitest';
-import { installDemoChatbot, signedClient } from '../harness';
-import { runScript, startServerProcess, stopAll, stopServerProcess } from '../processes';
+import { signedClient } from '../harness';
+import {
+  installFakeChatbot,
+  killServerProcesses,
+  openConversation,
+  type ServerProcess,
+  startServerProcess,
+} from './server-process';
 
+const ROOT = resolve(import.meta.dirname, '../..');
 const API_KEY = 'sk-backup-journey-original';
-/** The fake provider listens on loopback. */
-const OUTBOUND = { OUTBOUND_ALLOW: '127.0.0.1' };
 const QA = [
   { Q: 'Opening hours?', A: 'Monday to Friday, 8 to 18.' },
   { Q: 'Parking?', A: 'Free behind the building.' },
@@ -27,7 +33,8 @@ const dataDirs: string[] = [];
 const fakes: FakeOpenAI[] = [];
 
 afterAll(async () => {
-  stopAll();
+  await killServerProcesses();
+  for (const c of scripts) if (c.exitCode === null) process.kill(-c.pid!, 'SIGKILL');
   for (const f of fakes) await f.close();
   for (const dir of [scratch, ...dataDirs]) rmSync(dir, { recursive: true, force: true });
 });
@@ -40,6 +47,37 @@ function newDataDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'llmor-backup-data-'));
   dataDirs.push(dir);
   return dir;
+}
+
+const scripts: ChildProcess[] = [];
+
+/** `npm run --silent <script> -- …args` in the repository's root, as an operator types it. */
+function runScript(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn('npm', ['run', '--silent', script, '--', ...args], {
+    cwd: ROOT,
+    detached: true,
+    env: { ...process.env, ...env },
+  });
+  scripts.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  return new Promise((done) => child.on('close', (code) => done({ code, stdout, stderr })));
+}
+
+/** SIGTERM, as a supervisor stops it; its exit code. */
+function stop(server: ServerProcess): Promise<number | null> {
+  server.signal('SIGTERM');
+  return server.exited;
 }
 
 /** Every file below `dir` with its size and modification time (what a refused restore must not change). */
@@ -87,20 +125,15 @@ describe('npm run backup / npm run restore', () => {
     fake.chat({ kind: 'reply', text: ['Before ', 'the backup.'] });
 
     const sourceDir = newDataDir();
-    const source = await startServerProcess(sourceDir, OUTBOUND);
+    const source = await startServerProcess({ DATA_DIR: sourceDir });
     const api = await signedClient(source.url, 'demo');
-    const { vendorId, appId } = await installDemoChatbot(api, undefined, {
-      avamodel: 'openai-compatible-chat',
-      parameters: { base_url: fake.baseUrl, model: 'fake-chat', api_key: API_KEY },
-    });
+    const { vendorId, appId } = await installFakeChatbot(api, fake.baseUrl, API_KEY);
     const embedding: { id: number } = (
       await api('POST', `/v1/vendors/${vendorId}/avamodels/openai-compatible-embedding/install`, {
         parameters: { base_url: fake.baseUrl, model: 'fake-embed', dimensions: 8, api_key: API_KEY },
       })
     ).data;
-    const { token }: { token: string } = (
-      await api('POST', '/v1/conversations', { vendor_app_id: appId, vendor_channel: 'management' })
-    ).data;
+    const token = await openConversation(api, appId);
     await api('POST', `/v1/conversations/${token}`, { content: 'Hello before the backup' });
     const datastore: { id: number } = (
       await api('POST', `/v1/vendors/${vendorId}/apps/${appId}/datastores`, {
@@ -128,7 +161,7 @@ describe('npm run backup / npm run restore', () => {
     expect((await answers(source.url, ids)).documents).toEqual(before.documents);
 
     // Once stopped: the backup starts the embedded server itself, and stops it again.
-    expect(await stopServerProcess(source)).toBe(0);
+    expect(await stop(source)).toBe(0);
     stoppedBackup = join(scratch, 'stopped.llmor-backup');
     const offline = await runScript('backup', [stoppedBackup], { DATA_DIR: sourceDir });
     expect(offline.stderr).toBe('');
@@ -145,7 +178,7 @@ describe('npm run backup / npm run restore', () => {
       readFileSync(join(sourceDir, 'encryption.key'), 'utf8'),
     );
 
-    const restored = await startServerProcess(restoredDir, OUTBOUND);
+    const restored = await startServerProcess({ DATA_DIR: restoredDir });
     const embeddingsBefore = fake.requestsTo('POST /v1/embeddings').length;
     const after = await answers(restored.url, ids);
     expect(after).toEqual(before);
@@ -168,7 +201,7 @@ describe('npm run backup / npm run restore', () => {
     expect(chats).toHaveLength(2);
     expect(chats.at(-1)?.headers.authorization).toBe(`Bearer ${API_KEY}`);
     fake.expectNoFailures();
-    expect(await stopServerProcess(restored)).toBe(0);
+    expect(await stop(restored)).toBe(0);
   }, 300_000);
 
   it('refuses a non-empty DATA_DIR, a truncated file and a changed one, in one line, touching nothing', async () => {
