@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { prepareVectorStore } from './modules/datastores/vectors';
 import { loadConfig } from './platform/config';
-import { backupDatabase, backupKey, restoreDatabase } from './platform/db/backup';
+import { backupDatabase, restoreDatabase } from './platform/db/backup';
 import { SERVER_ROOT } from './platform/paths';
 
 const USAGE = 'usage: npm run backup -- <file>  |  npm run restore -- <file>';
@@ -24,7 +24,7 @@ async function run(command: string | undefined, file: string | undefined): Promi
       file,
       dataDir: config.DATA_DIR,
       databaseUrl: config.DATABASE_URL,
-      encryptionKey: backupKey(config.DATA_DIR, config.ENCRYPTION_KEY),
+      encryptionKey: config.ENCRYPTION_KEY,
       llmor,
     });
     return `Backed up ${done.rows} rows of ${done.tables.length} tables (migration ${done.migration.tag}) and the encryption key to ${resolve(file)} (${megabytes(done.bytes)}, ${seconds(started)}). It holds the key: keep it as safe as DATA_DIR.`;

@@ -28,6 +28,7 @@ import { encryptionKeyFile } from '../keys';
 import { type EmbeddedServer, embeddedConnection, startEmbeddedPostgres } from './embedded';
 import { type Database, migrationsFolder, openPostgres, poolConfig, withVector } from './index';
 import { DataDirLockedError, lockDataDir } from './lock';
+import { pgliteDataDir } from './pglite-import';
 
 const FORMAT = 'llmor-backup';
 const FORMAT_VERSION = 1;
@@ -401,7 +402,7 @@ async function loadBackup(client: pg.ClientBase, file: string): Promise<BackupMa
 }
 
 /** The encryption key a backup of `dataDir` carries: ENCRYPTION_KEY, or DATA_DIR's key file. */
-export function backupKey(dataDir: string, encryptionKey: string | undefined): string {
+function backupKey(dataDir: string, encryptionKey: string | undefined): string {
   if (encryptionKey) return encryptionKey;
   const path = encryptionKeyFile(dataDir);
   if (!existsSync(path))
@@ -416,7 +417,8 @@ export interface BackupOptions {
   dataDir: string;
   /** Server mode: the same dump of the user's own server. */
   databaseUrl?: string;
-  encryptionKey: string;
+  /** ENCRYPTION_KEY; without it DATA_DIR's key file. */
+  encryptionKey: string | undefined;
   llmor: string;
 }
 
@@ -430,10 +432,12 @@ export async function backupDatabase(opts: BackupOptions): Promise<BackupManifes
   let release: (() => void) | undefined;
   if (opts.databaseUrl) connection = { connectionString: opts.databaseUrl };
   else {
-    if (!existsSync(join(resolve(opts.dataDir), 'postgres', 'PG_VERSION')))
-      throw new BackupRefused(
-        `no embedded database in DATA_DIR ${resolve(opts.dataDir)} (an llmor that ran in-process on PGlite imports it into one at its next start where PostgreSQL can run, ADR 0036)`,
-      );
+    if (!existsSync(join(resolve(opts.dataDir), 'postgres', 'PG_VERSION'))) {
+      const inProcess = existsSync(join(pgliteDataDir(opts.dataDir), 'PG_VERSION'))
+        ? ': it holds an in-process (PGlite) database, which the next start where PostgreSQL can run imports (ADR 0036); back up after that start'
+        : '';
+      throw new BackupRefused(`no embedded database in DATA_DIR ${resolve(opts.dataDir)}${inProcess}`);
+    }
     connection = embeddedConnection(opts.dataDir);
     try {
       release = lockDataDir(opts.dataDir);
@@ -443,6 +447,7 @@ export async function backupDatabase(opts: BackupOptions): Promise<BackupManifes
     }
   }
   try {
+    const encryptionKey = backupKey(opts.dataDir, opts.encryptionKey);
     if (release) {
       // A server that dies under the dump fails its connection, and so the backup.
       server = await startEmbeddedPostgres(opts.dataDir, () => {});
@@ -451,7 +456,7 @@ export async function backupDatabase(opts: BackupOptions): Promise<BackupManifes
     const client = new pg.Client(connection);
     await client.connect();
     try {
-      return await writeBackup(client, opts.file, opts);
+      return await writeBackup(client, opts.file, { llmor: opts.llmor, encryptionKey });
     } finally {
       await client.end();
     }
