@@ -9,6 +9,7 @@ import { SecretBox } from './platform/crypto';
 import { openDatabase } from './platform/db';
 import { loadEncryptionKey } from './platform/keys';
 import { MemoryRateLimiter, RedisRateLimiter } from './platform/rate-limit';
+import { closeRedis, connectRedis, logRedisState, type RedisClient } from './platform/redis';
 import { type SeedResult, seed } from './seed';
 
 export interface RunningServer {
@@ -33,25 +34,27 @@ export async function startServer(
     dataDir: config.DATA_DIR,
     prepareTables: prepareVectorStore,
   });
-  let redis: RedisClientType | null = null;
+  let redis: RedisClient | null = null;
   try {
     const seeded = await seed(database.db, config.SEED_ADMIN_EMAIL, config.SEED_ADMIN_PASSWORD);
     opts.onSeeded?.(seeded);
-    if (config.REDIS_URL) {
-      const { createClient } = await import('redis'); // only when configured: it costs start time
-      redis = createClient({ url: config.REDIS_URL }) as RedisClientType;
-      await redis.connect();
-    }
+    // Required at start, an accelerator afterwards (docs/adr/0056-redis-outage.md).
+    if (config.REDIS_URL) redis = await connectRedis(config.REDIS_URL);
+    const sharedLimits = redis
+      ? new RedisRateLimiter(redis as RedisClientType, `${redisNamespace(config)}rl:`)
+      : null;
     const { app, ctx } = await buildApp({
       config,
       database,
-      rateLimiter: redis
-        ? new RedisRateLimiter(redis, `${redisNamespace(config)}rl:`)
-        : new MemoryRateLimiter(),
+      rateLimiter: sharedLimits ?? new MemoryRateLimiter(),
       secretBox: new SecretBox(loadEncryptionKey(config)),
       serveWeb: config.ROLES.includes('api'),
       now: opts.now,
     });
+    if (redis && sharedLimits) {
+      logRedisState(redis, app.log, 'rate limits');
+      sharedLimits.onFallback = (err) => app.log.warn({ err }, 'rate limit counted in memory: Redis failed');
+    }
     // A stopping process lets running replies finish for a while (ADR 0025).
     ctx.completion.drainMs = DRAIN_MS;
     await app.listen({ port: config.PORT, host: config.HOST });
@@ -68,12 +71,12 @@ export async function startServer(
         await app.close();
         // After the app: running replies (and their Lua runs) were stopped by then.
         await closeSiliconPools();
-        await redis?.quit();
+        if (redis) await closeRedis(redis);
         await database.close();
       },
     };
   } catch (err) {
-    await redis?.quit().catch(() => {});
+    if (redis) await closeRedis(redis).catch(() => {});
     await database.close();
     throw err;
   }
