@@ -243,6 +243,16 @@ describe.runIf(Boolean(DATABASE_URL) && hasRedisServer)('Redis outage with two i
     }
   }, 180_000);
 
+  it('stops cleanly on SIGTERM while Redis is down', async () => {
+    await redis.stop();
+    await expect.poll(() => b.output().match(/redis \(relay subscriber\) unreachable/g)?.length ?? 0).toBe(2);
+    process.kill(-b.child.pid!, 'SIGTERM');
+    expect(
+      await Promise.race([b.exited, new Promise((r) => setTimeout(() => r('still running'), 20_000))]),
+    ).toBe(0);
+    await alive(a);
+  }, 60_000);
+
   it('exits non-zero at start with one line naming REDIS_URL when nothing answers there', async () => {
     const port = await freePort();
     const started = spawnServer({ DATABASE_URL: databaseUrl, REDIS_URL: `redis://127.0.0.1:${port}` });
