@@ -10,15 +10,21 @@ export const COMMAND_TIMEOUT_MS = 2_000;
 
 /** A start that cannot reach the configured Redis: its message is the one line `main` prints. */
 export class RedisStartError extends Error {
-  constructor(url: string, cause: unknown) {
+  /** `answered`: Redis itself refused (an error reply: a password, a database number), else nothing answered. */
+  constructor(url: string, cause: unknown, answered: boolean) {
     const { hostname, port } = new URL(url);
+    const where = `${hostname}:${port || 6379} (REDIS_URL)`;
     const code = (cause as { code?: unknown } | null)?.code;
-    super(
-      code === 'ENOTFOUND' || code === 'EAI_AGAIN'
-        ? `llmor failed to start: the host ${hostname} in REDIS_URL cannot be resolved.`
-        : `llmor failed to start: nothing answers at ${hostname}:${port || 6379} (REDIS_URL) — is Redis running? (${cause instanceof Error ? cause.message : String(cause)})`,
-      { cause },
-    );
+    const said = cause instanceof Error ? cause.message || String(code ?? cause.name) : String(cause);
+    let line: string;
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+      line = `the host ${hostname} in REDIS_URL cannot be resolved.`;
+    } else if (answered) {
+      line = `Redis at ${where} refused the connection: ${said}`;
+    } else {
+      line = `nothing answers at ${where} — is Redis running? (${said})`;
+    }
+    super(`llmor failed to start: ${line}`, { cause });
     this.name = 'RedisStartError';
   }
 }
@@ -32,7 +38,7 @@ export class RedisStartError extends Error {
  */
 export async function connectRedis(url: string): Promise<RedisClient> {
   // Loaded only when REDIS_URL is set (it costs start time otherwise).
-  const { createClient } = await import('redis');
+  const { createClient, ErrorReply } = await import('redis');
   let connected = false;
   const client = createClient({
     url,
@@ -53,7 +59,7 @@ export async function connectRedis(url: string): Promise<RedisClient> {
   try {
     await client.connect();
   } catch (err) {
-    throw new RedisStartError(url, err);
+    throw new RedisStartError(url, err, err instanceof ErrorReply);
   }
   return client;
 }

@@ -50,6 +50,19 @@ describe.runIf(hasRedisServer)(
       expect(await client.get(`${prefix}send`)).toBe('1');
     });
 
+    it('fails a start in one line when Redis answers but refuses the connection', async () => {
+      const failure = await connectRedis(`redis://:not-the-password@127.0.0.1:${redis.port}`).then(
+        () => null,
+        (err: unknown) => err,
+      );
+      expect(failure).toBeInstanceOf(RedisStartError);
+      expect((failure as Error).message).toMatch(
+        new RegExp(
+          `^llmor failed to start: Redis at 127\\.0\\.0\\.1:${redis.port} \\(REDIS_URL\\) refused the connection: .*AUTH`,
+        ),
+      );
+    });
+
     it('answers a check sent just as Redis dies (from Redis or, failed, from memory)', async () => {
       const hit = limiter.hit('inflight', 1, 60);
       const stopped = redis.stop();
