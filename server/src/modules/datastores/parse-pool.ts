@@ -263,8 +263,12 @@ export class ParsePool {
       file: request.file,
       limits: this.options.limits,
     };
-    // An upload's bytes move to the thread rather than being copied on this one.
-    const transfer = request.data instanceof Uint8Array ? [request.data.buffer as ArrayBuffer] : [];
+    // An upload's bytes move to the thread rather than being copied on this one; only bytes that own their
+    // whole buffer, since moving detaches every view of it (a small Buffer shares Node's pool).
+    const { data } = request;
+    const owned =
+      data instanceof Uint8Array && data.byteOffset === 0 && data.byteLength === data.buffer.byteLength;
+    const transfer = owned ? [data.buffer as ArrayBuffer] : [];
     slot.worker.postMessage(message, transfer);
   }
 
