@@ -152,7 +152,7 @@ describe('hostile files', () => {
       /200 pages, more than 100 \(DOCUMENT_MAX_PAGES\)/,
     ],
   ])(
-    '%s → %s naming the limit, nothing stored, the server alive',
+    '%s (%s) → %i naming the limit, nothing stored, the server alive',
     async (_what, mode, make, status, limit) => {
       const id = await datastore(owner);
       const res = await upload(owner, id, mode as string, `hostile.${mode}`, make());
