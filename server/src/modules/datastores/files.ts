@@ -48,6 +48,7 @@ class SectionBuilder {
   private blocks: string[] = [];
   private paragraphs = 0;
   private chars = 0;
+  private lastWasItem = false;
 
   constructor(private readonly limits: DocumentLimits) {}
 
@@ -70,8 +71,6 @@ class SectionBuilder {
     else this.blocks.push(line);
     this.lastWasItem = listItem;
   }
-
-  private lastWasItem = false;
 
   finish(): Section[] {
     this.flush();

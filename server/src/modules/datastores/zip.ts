@@ -6,7 +6,7 @@
  */
 import { inflateRawSync } from 'node:zlib';
 
-export interface ZipEntry {
+interface ZipEntry {
   name: string;
   method: number;
   packedSize: number;
@@ -31,7 +31,7 @@ const LOCAL_HEADER = 0x04034b50;
 const END_SEARCH = 22 + 0xffff;
 
 /** The entries the central directory lists (zip64 is refused: a Word file never needs it). */
-export function zipEntries(bytes: Buffer): Map<string, ZipEntry> {
+function zipEntries(bytes: Buffer): Map<string, ZipEntry> {
   let end = -1;
   for (let at = bytes.length - 22; at >= Math.max(0, bytes.length - END_SEARCH); at--) {
     if (bytes.readUInt32LE(at) === END_OF_DIRECTORY) {
@@ -61,7 +61,7 @@ export function zipEntries(bytes: Buffer): Map<string, ZipEntry> {
   return entries;
 }
 
-export interface InflateLimits {
+interface InflateLimits {
   /** What the parts read may inflate to in all. */
   maxBytes: number;
   /** How many times its packed size a part may inflate to, once past `RATIO_FLOOR`. */
