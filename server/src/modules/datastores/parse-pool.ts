@@ -5,53 +5,38 @@
  * of the queue, served in turn like the Lua pool's runs (ADR 0021); a full queue answers 429; a caller that
  * goes away ends its file's thread, so nothing of it is stored.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { threadId, Worker } from 'node:worker_threads';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { type ErrorBody, ErrorName, type FileImportMode } from '@llmor/contracts';
 import type { Config } from '../../platform/config';
 import { AppError, badRequest, tooManyRequests } from '../../platform/errors';
 import { SERVER_ROOT } from '../../platform/paths';
+import { esbuild, workerScript } from '../../platform/worker-script';
 import { type DocumentLimits, tooLarge } from './files';
 import type { ImportedFile, ParsedDocument } from './parse';
 import type { ParseAnswer, ParseJob } from './parse-protocol';
 
 /**
- * The thread's script. Built, it is `dist/document-parse-worker.js` (scripts/build.mjs). Run from sources
- * (tests, dev) it is TypeScript that imports more TypeScript, which a worker thread cannot load on Node 20:
- * it is bundled with esbuild into the cache (npm packages stay imports), as the PGlite thread's is (ADR 0019).
+ * The thread's script: `dist/document-parse-worker.js` built (scripts/build.mjs). From sources it is
+ * TypeScript importing more TypeScript: bundled by esbuild into the cache, npm packages left as imports.
  */
 function workerEntry(): URL {
-  if (!import.meta.url.endsWith('.ts')) {
-    return pathToFileURL(join(SERVER_ROOT, 'dist', 'document-parse-worker.js'));
-  }
-  const esbuild = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
-  const manifest = JSON.parse(readFileSync(join(SERVER_ROOT, 'package.json'), 'utf8'));
-  const { outputFiles } = esbuild.buildSync({
-    entryPoints: [join(SERVER_ROOT, 'src/modules/datastores/parse-worker.ts')],
-    bundle: true,
-    write: false,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    external: Object.keys(manifest.dependencies).filter((name) => !name.startsWith('@llmor/')),
-    logLevel: 'silent',
+  return workerScript('document-parse-worker', import.meta.url.endsWith('.ts'), () => {
+    const manifest = JSON.parse(readFileSync(join(SERVER_ROOT, 'package.json'), 'utf8'));
+    const { outputFiles } = esbuild().buildSync({
+      entryPoints: [join(SERVER_ROOT, 'src/modules/datastores/parse-worker.ts')],
+      bundle: true,
+      write: false,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      external: Object.keys(manifest.dependencies).filter((name) => !name.startsWith('@llmor/')),
+      logLevel: 'silent',
+    });
+    return outputFiles[0]!.contents;
   });
-  const code = outputFiles[0]!.contents;
-  const key = createHash('sha256').update(code).digest('hex').slice(0, 16);
-  const compiled = join(SERVER_ROOT, '.cache', `document-parse-worker-${key}.mjs`);
-  if (!existsSync(compiled)) {
-    mkdirSync(dirname(compiled), { recursive: true });
-    // Written aside and renamed: test files start pools in parallel.
-    const partial = `${compiled}.${process.pid}.${threadId}`;
-    writeFileSync(partial, code);
-    renameSync(partial, compiled);
-  }
-  return pathToFileURL(compiled);
 }
 
 let entry: URL | undefined;
