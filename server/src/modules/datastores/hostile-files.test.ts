@@ -163,6 +163,17 @@ describe('hostile files', () => {
     },
   );
 
+  it('the JSON import reads in the pool too: nested Markdown as `data` → 400 naming DOCUMENT_MAX_DEPTH', async () => {
+    const id = await datastore(owner);
+    const res = await owner.post(`/v1/datastores/${id}/docs/import`, {
+      mode: 'markdown',
+      data: markdownBlockquotes(0.01).toString(),
+    });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().message).toMatch(/DOCUMENT_MAX_DEPTH/);
+    expect(await stored(owner, id)).toBe(0);
+  });
+
   it('`[a](`×50,000 is read in linear time and imported', async () => {
     const id = await datastore(owner);
     const res = await upload(owner, id, 'markdown', 'links.md', markdownOpenLinks(1));
