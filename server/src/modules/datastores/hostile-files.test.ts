@@ -31,6 +31,7 @@ import {
 import { parsePool } from './parse-pool';
 
 const TIMEOUT_MS = 15_000;
+const METRICS_TOKEN = 'metrics-token-of-this-test';
 
 let server: ListeningTestServer;
 let owner: Client;
@@ -54,6 +55,7 @@ beforeAll(async () => {
       DOCUMENT_PARSE_QUEUE: '2',
       DOCUMENT_PARSE_TIMEOUT_MS: String(TIMEOUT_MS),
       DOCUMENT_MAX_PAGES: '100',
+      METRICS_TOKEN: METRICS_TOKEN,
     },
   });
   owner = await memberOfNewVendor();
@@ -99,61 +101,62 @@ async function until(condition: () => boolean, what: string) {
   }
 }
 
-describe('hostile files', () => {
+// Files read up to the time limit, on a machine that may be busy: the wait is for state, the bound generous.
+describe('hostile files', { timeout: 120_000 }, () => {
   it.each([
     [
       '`>`×2,000 (blockquotes nested)',
       'markdown',
-      () => markdownBlockquotes(0.01),
       400,
+      () => markdownBlockquotes(0.01),
       /DOCUMENT_MAX_DEPTH/,
     ],
     [
       '`- `×5,000 (list items nested)',
       'markdown',
-      () => markdownListMarkers(0.01),
       400,
+      () => markdownListMarkers(0.01),
       /DOCUMENT_MAX_DEPTH/,
     ],
     [
       '`> - `×5,000 (20 KB, containers nested)',
       'markdown',
-      () => markdownNestedContainers(1),
       400,
+      () => markdownNestedContainers(1),
       /deeper than 256 levels \(DOCUMENT_MAX_DEPTH\)/,
     ],
-    ['`<div>`×50,000 nested', 'html', () => htmlNestedDivs(0.1), 400, /DOCUMENT_MAX_DEPTH/],
+    ['`<div>`×50,000 nested', 'html', 400, () => htmlNestedDivs(0.1), /DOCUMENT_MAX_DEPTH/],
     [
       '200,000 one-letter paragraphs (21 KB zipped)',
       'docx',
-      () => docxParagraphs(1),
       413,
+      () => docxParagraphs(1),
       /DOCUMENT_MAX_INFLATE_RATIO/,
     ],
     [
       '500,000 one-letter paragraphs',
       'docx',
-      () => docxManyParagraphs(0.1),
       413,
+      () => docxManyParagraphs(0.1),
       /DOCUMENT_MAX_INFLATE_RATIO/,
     ],
     [
       'a run of 100 MiB',
       'docx',
-      () => docxGiantRun(0.1),
       413,
+      () => docxGiantRun(0.1),
       /more than 64 MiB \(DOCUMENT_MAX_INFLATED_MB\)/,
     ],
     [
       '200 pages (past DOCUMENT_MAX_PAGES=100)',
       'pdf',
-      () => pdfManyPages(0.001),
       413,
+      () => pdfManyPages(0.001),
       /200 pages, more than 100 \(DOCUMENT_MAX_PAGES\)/,
     ],
   ])(
     '%s (%s) → %i naming the limit, nothing stored, the server alive',
-    async (_what, mode, make, status, limit) => {
+    async (_what, mode, status, make, limit) => {
       const id = await datastore(owner);
       const res = await upload(owner, id, mode as string, `hostile.${mode}`, make());
       expect(res.statusCode, res.body).toBe(status);
@@ -218,6 +221,13 @@ describe('hostile files', () => {
       },
     );
     await until(() => pool().stats().queued === 1, 'the second file queued');
+    const scrape = await server.app.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
+    expect(scrape.body).toMatch(/^llmor_document_parse_threads\{state="busy"\} 1$/m);
+    expect(scrape.body).toMatch(/^llmor_document_parse_queued 1$/m);
     const third = await upload(owner, mine, 'text_blob', 'third.txt', 'One too many.');
     expect(third.statusCode, third.body).toBe(429);
     expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);

@@ -56,7 +56,7 @@ async function until(condition: () => boolean, what: string, deadlineMs = 60_000
   }
 }
 
-describe('the parse pool', () => {
+describe('the parse pool', { timeout: 120_000 }, () => {
   it('a thread out of memory is ended: 413 naming DOCUMENT_PARSE_MEMORY_MB, and the next file is read', async () => {
     const p = make({ size: 1, memoryMb: 16 });
     const words = Array.from({ length: 2_000_000 }, (_, i) => `w${i}`).join(' ');

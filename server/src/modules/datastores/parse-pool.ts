@@ -10,8 +10,10 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { type ErrorBody, ErrorName, type FileImportMode } from '@llmor/contracts';
+import { Gauge } from 'prom-client';
 import type { Config } from '../../platform/config';
 import { AppError, badRequest, tooManyRequests } from '../../platform/errors';
+import type { Metrics } from '../../platform/metrics';
 import { SERVER_ROOT } from '../../platform/paths';
 import { esbuild, workerScript } from '../../platform/worker-script';
 import { type DocumentLimits, tooLarge } from './files';
@@ -336,6 +338,36 @@ export function parsePool(config: Config): ParsePool {
     pools.set(config, pool);
   }
   return pool;
+}
+
+/**
+ * The pool's threads reading and idle, and the files waiting, read at each scrape (README "Operating");
+ * a pool not yet used shows nothing.
+ */
+export function registerParsePoolMetrics(metrics: Metrics, config: Config): void {
+  new Gauge({
+    name: 'llmor_document_parse_threads',
+    help: 'Threads of the document parse pool by state (busy, idle).',
+    labelNames: ['state'],
+    registers: [metrics],
+    collect() {
+      this.reset();
+      const stats = pools.get(config)?.stats();
+      if (!stats) return;
+      this.set({ state: 'busy' }, stats.busy);
+      this.set({ state: 'idle' }, stats.threads - stats.busy);
+    },
+  });
+  new Gauge({
+    name: 'llmor_document_parse_queued',
+    help: 'Files waiting for a thread of the document parse pool.',
+    registers: [metrics],
+    collect() {
+      this.reset();
+      const stats = pools.get(config)?.stats();
+      if (stats) this.set(stats.queued);
+    },
+  });
 }
 
 /** Ends the server's pool (on close), if it was made. */
