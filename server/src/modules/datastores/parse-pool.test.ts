@@ -69,6 +69,16 @@ describe('the parse pool', { timeout: 120_000 }, () => {
     expect(p.counters).toEqual({ started: 2, ended: 1 });
   });
 
+  it('data the structured clone cannot copy (nested 200,000 deep) → 400, and the thread reads the next file', async () => {
+    const p = make({ size: 1 });
+    let deep: unknown = 'x';
+    for (let i = 0; i < 200_000; i++) deep = { a: deep };
+    const err = (await p.parse({ vendorId: 1, mode: 'json', data: deep }).catch((e) => e)) as AppError;
+    expect(err.name).toBe(ErrorName.BadRequest);
+    expect(err.message).toMatch(/The data could not be read/);
+    expect(await p.parse(text(1, 'Next.'))).toHaveLength(1);
+  });
+
   it('a file past the time limit ends its thread: 413 naming DOCUMENT_PARSE_TIMEOUT_MS, the next file is read', async () => {
     const p = make({ size: 1, timeoutMs: 5_000 });
     const err = (await p.parse(slowPdf(1)).catch((e) => e)) as AppError;

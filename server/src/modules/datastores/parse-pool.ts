@@ -256,7 +256,14 @@ export class ParsePool {
     const owned =
       data instanceof Uint8Array && data.byteOffset === 0 && data.byteLength === data.buffer.byteLength;
     const transfer = owned ? [data.buffer as ArrayBuffer] : [];
-    slot.worker.postMessage(message, transfer);
+    try {
+      slot.worker.postMessage(message, transfer);
+    } catch (err) {
+      // Data the structured clone cannot copy (nested past its stack): refused; the thread never saw it.
+      slot.job = null;
+      this.settle(job, badRequest(`The data could not be read: ${(err as Error).message}`));
+      queueMicrotask(() => this.pump());
+    }
   }
 
   private onAnswer(slot: Slot, answer: ParseAnswer): void {

@@ -28,6 +28,8 @@ import type { KnowledgeContext } from './service';
 import * as service from './service';
 
 const tags = ['datastores'];
+const byPath = { auth: 'user', vendor: 'path', app: 'path' } as const;
+const byHeader = { auth: 'user', vendor: 'header' } as const;
 
 /**
  * Aborts when the caller's connection closes before the answer is sent, so a file still being read stops
@@ -40,8 +42,6 @@ function callerGone(reply: FastifyReply): AbortSignal {
   });
   return gone.signal;
 }
-const byPath = { auth: 'user', vendor: 'path', app: 'path' } as const;
-const byHeader = { auth: 'user', vendor: 'header' } as const;
 
 /** Datastores of an app, and their documents (docs/reference/api.md "Datastores"; contracts/src/http/datastores.ts). */
 export const datastoreRoutes = (ctx: KnowledgeContext) => [
