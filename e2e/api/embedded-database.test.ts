@@ -59,6 +59,23 @@ describe('the embedded PostgreSQL', () => {
     await second.exited;
   });
 
+  it('an orphan that does not stop (SIGSTOP) is killed with its processes by the next start, which serves the same data', async () => {
+    const dataDir = newDataDir();
+    const first = await start(dataDir);
+    const vendors = await vendorCount(first.url);
+    const orphan = postmaster(dataDir);
+    await crash(first, dataDir);
+    // Neither a fast nor an immediate shutdown reaches a stopped process: only SIGKILL does.
+    process.kill(orphan, 'SIGSTOP');
+
+    const second = await start(dataDir);
+    expect(second.output()).toContain('stopped the server a killed llmor left running');
+    await expect.poll(() => isAlive(orphan)).toBe(false);
+    expect(await vendorCount(second.url)).toBe(vendors);
+    process.kill(second.child.pid!, 'SIGTERM');
+    await second.exited;
+  }, 120_000);
+
   it('after kill -9 of both, a stale postmaster.pid does not stop the next start', async () => {
     const dataDir = newDataDir();
     const first = await start(dataDir);

@@ -3,36 +3,22 @@
  * and an interrupted reply leaves its notice on the next start, nothing is lost and nothing stays stuck
  * (ADR 0025).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { Agent, get } from 'node:http';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { isAlive } from '@llmor/server/platform/db/lock';
+import { join } from 'node:path';
 import { type FakeOpenAI, startFakeOpenAI } from '@llmor/server/test/fakes/index';
 import { RelayClient } from '@llmor/server/test/relay-client';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ADMIN, signedClient } from '../harness';
+import { signedClient } from '../harness';
+import { cleanUp, crash, newDataDir, start as startServer } from './child-server';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const dataDirs: string[] = [];
-const children: ChildProcess[] = [];
 const fakes: FakeOpenAI[] = [];
 
 afterAll(async () => {
-  for (const c of children) {
-    if (c.pid && c.exitCode === null && c.signalCode === null) process.kill(-c.pid, 'SIGKILL');
-  }
+  cleanUp();
   for (const f of fakes) await f.close();
-  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 });
-
-function newDataDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'llmor-recovery-'));
-  dataDirs.push(dir);
-  return dir;
-}
 
 async function newFake(): Promise<FakeOpenAI> {
   const fake = await startFakeOpenAI();
@@ -40,49 +26,8 @@ async function newFake(): Promise<FakeOpenAI> {
   return fake;
 }
 
-/** kill -9 of the whole process group, as a crash; resolves once the server process itself is gone. */
-async function crash(child: ChildProcess, dataDir: string): Promise<void> {
-  process.kill(-child.pid!, 'SIGKILL');
-  await new Promise((r) => child.once('exit', r));
-  // tsx runs the server in a child process: wait until that one is gone too, as a restart after a crash would.
-  const holder = Number(readFileSync(join(dataDir, 'llmor.lock'), 'utf8'));
-  await expect.poll(() => isAlive(holder), { timeout: 10_000 }).toBe(false);
-}
-
-/** The server as `npm start` runs it (without the web build), in its own process group. */
-async function start(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['server/src/main.ts'], {
-    cwd: ROOT,
-    detached: true,
-    env: {
-      ...process.env,
-      PORT: '0',
-      DATA_DIR: dataDir,
-      SEED_ADMIN_EMAIL: ADMIN.email,
-      SEED_ADMIN_PASSWORD: ADMIN.password,
-      LOG_LEVEL: 'warn',
-      // The fake provider listens on loopback.
-      OUTBOUND_ALLOW: '127.0.0.1',
-    },
-  });
-  children.push(child);
-  let output = '';
-  const url = await new Promise<string>((found, fail) => {
-    const timer = setTimeout(() => fail(new Error(`no URL within 60 s:\n${output}`)), 60_000);
-    const collect = (chunk: Buffer) => {
-      output += chunk.toString();
-      const m = /llmor is running at (http:\/\/\S+)/.exec(output);
-      if (m) {
-        clearTimeout(timer);
-        found(m[1]!);
-      }
-    };
-    child.stdout!.on('data', collect);
-    child.stderr!.on('data', collect);
-    child.on('exit', () => fail(new Error(`the server exited early:\n${output}`)));
-  });
-  return { url, child };
-}
+/** The server as `npm start` runs it, its fake provider on loopback (which the outbound guard refuses by default). */
+const start = (dataDir: string) => startServer(dataDir, { OUTBOUND_ALLOW: '127.0.0.1' });
 
 const QA = [
   { Q: 'Opening hours?', A: 'Monday to Friday, 8 to 18.' },
@@ -121,7 +66,7 @@ describe('kill -9 during embedding', () => {
     expect(imported).toHaveLength(3);
     await expect.poll(() => fake.requests.length, { timeout: 15_000 }).toBe(1);
 
-    await crash(first.child, dataDir);
+    await crash(first, dataDir);
 
     // Next start: the provider answers; the import completes without waiting for any lease to expire.
     fake.embeddings({ kind: 'embeddings', dimensions: 8 });
@@ -173,7 +118,7 @@ describe('kill -9 during a reply', () => {
     );
     await expect.poll(() => fake.requests.length, { timeout: 15_000 }).toBe(1);
 
-    await crash(first.child, dataDir);
+    await crash(first, dataDir);
     expect(await pending).toBeInstanceOf(Error);
 
     fake.chat({ kind: 'reply', text: ['Here you ', 'are.'] });
