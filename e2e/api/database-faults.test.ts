@@ -11,7 +11,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { signedClient } from '../harness';
+import { installDemoChatbot, signedClient } from '../harness';
 import { cleanUp, newDataDir, postmaster, type Started, start, stop } from './child-server';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -87,6 +87,48 @@ function startWriting(api: Api, path: string, parallel: number, allow: number[] 
   return writes;
 }
 
+/**
+ * One caller sending to a conversation of the offline demo chatbot until stopped: each answer must be the stored
+ * reply (200), 503 with Retry-After, 409 (a reply the fault interrupted still holds the conversation), or 429
+ * past the sends' rate limit.
+ */
+async function startSending(api: Api) {
+  const { appId } = await installDemoChatbot(api);
+  const opened: { data: { token: string } } = await api('POST', '/v1/conversations', {
+    vendor_app_id: appId,
+    vendor_channel: 'management',
+    parameters: {},
+  });
+  const sent = { statuses: new Map<number, number>(), broken: [] as string[], stop: async () => {} };
+  let running = true;
+  const loop = (async () => {
+    for (let n = 0; running; n++) {
+      try {
+        const res = await api.raw('POST', `/v1/conversations/${opened.data.token}`, {
+          content: `hello ${n}`,
+        });
+        const text = await res.text();
+        sent.statuses.set(res.status, (sent.statuses.get(res.status) ?? 0) + 1);
+        const retryAfter = res.headers.get('retry-after');
+        const fine =
+          res.status === 200 ||
+          res.status === 409 ||
+          ([429, 503].includes(res.status) && retryAfter !== null);
+        if (!fine) sent.broken.push(`send ${n}: ${res.status} ${text.slice(0, 200)}`);
+        // Past the sends' rate limit, wait as a client told so would.
+        if (res.status === 429) await new Promise((done) => setTimeout(done, Number(retryAfter) * 1000));
+      } catch (err) {
+        sent.broken.push(`send ${n}: no answer (${(err as Error).message})`);
+      }
+    }
+  })();
+  sent.stop = async () => {
+    running = false;
+    await loop;
+  };
+  return sent;
+}
+
 /** Every acknowledged client is there (each read by id). */
 async function missing(api: Api, path: string, ids: number[]): Promise<number[]> {
   const gone: number[] = [];
@@ -108,6 +150,7 @@ describe('the embedded PostgreSQL dies under llmor', () => {
     const api = await signedClient(server.url, 'demo');
     const path = await clientsPath(api);
     const writes = startWriting(api, path, 4);
+    const sends = await startSending(api);
     const recoveries: number[] = [];
     for (let cycle = 1; cycle <= 3; cycle++) {
       const before = writes.acknowledged.length;
@@ -128,8 +171,11 @@ describe('the embedded PostgreSQL dies under llmor', () => {
       await expect.poll(() => writes.acknowledged.length, { timeout: 30_000 }).toBeGreaterThan(healed);
     }
     await writes.stop();
+    await sends.stop();
+    expect(sends.broken).toEqual([]);
+    expect(sends.statuses.get(200) ?? 0).toBeGreaterThan(0);
     console.log(
-      `kill -9 of the embedded postmaster: ${writes.acknowledged.length} writes acknowledged, statuses ${JSON.stringify(Object.fromEntries(writes.statuses))}, recovered (readyz 200) after ${recoveries.join(', ')} ms`,
+      `kill -9 of the embedded postmaster: ${writes.acknowledged.length} writes acknowledged, statuses ${JSON.stringify(Object.fromEntries(writes.statuses))}, sends ${JSON.stringify(Object.fromEntries(sends.statuses))}, recovered (readyz 200) after ${recoveries.join(', ')} ms`,
     );
     expect(writes.broken).toEqual([]);
     // The kills reached requests in flight: they were answered 503, not dropped.
