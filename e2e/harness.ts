@@ -145,8 +145,9 @@ export async function signedClient(
       .digest('hex');
     return encodeAccessToken(session.token, timestamp, signature);
   };
-  const call = async <T = { data: never }>(method: string, path: string, body?: unknown): Promise<T> => {
-    const res = await fetch(`${baseUrl}${path}`, {
+  /** The signed request's answer as it came, whatever its status. */
+  const raw = (method: string, path: string, body?: unknown): Promise<Response> =>
+    fetch(`${baseUrl}${path}`, {
       method,
       headers: {
         'X-AccessToken': accessToken(method, path),
@@ -156,12 +157,15 @@ export async function signedClient(
       },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
+  const call = async <T = { data: never }>(method: string, path: string, body?: unknown): Promise<T> => {
+    const res = await raw(method, path, body);
     const text = await res.text();
     if (res.status >= 300) throw new Error(`${method} ${path} → ${res.status} ${text}`);
     return (text ? JSON.parse(text) : { data: undefined }) as T;
   };
   await call('POST', '/v1/auth/signin', { identifier: user.email, secret: user.password });
   return Object.assign(call, {
+    raw,
     relayAuth: (): RelayAuth => ({ access_token: accessToken('GET', RELAY_PATH) }),
   });
 }

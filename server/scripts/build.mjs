@@ -17,6 +17,8 @@ await build({
     main: 'src/main.ts',
     // PGlite's thread (ADR 0019), loaded by main.js from beside it to import an older embedded directory (ADR 0036).
     'pglite-worker': 'src/platform/db/pglite-worker.ts',
+    // The parse pool's thread (ADR 0053), loaded by main.js from beside it.
+    'document-parse-worker': 'src/modules/datastores/parse-worker.ts',
   },
   outdir: 'dist',
   bundle: true,

@@ -17,6 +17,7 @@ import { greetingFor } from './modules/completion/input';
 import type { ConversationPorts, RelayCallerPort } from './modules/conversations/ports';
 import { handleRelayConnection } from './modules/conversations/relay';
 import { conversationRoutes } from './modules/conversations/routes';
+import { closeParsePool, registerParsePoolMetrics } from './modules/datastores/parse-pool';
 import { datastoreRoutes } from './modules/datastores/routes';
 import * as knowledge from './modules/datastores/service';
 import { datastoreJobs, sweep } from './modules/datastores/sync';
@@ -126,6 +127,7 @@ export async function buildApp(
   const metrics = createMetrics();
   const completion = new CompletionEngine(metrics);
   registerSiliconPoolMetrics(metrics);
+  registerParsePoolMetrics(metrics, opts.config);
   // Timing every statement is the hot path's cost: only when the metrics are exposed.
   registerDatabaseMetrics(metrics, opts.database, { statements: !!opts.config.METRICS_TOKEN });
   const broadcast =
@@ -271,6 +273,7 @@ export async function buildApp(
   app.addHook('onClose', () => queue.stop());
   // After the queue: no job is left to reach a provider through the guard's connections.
   app.addHook('onClose', () => ctx.outbound.close());
+  app.addHook('onClose', () => closeParsePool(opts.config));
   if (worker) {
     await queue.start();
     await sweep(ctx, { restart: opts.database.soleProcess });

@@ -8,6 +8,7 @@ import { SecretBox } from './platform/crypto';
 import { openDatabase } from './platform/db';
 import { loadEncryptionKey } from './platform/keys';
 import { MemoryRateLimiter, RedisRateLimiter } from './platform/rate-limit';
+import { closeRedis, connectRedis, logRedisState, type RedisClient } from './platform/redis';
 import { type SeedResult, seed } from './seed';
 
 export interface RunningServer {
@@ -32,7 +33,7 @@ export async function startServer(
     dataDir: config.DATA_DIR,
     prepareTables: prepareVectorStore,
   });
-  let redis: RedisClientType | null = null;
+  let redis: RedisClient | null = null;
   try {
     // Once per database: instances starting together wait for the first one's (ADR 0055). The datastores'
     // tables too, made before any instance's first search could race to make them.
@@ -41,21 +42,23 @@ export async function startServer(
       return seed(database.db, config.SEED_ADMIN_EMAIL, config.SEED_ADMIN_PASSWORD);
     });
     opts.onSeeded?.(seeded);
-    if (config.REDIS_URL) {
-      const { createClient } = await import('redis'); // only when configured: it costs start time
-      redis = createClient({ url: config.REDIS_URL }) as RedisClientType;
-      await redis.connect();
-    }
+    // Required at start, an accelerator afterwards (docs/adr/0056-redis-outage.md).
+    if (config.REDIS_URL) redis = await connectRedis(config.REDIS_URL);
+    const sharedLimits = redis
+      ? new RedisRateLimiter(redis as RedisClientType, `${redisNamespace(config)}rl:`)
+      : null;
     const { app, ctx, stopping } = await buildApp({
       config,
       database,
-      rateLimiter: redis
-        ? new RedisRateLimiter(redis, `${redisNamespace(config)}rl:`)
-        : new MemoryRateLimiter(),
+      rateLimiter: sharedLimits ?? new MemoryRateLimiter(),
       secretBox: new SecretBox(loadEncryptionKey(config)),
       serveWeb: config.ROLES.includes('api'),
       now: opts.now,
     });
+    if (redis && sharedLimits) {
+      logRedisState(redis, app.log, 'rate limits');
+      sharedLimits.onFallback = (err) => app.log.warn({ err }, 'rate limit counted in memory: Redis failed');
+    }
     await app.listen({ port: config.PORT, host: config.HOST });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
@@ -75,12 +78,12 @@ export async function startServer(
         await app.close();
         // After the app: running replies (and their Lua runs) were stopped by then.
         await closeSiliconPools();
-        await redis?.quit();
+        if (redis) await closeRedis(redis);
         await database.close();
       },
     };
   } catch (err) {
-    await redis?.quit().catch(() => {});
+    if (redis) await closeRedis(redis).catch(() => {});
     await database.close();
     throw err;
   }

@@ -1,5 +1,6 @@
 import { ConfigError } from './platform/config';
 import { DataDirLockedError } from './platform/db/lock';
+import { RedisStartError } from './platform/redis';
 
 /** The error's own code or its cause's (drizzle wraps a driver error in "Failed query: …"). */
 function codeOf(err: unknown): { code?: string; address?: string; port?: number } {
@@ -12,7 +13,9 @@ function codeOf(err: unknown): { code?: string; address?: string; port?: number 
 
 /** One line that names why the start failed and what to do, instead of a stack trace. */
 export function startupFailure(err: unknown): string {
-  if (err instanceof ConfigError || err instanceof DataDirLockedError) return err.message;
+  if (err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof RedisStartError) {
+    return err.message;
+  }
   const { code, address, port } = codeOf(err);
   const where = address ? `${address}:${port}` : 'the configured address';
   switch (code) {

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
-import type { createClient } from 'redis';
+import { closeRedis, connectRedisPair, logRedisState, type RedisClient } from './redis';
 
 /**
  * Process-wide notices every instance must hear at once (a revoked session, say). In one process an
@@ -29,32 +29,47 @@ export class LocalBroadcast implements Broadcast {
   }
 }
 
+/**
+ * Redis pub/sub. While Redis does not answer, a notice still reaches this instance (never the others: they
+ * catch up when their cached state expires, docs/adr/0056-redis-outage.md); the subscriptions come back with
+ * the connection.
+ */
 export class RedisBroadcast implements Broadcast {
+  /** This instance's handlers, told directly when Redis cannot carry a notice. */
+  private readonly here = new LocalBroadcast();
+
   private constructor(
-    private readonly pub: ReturnType<typeof createClient>,
-    private readonly sub: ReturnType<typeof createClient>,
+    private readonly pub: RedisClient,
+    private readonly sub: RedisClient,
     private readonly prefix: string,
+    private readonly log: FastifyBaseLogger,
   ) {}
 
   static async connect(url: string, log: FastifyBaseLogger, prefix = 'llmor:bc:'): Promise<RedisBroadcast> {
-    // Loaded only when REDIS_URL is set (it costs start time otherwise).
-    const { createClient } = await import('redis');
-    const pub = createClient({ url });
-    const sub = pub.duplicate();
-    for (const client of [pub, sub]) client.on('error', (err) => log.error({ err }, 'broadcast redis error'));
-    await Promise.all([pub.connect(), sub.connect()]);
-    return new RedisBroadcast(pub, sub, prefix);
+    const [pub, sub] = await connectRedisPair(url);
+    logRedisState(pub, log, 'broadcast');
+    logRedisState(sub, log, 'broadcast subscriber');
+    return new RedisBroadcast(pub, sub, prefix, log);
   }
 
   async publish(channel: string, message: string): Promise<void> {
-    await this.pub.publish(this.prefix + channel, message);
+    try {
+      await this.pub.publish(this.prefix + channel, message);
+    } catch (err) {
+      if (this.pub.isReady) this.log.warn({ err }, 'broadcast not published');
+      await this.here.publish(channel, message);
+    }
   }
 
   subscribe(channel: string, handler: (message: string) => void): void {
-    void this.sub.subscribe(this.prefix + channel, handler);
+    this.here.subscribe(channel, handler);
+    this.sub
+      .subscribe(this.prefix + channel, handler)
+      .catch((err: unknown) => this.log.error({ err }, 'broadcast not subscribed'));
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([this.pub.quit(), this.sub.quit()]);
+    await this.here.close();
+    await Promise.allSettled([closeRedis(this.pub), closeRedis(this.sub)]);
   }
 }

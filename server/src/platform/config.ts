@@ -200,6 +200,31 @@ export const configSchema = z.object({
   RELAY_STATE_CHANGES_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   /** Relay sockets one address may hold open at once; past it the connection is refused. */
   RELAY_SOCKETS_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
+  /**
+   * Documents read off the serving thread (ADR 0053): worker threads of the pool (default: the cores less
+   * one, at least 1), the most one vendor's files hold (default half the pool, at least 1), and the files
+   * waiting in all (a vendor may hold half the places); past the queue 429 + Retry-After.
+   */
+  DOCUMENT_PARSE_WORKERS: z.coerce.number().int().min(1).optional(),
+  DOCUMENT_PARSE_WORKERS_PER_VENDOR: z.coerce.number().int().min(1).optional(),
+  DOCUMENT_PARSE_QUEUE: z.coerce.number().int().min(1).default(16),
+  /** Wall time of reading one file, the thread's start included; past it the thread is ended, 413. */
+  DOCUMENT_PARSE_TIMEOUT_MS: z.coerce.number().int().min(1).default(60_000),
+  /** Heap of the thread that reads one file (MiB); past it the thread is ended, 413. */
+  DOCUMENT_PARSE_MEMORY_MB: z.coerce.number().int().min(16).default(512),
+  /** Nesting a document may have (Markdown containers, HTML elements); deeper → 400. */
+  DOCUMENT_MAX_DEPTH: z.coerce.number().int().min(1).default(256),
+  /** What a Word file's parts may inflate to in all (MiB), and one part's ratio past its first MiB; → 413. */
+  DOCUMENT_MAX_INFLATED_MB: z.coerce.number().int().min(1).default(64),
+  DOCUMENT_MAX_INFLATE_RATIO: z.coerce.number().int().min(1).default(100),
+  /** Pages of a PDF, paragraphs (blocks) of a Word, HTML or Markdown file, characters of text read; → 413. */
+  DOCUMENT_MAX_PAGES: z.coerce.number().int().min(1).default(10_000),
+  DOCUMENT_MAX_PARAGRAPHS: z.coerce.number().int().min(1).default(500_000),
+  DOCUMENT_MAX_TEXT_CHARS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(64 * 1024 * 1024),
   /** Slack's Web API base URL (`@slack/web-api`'s `slackApiUrl`; tests point it at a local fake). */
   SLACK_API_URL: url(['http', 'https']).default('https://slack.com/api/'),
   /** Slack's OAuth page that installs a bot in a workspace. */

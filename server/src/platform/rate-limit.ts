@@ -55,39 +55,82 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 }
 
+/**
+ * Counters in Redis, shared by every instance. While Redis does not answer, counts fall back to this
+ * instance's memory (the limit then holds per instance: N instances allow up to N times it for the outage), and
+ * go back to Redis as soon as it answers again (docs/adr/0056-redis-outage.md).
+ */
 export class RedisRateLimiter implements RateLimiter {
+  /** Told each Redis failure that made a call fall back (the connection's own loss is logged by its client). */
+  onFallback: (err: unknown) => void = () => {};
+
   constructor(
     private readonly redis: RedisClientType,
     private readonly prefix = 'llmor:rl:',
+    private readonly fallback: RateLimiter = new MemoryRateLimiter(),
   ) {}
 
-  async hit(key: string, limit: number, windowSeconds: number): Promise<RateLimitResult> {
-    const k = this.prefix + key;
-    const [count, ttl] = (await this.redis
-      .multi()
-      .incr(k)
-      .expire(k, windowSeconds, 'NX')
-      .ttl(k)
-      .exec()) as unknown as [number, number, number];
-    return { allowed: count <= limit, retryAfter: Math.max(1, ttl) };
+  hit(key: string, limit: number, windowSeconds: number): Promise<RateLimitResult> {
+    return this.either(
+      async () => {
+        const k = this.prefix + key;
+        const [count, ttl] = (await this.redis
+          .multi()
+          .incr(k)
+          .expire(k, windowSeconds, 'NX')
+          .ttl(k)
+          .exec()) as unknown as [number, number, number];
+        return { allowed: count <= limit, retryAfter: Math.max(1, ttl) };
+      },
+      (memory) => memory.hit(key, limit, windowSeconds),
+    );
   }
 
-  async peek(key: string): Promise<{ count: number; retryAfter: number }> {
-    const k = this.prefix + key;
-    const [count, ttl] = (await this.redis.multi().get(k).ttl(k).exec()) as unknown as [
-      string | null,
-      number,
-    ];
-    return { count: Number(count ?? 0), retryAfter: Math.max(0, ttl) };
+  peek(key: string): Promise<{ count: number; retryAfter: number }> {
+    return this.either(
+      async () => {
+        const k = this.prefix + key;
+        const [count, ttl] = (await this.redis.multi().get(k).ttl(k).exec()) as unknown as [
+          string | null,
+          number,
+        ];
+        return { count: Number(count ?? 0), retryAfter: Math.max(0, ttl) };
+      },
+      (memory) => memory.peek(key),
+    );
   }
 
-  async reset(key: string): Promise<void> {
-    await this.redis.del(this.prefix + key);
+  reset(key: string): Promise<void> {
+    return this.either(
+      async () => {
+        await this.redis.del(this.prefix + key);
+      },
+      (memory) => memory.reset(key),
+    );
   }
 
-  async release(key: string): Promise<void> {
-    // One round trip, and an expired counter is not brought back without its window.
-    await this.redis.eval(RELEASE_SCRIPT, { keys: [this.prefix + key] });
+  release(key: string): Promise<void> {
+    return this.either(
+      async () => {
+        // One round trip, and an expired counter is not brought back without its window.
+        await this.redis.eval(RELEASE_SCRIPT, { keys: [this.prefix + key] });
+      },
+      (memory) => memory.release(key),
+    );
+  }
+
+  /** Redis while it answers (the client fails a command at once while disconnected), else this instance's counts. */
+  private async either<T>(
+    viaRedis: () => Promise<T>,
+    viaMemory: (memory: RateLimiter) => Promise<T>,
+  ): Promise<T> {
+    if (!this.redis.isReady) return viaMemory(this.fallback);
+    try {
+      return await viaRedis();
+    } catch (err) {
+      this.onFallback(err);
+      return viaMemory(this.fallback);
+    }
   }
 }
 

@@ -16,8 +16,16 @@ import {
 import canonicalize from 'canonicalize';
 import { CsvError, parse as parseCsv } from 'csv-parse/sync';
 import { badRequest, validationError } from '../../platform/errors';
-import { docxSections, htmlSections, markdownSections, pdfSections, type Section, unreadable } from './files';
-import { nextTurn } from './turns';
+import {
+  checkTextLength,
+  type DocumentLimits,
+  docxSections,
+  htmlSections,
+  markdownSections,
+  pdfSections,
+  type Section,
+  unreadable,
+} from './files';
 
 export interface ParsedDocument {
   document: unknown;
@@ -127,18 +135,24 @@ function text(data: unknown, what: string): string {
 async function sectionsOf(
   mode: 'text_blob' | 'pdf' | 'docx' | 'html' | 'markdown',
   data: unknown,
+  limits: DocumentLimits,
 ): Promise<{ sections: Section[]; url?: string }> {
+  const textOf = (what: string) => {
+    const read = text(data, what);
+    checkTextLength(read, limits);
+    return read;
+  };
   switch (mode) {
     case 'pdf':
-      return { sections: await pdfSections(bytesOf(data)) };
+      return { sections: await pdfSections(bytesOf(data), limits) };
     case 'docx':
-      return { sections: await docxSections(bytesOf(data)) };
+      return { sections: docxSections(bytesOf(data), limits) };
     case 'html':
-      return htmlSections(text(data, 'An HTML import'));
+      return htmlSections(textOf('An HTML import'), limits);
     case 'markdown':
-      return { sections: await markdownSections(text(data, 'A Markdown import')) };
+      return { sections: await markdownSections(textOf('A Markdown import'), limits) };
     case 'text_blob':
-      return { sections: [{ text: text(data, 'A text import'), source: {} }] };
+      return { sections: [{ text: textOf('A text import'), source: {} }] };
   }
 }
 
@@ -150,24 +164,24 @@ function bytesOf(data: unknown): Uint8Array {
 /**
  * Parses an import into documents with their hashes and sources, in input order, without duplicates
  * inside the input (the first occurrence wins). `data` is the file's text, the parsed JSON (qa, json) or
- * the file's bytes (pdf, docx). Throws 400 (validation) naming the item, row or what is wrong with the
- * file.
+ * an uploaded file's bytes (read as text for the text modes). Throws 400 (validation) naming the item, row
+ * or what is wrong with the file, 413 naming the bound of `limits` a file passes. It runs in the parse
+ * pool's threads (`parse-pool.ts`, ADR 0053), never on the thread that serves HTTP.
  */
-/** Documents sized and hashed between two turns of the event loop. */
-const PARSE_SLICE = 500;
-
 export async function parseImport(
   mode: FileImportMode,
-  data: unknown,
-  file?: ImportedFile,
+  input: unknown,
+  file: ImportedFile | undefined,
+  limits: DocumentLimits,
 ): Promise<ParsedDocument[]> {
+  const data = input instanceof Uint8Array ? uploadData(mode, input) : input;
   let url = file?.url;
   let documents: Located[];
   if (mode === 'qa') documents = unlocated(qaDocuments(data));
   else if (mode === 'json') documents = unlocated(jsonDocuments(data));
   else if (mode === 'csv') documents = unlocated(csvDocuments(data));
   else {
-    const read = await sectionsOf(mode, data);
+    const read = await sectionsOf(mode, data, limits);
     url ??= read.url;
     documents = await passages(read.sections);
     if (documents.length === 0) throw unreadable('The file has no text to import.');
@@ -178,8 +192,6 @@ export async function parseImport(
   const seen = new Set<string>();
   const out: ParsedDocument[] = [];
   for (let i = 0; i < documents.length; i++) {
-    // Sized and hashed a slice at a time: 100,000 documents took seconds of one turn of the event loop.
-    if (i > 0 && i % PARSE_SLICE === 0) await nextTurn();
     const { document, at } = documents[i]!;
     checkDocumentSize(document, i + 1);
     const hash = documentHash(document);
@@ -192,8 +204,8 @@ export async function parseImport(
   return out;
 }
 
-/** An uploaded file's bytes as the input of `parseImport`: text for the text modes, the bytes otherwise. */
-export function uploadData(mode: FileImportMode, bytes: Buffer): unknown {
+/** An uploaded file's bytes as what its mode reads: text for the text modes, the bytes otherwise. */
+function uploadData(mode: FileImportMode, bytes: Uint8Array): unknown {
   if (mode === 'pdf' || mode === 'docx') return bytes;
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);

@@ -20,6 +20,7 @@ import {
   searchBody,
   searchHitSchema,
 } from '@llmor/contracts';
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { route } from '../../platform/http/route';
 import { requestTrace } from '../../platform/tracing';
@@ -29,6 +30,18 @@ import * as service from './service';
 const tags = ['datastores'];
 const byPath = { auth: 'user', vendor: 'path', app: 'path' } as const;
 const byHeader = { auth: 'user', vendor: 'header' } as const;
+
+/**
+ * Aborts when the caller's connection closes before the answer is sent, so a file still being read stops
+ * and nothing of it is stored (ADR 0053).
+ */
+function callerGone(reply: FastifyReply): AbortSignal {
+  const gone = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) gone.abort();
+  });
+  return gone.signal;
+}
 
 /** Datastores of an app, and their documents (docs/reference/api.md "Datastores"; contracts/src/http/datastores.ts). */
 export const datastoreRoutes = (ctx: KnowledgeContext) => [
@@ -107,8 +120,16 @@ export const datastoreRoutes = (ctx: KnowledgeContext) => [
     body: importBody,
     bodyLimit: IMPORT_MAX_BYTES,
     response: dataEnvelopeSchema(z.array(datastoreDocumentSchema)),
-    handler: async ({ vendor, params, body }) => ({
-      data: await service.importDocuments(ctx, vendor.id, params.datastoreId, body.mode, body.data),
+    handler: async ({ vendor, params, body, reply }) => ({
+      data: await service.importDocuments(
+        ctx,
+        vendor.id,
+        params.datastoreId,
+        body.mode,
+        body.data,
+        undefined,
+        callerGone(reply),
+      ),
     }),
   }),
   route({
@@ -123,7 +144,7 @@ export const datastoreRoutes = (ctx: KnowledgeContext) => [
     query: fileImportQuery,
     bodyLimit: FILE_IMPORT_MAX_BYTES,
     response: dataEnvelopeSchema(z.array(datastoreDocumentSchema)),
-    handler: async ({ vendor, params, query, request }) => ({
+    handler: async ({ vendor, params, query, request, reply }) => ({
       data: await service.importFile(
         ctx,
         vendor.id,
@@ -131,6 +152,7 @@ export const datastoreRoutes = (ctx: KnowledgeContext) => [
         query.mode,
         { name: query.name, ...(query.url && { url: query.url }) },
         request.body,
+        callerGone(reply),
       ),
     }),
   }),

@@ -23,18 +23,12 @@ import type { JobQueue } from '../../platform/queue';
 import { inSpan, type TraceContext } from '../../platform/tracing';
 import { embeddingModelFor } from '../models/providers/index';
 import { type EmbeddingModel, ProviderError } from '../models/providers/types';
-import {
-  checkDocumentSize,
-  documentHash,
-  documentText,
-  type ImportedFile,
-  parseImport,
-  uploadData,
-} from './parse';
+import { checkDocumentSize, documentHash, documentText, type ImportedFile } from './parse';
+import { parsePool, uploadCancelled } from './parse-pool';
 import { presentDatastore, presentDocument, sourceOf } from './present';
 import type { DatastoreRow } from './repo';
 import * as repo from './repo';
-import { nextTurn } from './turns';
+import { copyInSlices, nextTurn } from './turns';
 import { dropVectors, forgetDocuments, fuse, rankedMatches } from './vectors';
 
 /** What the datastores need from the server: the queue that embeds, and how a model is reached. */
@@ -155,9 +149,12 @@ export async function importDocuments(
   mode: FileImportMode,
   data: unknown,
   file?: ImportedFile,
+  signal?: AbortSignal,
 ): Promise<DatastoreDocument[]> {
   await requireDatastore(ctx, vendorId, id);
-  const parsed = await parseImport(mode, data, file);
+  // Read in the parse pool, never here (ADR 0053); a caller gone by the time it is read stores nothing.
+  const parsed = await parsePool(ctx.config).parse({ vendorId, mode, data, file }, signal);
+  if (signal?.aborted) throw uploadCancelled();
   const rows = await repo.insertDocuments(ctx.db, vendorId, id, parsed);
   if (rows.length > 0) await requestSync(ctx, vendorId, id);
   // Presented a slice at a time: 100,000 documents took 50–100 ms of one turn of the event loop.
@@ -172,7 +169,10 @@ export async function importDocuments(
 /** Imported documents presented between two turns of the event loop. */
 const PRESENT_SLICE = 2000;
 
-/** An uploaded file (`docs/upload`): its bytes, read as the query's mode; its name becomes the source. */
+/**
+ * An uploaded file (`docs/upload`): its bytes, read as the query's mode; its name becomes the source.
+ * `signal` aborts when the caller goes away: the file's reading stops and nothing is stored.
+ */
 export async function importFile(
   ctx: KnowledgeContext,
   vendorId: number,
@@ -180,12 +180,15 @@ export async function importFile(
   mode: FileImportMode,
   file: ImportedFile,
   body: unknown,
+  signal?: AbortSignal,
 ): Promise<DatastoreDocument[]> {
   await requireDatastore(ctx, vendorId, id);
   if (!Buffer.isBuffer(body) || body.length === 0) {
     throw validationError({ data: FILE_BODY_REQUIRED }, FILE_BODY_REQUIRED);
   }
-  return importDocuments(ctx, vendorId, id, mode, uploadData(mode, body), file);
+  // A copy of its own, made a slice at a time: its buffer moves to the parse thread (the body's may be shared).
+  const bytes = await copyInSlices(body);
+  return importDocuments(ctx, vendorId, id, mode, bytes, file, signal);
 }
 
 const FILE_BODY_REQUIRED = "Send the file's bytes as the body (Content-Type: application/octet-stream).";

@@ -12,7 +12,10 @@ import {
   existsSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readFileSync,
+  readlinkSync,
+  realpathSync,
   renameSync,
   rmSync,
   statSync,
@@ -29,7 +32,9 @@ const PORT = 5432;
 const SOCKET_PATH_MAX = 107;
 /** How long a start or a stop may take before it is an error. */
 const START_TIMEOUT_MS = 60_000;
-const STOP_TIMEOUT_MS = 30_000;
+/** A fast shutdown, then an immediate one, each this long before the next step (a stop, an orphan's). */
+const FAST_STOP_MS = 10_000;
+const IMMEDIATE_STOP_MS = 5_000;
 /** How often a start looks at `postmaster.pid` (what `pg_ctl -w` does, without its 100 ms sleeps). */
 const POLL_MS = 10;
 
@@ -39,10 +44,16 @@ const SETTINGS = {
   unix_socket_permissions: '0700',
   max_connections: '30',
   shared_buffers: '32MB',
-  // A commit returns before its WAL reaches the disk (flushed within ~0.6 s): a crash of the machine or of
-  // PostgreSQL may lose the last moment's commits, never consistency; a send no longer waits for a flush
-  // per statement (ADR 0036).
-  synchronous_commit: 'off',
+  // A commit returns once its WAL is on the disk: nothing acknowledged is lost when PostgreSQL, llmor or the
+  // machine crashes (CONTRACTS "Dependability"; ADR 0054 replaced ADR 0036's `off`).
+  synchronous_commit: 'on',
+  // Group commit: a commit with at least 3 others in flight waits 0.5 ms so that one flush covers them all
+  // (measured in bench/README.md "Synchronous commits on the embedded database").
+  commit_delay: '500',
+  commit_siblings: '3',
+  // A start after a crash flushes what the dead server left in the page cache before replaying WAL: one
+  // syncfs of the filesystem, not an fsync of every file of the cluster (seconds on a busy disk, ADR 0054).
+  ...(process.platform === 'linux' ? { recovery_init_sync_method: 'syncfs' } : {}),
 };
 
 interface Binaries {
@@ -202,21 +213,99 @@ function run(command: string, args: string[], user: { uid: number; gid: number }
 
 /**
  * A server left running by an llmor that was killed (its `postmaster.pid` names a live PostgreSQL on this
- * data directory) is stopped; a `postmaster.pid` naming a process that is gone, or another program under a
- * reused pid, is removed. The caller holds DATA_DIR's lock, so no other llmor uses the directory.
+ * data directory), or the backends a killed postmaster left, are stopped; a `postmaster.pid` naming a process
+ * that is gone, or another program under a reused pid, is removed. The caller holds DATA_DIR's lock, so no
+ * other llmor uses the directory.
  */
 async function clearStaleServer(pgDir: string): Promise<'none' | 'stale-pid' | 'stopped-orphan'> {
   const pidFile = join(pgDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return 'none';
-  const pid = Number.parseInt(readFileSync(pidFile, 'utf8').split('\n')[0] ?? '', 10);
-  if (Number.isInteger(pid) && pid > 0 && isAlive(pid) && isPostgresOf(pid, pgDir)) {
-    process.kill(pid, 'SIGINT'); // fast shutdown: sessions end, nothing is lost that was committed
-    await until(() => !isAlive(pid), STOP_TIMEOUT_MS, `the orphaned PostgreSQL (pid ${pid}) did not stop`);
+  const pid = existsSync(pidFile)
+    ? Number.parseInt(readFileSync(pidFile, 'utf8').split('\n')[0] ?? '', 10)
+    : undefined;
+  const postmaster =
+    pid !== undefined && Number.isInteger(pid) && pid > 0 && isAlive(pid) && isPostgresOf(pid, pgDir)
+      ? pid
+      : undefined;
+  const leftovers = clusterProcesses(pgDir, postmaster);
+  if (leftovers.length > 0) {
+    await stopOrphan(pgDir, postmaster, leftovers);
     rmSync(pidFile, { force: true });
     return 'stopped-orphan';
   }
+  if (pid === undefined) return 'none';
   rmSync(pidFile, { force: true });
   return 'stale-pid';
+}
+
+/**
+ * Stops an orphaned cluster, as PostgreSQL's own shutdown modes escalate: fast (SIGINT: sessions end, a
+ * checkpoint is written), immediate (SIGQUIT: no checkpoint, crash recovery on the next start) when the fast one
+ * cannot finish (a full disk fails its checkpoint), then SIGKILL of the postmaster and every process still
+ * running in the data directory. None loses a commit: each was on the disk before it was acknowledged.
+ */
+async function stopOrphan(pgDir: string, postmaster: number | undefined, leftovers: number[]) {
+  const gone = () => clusterProcesses(pgDir, postmaster).length === 0;
+  const signal = (name: NodeJS.Signals, pids: number[]) => {
+    for (const pid of pids) {
+      try {
+        process.kill(pid, name);
+      } catch {
+        // gone meanwhile
+      }
+    }
+  };
+  // A postmaster's own shutdown stops its children; the processes of a postmaster that died have no
+  // shutdown to run but their immediate exit (SIGQUIT).
+  const steps: [NodeJS.Signals, number][] =
+    postmaster !== undefined
+      ? [
+          ['SIGINT', FAST_STOP_MS],
+          ['SIGQUIT', IMMEDIATE_STOP_MS],
+        ]
+      : [['SIGQUIT', IMMEDIATE_STOP_MS]];
+  for (const [name, waitMs] of steps) {
+    signal(name, postmaster !== undefined ? [postmaster] : leftovers);
+    if (await settles(gone, waitMs)) return;
+  }
+  signal('SIGKILL', clusterProcesses(pgDir, postmaster));
+  if (await settles(gone, IMMEDIATE_STOP_MS)) return;
+  throw new Error(
+    `the orphaned PostgreSQL in ${pgDir} (pids ${clusterProcesses(pgDir, postmaster).join(', ')}) did not stop even on SIGKILL: end those processes, then start llmor again`,
+  );
+}
+
+/**
+ * The processes of the cluster in `pgDir`: its postmaster, and every `postgres` process whose working
+ * directory is the data directory (PostgreSQL's processes all run there), which finds the backends of a
+ * postmaster that was killed. Without /proc (macOS) only the postmaster is known.
+ */
+function clusterProcesses(pgDir: string, postmaster: number | undefined): number[] {
+  const found = new Set(postmaster !== undefined && isAlive(postmaster) ? [postmaster] : []);
+  if (process.platform !== 'linux') return [...found];
+  const dir = realpathSync(pgDir);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readlinkSync(`/proc/${entry}/cwd`) !== dir) continue;
+      // The postmaster's first argument is its binary's path; its children show `postgres: <role>`.
+      if (!/^(\S*\/)?postgres\b/.test(readFileSync(`/proc/${entry}/cmdline`, 'utf8'))) continue;
+      // A zombie (exited, not yet reaped) has no working directory left to read: it was skipped above.
+      found.add(Number(entry));
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return [...found];
+}
+
+/** Waits until `done`, at most `timeoutMs`; whether it came. */
+async function settles(done: () => boolean, timeoutMs: number): Promise<boolean> {
+  try {
+    await until(done, timeoutMs, '');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function isPostgresOf(pid: number, pgDir: string): boolean {
@@ -300,9 +389,13 @@ export async function startEmbeddedPostgres(
 
   let stopping = false;
   let exited: string | undefined;
+  // A process that exits without stopping it (a stop past its deadline, an uncaught error) still asks it
+  // to shut down; only a kill -9 leaves it running, for the next start to stop.
+  const stopOnExit = () => child.kill('SIGINT');
   const exit = new Promise<void>((resolveExit) => {
     child.on('exit', (code, signal) => {
       exited = signal ? `signal ${signal}` : `exit ${code}`;
+      process.off('exit', stopOnExit);
       resolveExit();
       if (!stopping && ready)
         onCrash(new Error(`the embedded PostgreSQL stopped unexpectedly (${exited}); its log: ${logPath}`));
@@ -324,9 +417,6 @@ export async function startEmbeddedPostgres(
   ready = true;
   // Supervised, but not what keeps the process alive: an idle llmor ends when its work does.
   child.unref();
-  // A process that exits without stopping it (a stop past its deadline, an uncaught error) still asks it
-  // to shut down; only a kill -9 leaves it running, for the next start to stop.
-  const stopOnExit = () => child.kill('SIGINT');
   process.once('exit', stopOnExit);
 
   return {
@@ -338,7 +428,12 @@ export async function startEmbeddedPostgres(
       stopping = true;
       process.off('exit', stopOnExit);
       child.ref(); // held open until the server has exited
+      // Fast shutdown, then immediate when its checkpoint cannot finish (a full disk), as for an orphan.
       child.kill('SIGINT');
+      if (await settles(() => exited !== undefined, FAST_STOP_MS)) return;
+      child.kill('SIGQUIT');
+      if (await settles(() => exited !== undefined, IMMEDIATE_STOP_MS)) return;
+      child.kill('SIGKILL');
       await exit;
     },
   };

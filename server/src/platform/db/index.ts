@@ -11,12 +11,13 @@ import { Gauge, Histogram } from 'prom-client';
 import { isInMemoryDataDir } from '../config';
 import type { Metrics } from '../metrics';
 import { SERVER_ROOT } from '../paths';
-import { EmbeddedPostgresUnavailable, type EmbeddedServer, startEmbeddedPostgres } from './embedded';
+import { EmbeddedPostgresUnavailable } from './embedded';
 import { lockDataDir } from './lock';
 import { importPgliteData, pgliteDataDir } from './pglite-import';
 import { PgliteThread } from './pglite-thread';
 import * as schema from './schema';
 import { QueryLog, STATEMENT_KINDS, StatementTimer } from './statements';
+import { type SupervisedServer, superviseEmbeddedPostgres } from './supervisor';
 import { ensurePgliteTemplate } from './template';
 
 export { schema };
@@ -137,14 +138,10 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
  */
 async function openEmbedded(dataDir: string, prepareTables: OpenDatabaseOptions['prepareTables']) {
   const release = lockDataDir(dataDir);
-  let server: EmbeddedServer | undefined;
+  let server: SupervisedServer | undefined;
   try {
-    server = await startEmbeddedPostgres(dataDir, (reason) => {
-      // Nothing works without the database: end, saying why in one line, so a supervisor can start llmor
-      // again (the next start recovers the cluster as after any crash).
-      process.stderr.write(`${reason.message}\n`);
-      process.exit(70);
-    });
+    // A server that dies is restarted, saying so in one line (ADR 0054).
+    server = await superviseEmbeddedPostgres(dataDir, (line) => process.stderr.write(`${line}\n`));
     if (server.started.initialised)
       say(`Embedded PostgreSQL: a new cluster in ${join(resolve(dataDir), 'postgres')}`);
     if (server.started.stale === 'stopped-orphan')
@@ -250,6 +247,12 @@ export async function openPglite(pgDir?: string): Promise<Database> {
 export const SHARED_IDLE_MS = 10_000;
 
 /**
+ * A connection (or a free one of the pool) not had within this long fails the statement, answered 503: a server
+ * out of reach must not hold requests without end (ADR 0054).
+ */
+export const CONNECT_TIMEOUT_MS = 5_000;
+
+/**
  * The pool's settings: at most 10 connections. pg arms a timer on every release of a connection it may close
  * when idle (a reply releases one per statement), so the connections that stay open arm none: the embedded
  * server is this process's alone, its connections are kept while the process runs; a shared server keeps two
@@ -257,7 +260,12 @@ export const SHARED_IDLE_MS = 10_000;
  * (docs/adr/0047-a-lean-reply-path.md, amended 2026-11-25).
  */
 export function poolConfig(connection: pg.PoolConfig, opts: { shared: boolean }): pg.PoolConfig {
-  const pool = { ...connection, max: 10, allowExitOnIdle: true };
+  const pool = {
+    ...connection,
+    max: 10,
+    allowExitOnIdle: true,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  };
   return opts.shared
     ? { ...pool, min: 2, idleTimeoutMillis: SHARED_IDLE_MS }
     : { ...pool, idleTimeoutMillis: 0 };
@@ -274,10 +282,19 @@ export async function openPostgres(
 ): Promise<Database> {
   const pool = new pg.Pool(config);
   let closing = false;
-  // An idle client whose server connection dies (restart, failover, a dropped database) is reported
-  // here; without a listener the process would crash. The pool replaces the client on next use.
-  pool.on('error', (err) => {
-    if (!closing) process.stderr.write(`database connection lost (idle client): ${err.message}\n`);
+  let lost = false;
+  // A client whose server connection dies (restart, crash, failover) reports it, idle in the pool or checked
+  // out (a transaction's): without a listener that 'error' event would end the process (ADR 0054). The pool
+  // replaces the client on next use. Said once per outage; the embedded server's supervisor says it there.
+  const connectionLost = (err: Error) => {
+    if (closing || lost) return;
+    lost = true;
+    if (!stopServer) process.stderr.write(`database connection lost: ${err.message}\n`);
+  };
+  pool.on('error', connectionLost);
+  pool.on('connect', (client) => {
+    lost = false;
+    client.on('error', connectionLost);
   });
   const statements = new StatementTimer();
   timePostgresStatements(statements, pool);

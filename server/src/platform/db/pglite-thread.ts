@@ -3,38 +3,20 @@
  * the migrator and pg-boss use — `query`, `exec`, `transaction`, `close` — as messages to
  * `pglite-worker.ts`, where PGlite runs.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { threadId, Worker } from 'node:worker_threads';
+import { readFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
-import { SERVER_ROOT } from '../paths';
+import { esbuild, workerScript } from '../worker-script';
 import type { PgliteRequest, PgliteResponse, PgliteWorkerData, SerializedError } from './pglite-protocol';
 
 type RequestBody = PgliteRequest extends infer R ? (R extends PgliteRequest ? Omit<R, 'id'> : never) : never;
 
-/**
- * The worker's script. Built, it is `dist/pglite-worker.js`. Run from sources (tests, dev, benchmarks) it is
- * TypeScript, which a worker thread cannot load on Node 20 (tsx's hooks do not reach it): it is compiled
- * with esbuild into the cache, once per version of the file.
- */
+/** The worker's script: `dist/pglite-worker.js` built, else its TypeScript compiled into the cache. */
 function workerEntry(): URL {
-  if (!import.meta.url.endsWith('.ts')) return pathToFileURL(join(SERVER_ROOT, 'dist', 'pglite-worker.js'));
-  const source = readFileSync(new URL('./pglite-worker.ts', import.meta.url), 'utf8');
-  const key = createHash('sha256').update(source).digest('hex').slice(0, 16);
-  const compiled = join(SERVER_ROOT, '.cache', `pglite-worker-${key}.mjs`);
-  if (!existsSync(compiled)) {
-    const esbuild = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
-    const { code } = esbuild.transformSync(source, { loader: 'ts', format: 'esm', target: 'node20' });
-    mkdirSync(dirname(compiled), { recursive: true });
-    // Written aside and renamed: test files start workers in parallel.
-    const partial = `${compiled}.${process.pid}.${threadId}`;
-    writeFileSync(partial, code);
-    renameSync(partial, compiled);
-  }
-  return pathToFileURL(compiled);
+  return workerScript('pglite-worker', import.meta.url.endsWith('.ts'), () => {
+    const source = readFileSync(new URL('./pglite-worker.ts', import.meta.url), 'utf8');
+    return esbuild().transformSync(source, { loader: 'ts', format: 'esm', target: 'node20' }).code;
+  });
 }
 
 function toError(error: SerializedError): Error {

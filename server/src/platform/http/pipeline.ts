@@ -20,6 +20,7 @@ import type {
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../config';
+import { databaseFaultError } from '../db/faults';
 import { AppError, badRequest, notFound, tooManyRequests, unauthorized, validationError } from '../errors';
 import type { RateLimiter } from '../rate-limit';
 import { fieldErrors } from '../validate';
@@ -402,6 +403,9 @@ export class Pipeline {
         message: status === 413 ? tooLargeText(request.routeOptions.bodyLimit) : error.message,
       });
     }
+    // A database out of reach or out of disk is the caller's to retry, not a failure of the route (ADR 0054).
+    const fault = databaseFaultError(error);
+    if (fault) return this.answerError(fault, request, reply);
     request.log.error({ err: error }, 'request failed');
     return send(500, { name: ErrorName.InternalServerError, message: 'Internal server error' });
   }
@@ -439,5 +443,8 @@ function impliedErrors(spec: RouteSpec): ErrorName[] {
   names.add(ErrorName.ValidationError);
   if (spec.method !== 'GET') names.add(ErrorName.PayloadTooLarge);
   if (spec.rateLimit) names.add(ErrorName.TooManyRequests);
+  // Any route may meet the database out of reach; any write, its disk full (ADR 0054).
+  names.add(ErrorName.ServiceUnavailable);
+  if (spec.method !== 'GET') names.add(ErrorName.InsufficientStorage);
   return [...names];
 }

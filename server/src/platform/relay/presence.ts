@@ -204,8 +204,13 @@ export class PresenceAdapter extends RedisAdapter {
   private readonly heartbeatMs: number;
   private lastTick = Date.now();
   // After a reconnect (subscriptions restored) this instance may have missed announcements: start over.
-  private readonly onReady = () => void this.resync().catch(this.onError);
+  private readonly onReady = () => void this.resync().catch(this.report);
   private readonly onError: (err: unknown) => void;
+  /** Errors while Redis is away are expected (its client logged the loss once): only others are reported. */
+  private readonly report = (err: unknown) => {
+    if (this.redisUp) this.onError(err);
+  };
+  private readonly rawPub: RedisClient;
   private readonly listener = (message: string) => {
     let announcement: Announcement;
     try {
@@ -213,11 +218,19 @@ export class PresenceAdapter extends RedisAdapter {
     } catch (err) {
       return this.onError(err);
     }
-    this.presence.receive(announcement, Date.now())?.catch(this.onError);
+    this.presence.receive(announcement, Date.now())?.catch(this.report);
   };
 
   constructor(nsp: Namespace, pub: RedisClient, sub: RedisClient, opts: PresenceAdapterOptions) {
-    super(nsp, pub, sub, { key: opts.key });
+    super(
+      nsp,
+      publishingQuietly(pub, (err) => {
+        if (pub.isReady && sub.isReady) opts.onError(err);
+      }),
+      sub,
+      { key: opts.key },
+    );
+    this.rawPub = pub;
     const heartbeatMs = opts.heartbeatMs ?? 5_000;
     this.heartbeatMs = heartbeatMs;
     this.onError = opts.onError;
@@ -230,10 +243,17 @@ export class PresenceAdapter extends RedisAdapter {
       },
       opts.timeoutMs ?? 3 * heartbeatMs,
     );
-    this.on('delete-room', (room: string) => this.presence.removed(room)?.catch(this.onError));
+    this.on('delete-room', (room: string) => this.presence.removed(room)?.catch(this.report));
+    // Either client back after an outage: the hello may fail while the other still reconnects; `tick` repeats it.
+    pub.on('ready', this.onReady);
     sub.on('ready', this.onReady);
     sub.subscribe(this.announcements, this.listener).then(this.onReady, this.onError);
-    this.timer = setInterval(() => void this.tick().catch(this.onError), heartbeatMs).unref();
+    this.timer = setInterval(() => void this.tick().catch(this.report), heartbeatMs).unref();
+  }
+
+  /** Both clients connected: cross-instance delivery works. */
+  private get redisUp(): boolean {
+    return this.rawPub.isReady && this.subClient.isReady;
   }
 
   /** Whether any instance (this one included) may have a socket in `room`. */
@@ -256,7 +276,8 @@ export class PresenceAdapter extends RedisAdapter {
     for (const room of rooms) {
       // A socket's own room is never announced: llmor never addresses a socket of another instance by its id.
       if (room === id) continue;
-      let announced = this.announcing.get(room) ?? this.presence.added(room);
+      // Redis away: the room is announced with this instance's hello once it is back; the join goes on.
+      let announced = this.announcing.get(room) ?? this.presence.added(room)?.catch(this.report);
       if (!announced) continue;
       if (!this.announcing.has(room)) {
         const settled = announced.finally(() => {
@@ -279,21 +300,36 @@ export class PresenceAdapter extends RedisAdapter {
    * this instance has one (a reply watched where it runs publishes nothing); dropped when none has.
    */
   override broadcast(packet: unknown, opts: BroadcastOptions): void {
-    if (opts.flags?.local || opts.rooms.size === 0 || this.anyElsewhere(opts.rooms)) {
+    if (opts.flags?.local) {
+      super.broadcast(packet, opts);
+    } else if (!this.rawPub.isReady) {
+      // Redis away: this instance's sockets still hear it (docs/adr/0056-redis-outage.md).
+      super.broadcast(packet, localOnly(opts));
+    } else if (opts.rooms.size === 0 || this.anyElsewhere(opts.rooms)) {
       super.broadcast(packet, opts);
     } else if (this.anyHere(opts.rooms)) {
-      super.broadcast(packet, { ...opts, flags: { ...opts.flags, local: true } });
+      super.broadcast(packet, localOnly(opts));
     }
+  }
+
+  /**
+   * The library disconnects even this instance's sockets only when its own request comes back through Redis:
+   * while Redis is away, a revoked caller's sockets here are disconnected directly.
+   */
+  override disconnectSockets(opts: BroadcastOptions, close: boolean): void {
+    super.disconnectSockets(this.rawPub.isReady ? opts : localOnly(opts), close);
   }
 
   override async close(): Promise<void> {
     clearInterval(this.timer);
     this.subClient.off('ready', this.onReady);
+    this.rawPub.off('ready', this.onReady);
     await Promise.allSettled([
       this.subClient.unsubscribe(this.announcements, this.listener),
       this.presence.bye(),
     ]);
-    await super.close();
+    // The library's unsubscribes are not awaited: sent to a disconnected client they would reject unhandled.
+    if (this.subClient.isReady) await super.close();
   }
 
   private anyElsewhere(rooms: Set<string>): boolean {
@@ -313,7 +349,7 @@ export class PresenceAdapter extends RedisAdapter {
 
   private async tick(): Promise<void> {
     // Closed by its owner (not reconnecting): nothing more to say.
-    if (!this.pubClient.isOpen) return clearInterval(this.timer);
+    if (!this.rawPub.isOpen) return clearInterval(this.timer);
     const now = Date.now();
     // A late tick means this event loop stalled, with others' heartbeats still unread: judge no one by it.
     if (now - this.lastTick < 2 * this.heartbeatMs) this.presence.expire(now);
@@ -324,9 +360,29 @@ export class PresenceAdapter extends RedisAdapter {
   }
 
   private async count(): Promise<void> {
-    const counts = (await this.pubClient.pubSubNumSub(this.countedChannels)) as Record<string, number>;
+    const counts = (await this.rawPub.pubSubNumSub(this.countedChannels)) as Record<string, number>;
     this.presence.counted(Math.max(...this.countedChannels.map((c) => counts[c] ?? 0)) - 1);
   }
+}
+
+const localOnly = (opts: BroadcastOptions): BroadcastOptions => ({
+  ...opts,
+  flags: { ...opts.flags, local: true },
+});
+
+/**
+ * The publisher as the library sees it: the library never handles a failed publish, and one rejected while Redis
+ * is away would end the process as an unhandled rejection.
+ */
+function publishingQuietly(pub: RedisClient, onError: (err: unknown) => void): RedisClient {
+  // A view on the same client (node-redis derives its own proxies this way), differing only in `publish`.
+  const publish = (...args: Parameters<RedisClient['publish']>) =>
+    pub.publish(...args).catch((err: unknown) => {
+      onError(err);
+      return 0;
+    });
+  const view: RedisClient = Object.create(pub, { publish: { value: publish } });
+  return view;
 }
 
 /** What socket.io takes (`io.adapter(...)`) in place of the library's `createAdapter`, one adapter per namespace. */

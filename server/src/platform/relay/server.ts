@@ -1,6 +1,7 @@
 import { RELAY_PATH } from '@llmor/contracts';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { Server, type Socket } from 'socket.io';
+import { closeRedis, connectRedisPair, logRedisState, type RedisClient } from '../redis';
 import type { RelayHub } from './hub';
 import type { RelayMiddleware } from './limits';
 import type { PresenceAdapter, PresenceTiming } from './presence';
@@ -35,26 +36,24 @@ export async function startRelay(
     ? new Server(app.server, { path: RELAY_PATH, transports: ['websocket'], serveClient: false })
     : new Server({ serveClient: false });
 
-  let redis: { quit(): Promise<void> } | null = null;
+  let redis: { close(): Promise<void> } | null = null;
   // One instance: its own rooms are every room; with Redis, the presence adapter knows every instance's.
   let watched = (room: string) => io.of('/').adapter.rooms.has(room);
   if (opts.redisUrl) {
-    // Loaded only when REDIS_URL is set (they cost start time otherwise).
-    const [{ createClient }, { createPresenceAdapter }] = await Promise.all([
-      import('redis'),
-      import('./presence'),
-    ]);
-    const pub = createClient({ url: opts.redisUrl });
-    const sub = pub.duplicate();
-    for (const client of [pub, sub]) client.on('error', (err) => log.error({ err }, 'relay redis error'));
+    // Loaded only when REDIS_URL is set (it costs start time otherwise).
+    const { createPresenceAdapter } = await import('./presence');
+    let pub: RedisClient;
+    let sub: RedisClient;
     try {
-      await Promise.all([pub.connect(), sub.connect()]);
+      [pub, sub] = await connectRedisPair(opts.redisUrl);
     } catch (err) {
-      await Promise.allSettled([pub.quit(), sub.quit()]);
       io.close();
       throw err;
     }
-    // Publishes only what some instance can hear (docs/adr/0049-relay-room-presence.md).
+    logRedisState(pub, log, 'relay');
+    logRedisState(sub, log, 'relay subscriber');
+    // Publishes only what some instance can hear (docs/adr/0049-relay-room-presence.md); while Redis is away,
+    // serves this instance's sockets alone (docs/adr/0056-redis-outage.md).
     io.adapter(
       createPresenceAdapter(pub, sub, {
         key: opts.redisKey ?? 'socket.io',
@@ -65,8 +64,8 @@ export async function startRelay(
     const adapter = io.of('/').adapter as PresenceAdapter;
     watched = (room) => adapter.watched(room);
     redis = {
-      quit: async () => {
-        await Promise.allSettled([pub.quit(), sub.quit()]);
+      close: async () => {
+        await Promise.allSettled([closeRedis(pub), closeRedis(sub)]);
       },
     };
   }
@@ -85,6 +84,6 @@ export async function startRelay(
   app.addHook('onClose', async () => {
     hub.detach();
     await io.of('/').adapter.close();
-    await redis?.quit();
+    await redis?.close();
   });
 }

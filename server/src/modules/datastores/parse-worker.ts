@@ -1,0 +1,30 @@
+/**
+ * A thread of the parse pool (ADR 0053): reads one file at a time with `parseImport` and answers its
+ * documents or its refusal. Anything else that goes wrong while reading (a parser's own failure) is the
+ * file's fault as far as the caller can tell: a 400 naming it, never a 500.
+ */
+import { parentPort } from 'node:worker_threads';
+import { ErrorName } from '@llmor/contracts';
+import { AppError } from '../../platform/errors';
+import { parseImport } from './parse';
+import type { ParseAnswer, ParseJob } from './parse-protocol';
+
+const port = parentPort;
+if (!port) throw new Error('parse-worker runs as a worker thread');
+
+port.on('message', async (job: ParseJob) => {
+  let answer: ParseAnswer;
+  try {
+    answer = { id: job.id, ok: true, documents: await parseImport(job.mode, job.data, job.file, job.limits) };
+  } catch (err) {
+    const error =
+      err instanceof AppError
+        ? err.toBody()
+        : {
+            name: ErrorName.ValidationError,
+            message: `The file could not be read: ${(err as Error).message}`,
+          };
+    answer = { id: job.id, ok: false, error };
+  }
+  port.postMessage(answer);
+});

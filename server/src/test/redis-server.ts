@@ -1,0 +1,60 @@
+/** Test support: a redis-server of the test's own on a free port, to stop and start again (never the shared one). */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
+
+/** Whether `redis-server` is installed here (tests that fault Redis skip without it). */
+export const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0;
+
+export interface OwnRedis {
+  readonly port: number;
+  readonly url: string;
+  /** Kills the server (as a crash: nothing saved) and resolves once it is gone. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port, empty; resolves once it accepts connections. */
+  start(): Promise<void>;
+}
+
+/** A TCP port nothing listens on now (on loopback). */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** Starts one; `stop()` it in the test's `afterAll` (a stopped one stays stopped). */
+export async function startOwnRedis(): Promise<OwnRedis> {
+  const port = await freePort();
+  let child: ChildProcess | null = null;
+  const own: OwnRedis = {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    async start() {
+      const started = spawn(
+        'redis-server',
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      child = started;
+      let output = '';
+      await new Promise<void>((ready, fail) => {
+        started.stdout!.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          if (output.includes('Ready to accept connections')) ready();
+        });
+        started.once('exit', (code) => fail(new Error(`redis-server exited (${code}):\n${output}`)));
+      });
+    },
+    async stop() {
+      const running = child;
+      child = null;
+      if (!running || running.exitCode !== null || running.signalCode !== null) return;
+      const gone = new Promise((resolve) => running.once('exit', resolve));
+      running.kill('SIGKILL');
+      await gone;
+    },
+  };
+  await own.start();
+  return own;
+}
