@@ -45,7 +45,7 @@ const SETTINGS = {
   max_connections: '30',
   shared_buffers: '32MB',
   // A commit returns once its WAL is on the disk: nothing acknowledged is lost when PostgreSQL, llmor or the
-  // machine crashes (CONTRACTS "Dependability"; ADR 0054 replaced ADR 0036's `off`).
+  // machine crashes (ADR 0054 replaced ADR 0036's `off`).
   synchronous_commit: 'on',
   // Group commit: a commit with at least 3 others in flight waits 0.5 ms so that one flush covers them all
   // (measured in bench/README.md "Synchronous commits on the embedded database").
