@@ -133,6 +133,8 @@ describe('embedded PostgreSQL', () => {
       }
       expect(readdirSync(dataDir).filter((name) => name.startsWith('pg.imported-'))).toHaveLength(1);
     },
+    // PGlite on disk, then initdb and the import: 25–28 s alone on a 2-core machine, more beside other tests.
+    90_000,
   );
 
   it('imports the PGlite directory an older llmor left: every row, the sequences, the embeddings; keeps it aside', async () => {
