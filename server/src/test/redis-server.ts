@@ -14,13 +14,23 @@ export interface OwnRedis {
   start(): Promise<void>;
 }
 
-/** A TCP port nothing listens on now (on loopback). */
+/**
+ * A TCP port nothing listens on now (on loopback), below Linux's ephemeral range (32768–60999): a server the
+ * test stops leaves its port free, and a port from that range can be handed meanwhile to another test's
+ * `listen(0)` or outgoing connection, which the reconnecting client would then reach instead.
+ */
 export async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const probe = createServer();
+    const bound = await new Promise<boolean>((resolve) => {
+      probe.once('error', () => resolve(false));
+      probe.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (!bound) continue;
+    await new Promise((resolve) => probe.close(resolve));
+    return port;
+  }
 }
 
 /** Starts one; `stop()` it in the test's `afterAll` (a stopped one stays stopped). */
