@@ -1,5 +1,5 @@
 /**
- * SIGTERM during replies (CONTRACTS "Dependability", ADR 0055): new work is refused at once with 503 and
+ * SIGTERM during replies (ADR 0055): new work is refused at once with 503 and
  * Retry-After, `/readyz` answers 503, a reply that ends within `SHUTDOWN_DRAIN_MS` is stored whole, one
  * that does not is stopped and stored as stopped, and the process exits 0 within the drain + 5 s.
  */

@@ -156,13 +156,20 @@ export async function killServerProcesses(): Promise<void> {
 
 type SignedClient = Awaited<ReturnType<typeof signedClient>>;
 
-/** A chatbot in the demo vendor answering with an OpenAI-compatible model at `baseUrl` (a fake's). */
-export async function installFakeChatbot(api: SignedClient, baseUrl: string): Promise<{ appId: number }> {
+/**
+ * A chatbot in the demo vendor answering with an OpenAI-compatible model at `baseUrl` (a fake's), installed
+ * with `apiKey` when given.
+ */
+export async function installFakeChatbot(
+  api: SignedClient,
+  baseUrl: string,
+  apiKey?: string,
+): Promise<{ vendorId: number; appId: number }> {
   const vendors: { id: number; key: string }[] = (await api('GET', '/v1/vendors')).data;
   const vendorId = vendors.find((v) => v.key === 'demo')!.id;
   const model: { id: number } = (
     await api('POST', `/v1/vendors/${vendorId}/avamodels/openai-compatible-chat/install`, {
-      parameters: { base_url: baseUrl, model: 'fake-chat' },
+      parameters: { base_url: baseUrl, model: 'fake-chat', ...(apiKey ? { api_key: apiKey } : {}) },
     })
   ).data;
   const app: { id: number; name: string } = (
@@ -172,7 +179,7 @@ export async function installFakeChatbot(api: SignedClient, baseUrl: string): Pr
     name: app.name,
     completion_vendor_model_id: model.id,
   });
-  return { appId: app.id };
+  return { vendorId, appId: app.id };
 }
 
 /** A new management conversation of the app; its token. */

@@ -1,5 +1,5 @@
 /**
- * Instances started at once on a fresh database (CONTRACTS "Dependability", ADR 0055): the migrations and
+ * Instances started at once on a fresh database (ADR 0055): the migrations and
  * the seed run once, under an advisory lock, and every instance starts.
  */
 import { randomBytes } from 'node:crypto';

@@ -1,7 +1,7 @@
 /**
  * An instance dies mid-reply (kill -9): another instance on the same database and Redis takes the
  * conversation over within 5 s, once the dead one's lease lapsed unrenewed, and the interrupted reply's
- * notice is stored once (CONTRACTS "Dependability", ADR 0055).
+ * notice is stored once (ADR 0055).
  */
 import { randomBytes } from 'node:crypto';
 import { type FakeOpenAI, startFakeOpenAI } from '@llmor/server/test/fakes/index';

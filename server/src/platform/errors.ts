@@ -76,7 +76,7 @@ export const tooManyRequests = (
 /** An outside service the call depends on failed; `message` says which and why (never a secret). */
 export const badGateway = (message: string) => new AppError(ErrorName.BadGateway, message);
 export const timedOut = (message: string) => new AppError(ErrorName.GatewayTimeout, message);
-/** The database is out of reach or the process is stopping: 503 with `Retry-After` (CONTRACTS "Dependability"). */
+/** The database is out of reach or the process is stopping: 503 with `Retry-After` (docs/reference/api.md, Conventions). */
 export const serviceUnavailable = (
   retryAfterSeconds: number,
   message: string = MESSAGES.databaseUnavailable.en_US,

@@ -3,6 +3,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Config, isInMemoryDataDir } from './config';
 
+/** The key file a DATA_DIR holds when ENCRYPTION_KEY is not set (a backup carries it along). */
+export const encryptionKeyFile = (dataDir: string) => join(dataDir, 'encryption.key');
+
 /**
  * The key that seals provider secrets: ENCRYPTION_KEY, or a key file made once in DATA_DIR.
  * Several server-mode instances must share ENCRYPTION_KEY. An in-memory data dir gets a key for this
@@ -11,7 +14,7 @@ import { type Config, isInMemoryDataDir } from './config';
 export function loadEncryptionKey(config: Config): Buffer {
   if (config.ENCRYPTION_KEY) return Buffer.from(config.ENCRYPTION_KEY, 'base64');
   if (isInMemoryDataDir(config.DATA_DIR)) return randomBytes(32);
-  const path = join(config.DATA_DIR, 'encryption.key');
+  const path = encryptionKeyFile(config.DATA_DIR);
   if (existsSync(path)) return Buffer.from(readFileSync(path, 'utf8').trim(), 'base64');
   mkdirSync(config.DATA_DIR, { recursive: true });
   const key = randomBytes(32);

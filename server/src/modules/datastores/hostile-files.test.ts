@@ -1,5 +1,5 @@
 /**
- * Hostile files uploaded as a member of the datastore's vendor (CONTRACTS "Documents", ADR 0053): each
+ * Hostile files uploaded as a member of the datastore's vendor (ADR 0053): each
  * answers a 4xx naming its limit and stores nothing; `/healthz` answers throughout a hostile parse; a file
  * past the time limit ends its thread and the next upload is read; a vendor past its share waits while
  * another vendor's upload goes through, and past its half of the queue gets 429 + Retry-After; a caller that

@@ -44,7 +44,7 @@ function workerEntry(): URL {
 let entry: URL | undefined;
 
 export interface ParsePoolOptions {
-  /** Threads (default: the cores less one, at least 1). */
+  /** Threads (default: the cores less one, at least 2, so one vendor's share always leaves another thread). */
   size?: number;
   /** Threads one vendor's files may hold at once (default half the pool, at least 1). */
   perVendor?: number;
@@ -117,7 +117,7 @@ export class ParsePool {
   readonly counters = { started: 0, ended: 0 };
 
   constructor(private readonly options: ParsePoolOptions) {
-    this.size = Math.max(1, options.size ?? availableParallelism() - 1);
+    this.size = options.size ?? Math.max(2, availableParallelism() - 1);
     this.perVendor = Math.min(this.size, Math.max(1, options.perVendor ?? Math.floor(this.size / 2)));
     this.perVendorQueue = Math.max(1, Math.floor(options.queue / 2));
   }

@@ -45,7 +45,7 @@ const SETTINGS = {
   max_connections: '30',
   shared_buffers: '32MB',
   // A commit returns once its WAL is on the disk: nothing acknowledged is lost when PostgreSQL, llmor or the
-  // machine crashes (CONTRACTS "Dependability"; ADR 0054 replaced ADR 0036's `off`).
+  // machine crashes (ADR 0054 replaced ADR 0036's `off`).
   synchronous_commit: 'on',
   // Group commit: a commit with at least 3 others in flight waits 0.5 ms so that one flush covers them all
   // (measured in bench/README.md "Synchronous commits on the embedded database").
@@ -88,6 +88,11 @@ export function socketDirectory(dataDir: string): string {
   if (Buffer.byteLength(join(inside, `.s.PGSQL.${PORT}.lock`)) <= SOCKET_PATH_MAX) return inside;
   const key = createHash('sha256').update(resolve(dataDir)).digest('hex').slice(0, 16);
   return join(tmpdir(), `llmor-pg-${key}`);
+}
+
+/** How a client reaches the embedded server of `dataDir`, whoever started it (a backup, ADR 0057). */
+export function embeddedConnection(dataDir: string) {
+  return { host: socketDirectory(dataDir), port: PORT, user: EMBEDDED_USER, database: EMBEDDED_DATABASE };
 }
 
 /** The user the server runs as: PostgreSQL refuses root, so root runs it as `postgres` (made if missing). */

@@ -93,7 +93,7 @@ function timeStatements(metrics: Metrics, database: Database): void {
     statements.observe({ kind, outcome: failed ? 'error' : 'ok' }, seconds);
 }
 
-const migrationsFolder = join(SERVER_ROOT, 'drizzle');
+export const migrationsFolder = join(SERVER_ROOT, 'drizzle');
 
 export interface OpenDatabaseOptions {
   /**
@@ -119,7 +119,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
   return openEmbedded(opts.dataDir, opts.prepareTables);
 }
 
-async function withVector(database: Database): Promise<Database> {
+export async function withVector(database: Database): Promise<Database> {
   try {
     database.hasVector = await database.underStartLock(() => enableVector(database.db));
   } catch (err) {
@@ -271,8 +271,15 @@ export function poolConfig(connection: pg.PoolConfig, opts: { shared: boolean })
     : { ...pool, idleTimeoutMillis: 0 };
 }
 
-/** A pool on a PostgreSQL server; `stopServer` runs after it is closed (the embedded server's stop). */
-async function openPostgres(config: pg.PoolConfig, stopServer?: () => Promise<void>): Promise<Database> {
+/**
+ * A pool on a PostgreSQL server; `stopServer` runs after it is closed (the embedded server's stop).
+ * `migrations`: another folder than the server's (a restore migrates only up to its backup's level).
+ */
+export async function openPostgres(
+  config: pg.PoolConfig,
+  stopServer?: () => Promise<void>,
+  migrations = migrationsFolder,
+): Promise<Database> {
   const pool = new pg.Pool(config);
   let closing = false;
   let lost = false;
@@ -294,7 +301,7 @@ async function openPostgres(config: pg.PoolConfig, stopServer?: () => Promise<vo
   const db = drizzleNodePg(pool, { schema, logger: new QueryLog() }) as unknown as Db;
   const underStartLock = <T>(work: () => Promise<T>) => withAdvisoryLock(pool, START_LOCK, work);
   try {
-    await underStartLock(() => migrateNodePg(db as never, { migrationsFolder }));
+    await underStartLock(() => migrateNodePg(db as never, { migrationsFolder: migrations }));
   } catch (err) {
     await pool.end();
     throw err;
