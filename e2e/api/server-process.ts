@@ -129,7 +129,10 @@ export async function crash(server: LaunchedServer): Promise<void> {
   if (holder) await expect.poll(() => isAlive(holder), { timeout: 10_000 }).toBe(false);
 }
 
-/** A new, empty DATA_DIR below `parent`, removed by `killServerProcesses`. */
+/**
+ * A new, empty DATA_DIR below `parent`, removed by `killServerProcesses`. By default directly in the system's
+ * tmp: run as root, the embedded server's user must be able to pass every directory above it (ADR 0036).
+ */
 export function newDataDir(parent = tmpdir()): string {
   const dir = mkdtempSync(join(parent, 'llmor-e2e-data-'));
   dataDirs.push(dir);
