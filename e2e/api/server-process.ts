@@ -144,21 +144,43 @@ export function newDataDir(parent = tmpdir()): string {
   return dir;
 }
 
+const postmasterPid = (dataDir: string) =>
+  Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+
 /** The embedded PostgreSQL server's pid as its `postmaster.pid` names it (killed by `killServerProcesses`). */
 export function postmaster(dataDir: string): number {
-  const pid = Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const pid = postmasterPid(dataDir);
   postmasters.push(pid);
   return pid;
 }
 
 /**
+ * The embedded PostgreSQL still running on `dataDir`, if one is: a kill -9 leaves `postmaster.pid` behind, so
+ * the pid counts only while that process runs on this directory.
+ */
+function runningPostmaster(dataDir: string): number | undefined {
+  try {
+    const pid = postmasterPid(dataDir);
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dataDir) ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * A test file's end, passed or not: crashes every server still running, kills the embedded PostgreSQL
- * servers read by `postmaster`, and removes the directories `newDataDir` made.
+ * servers read by `postmaster` or left running on a server's DATA_DIR (a crash leaves it, ADR 0036), and
+ * removes the directories `newDataDir` made.
  */
 export async function killServerProcesses(): Promise<void> {
+  const servers = launched.splice(0);
   // All killed before any is awaited: a crash waits for its DATA_DIR's lock holder, maybe another server.
-  await Promise.all(launched.splice(0).map(crash));
-  for (const pid of postmasters.splice(0)) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+  await Promise.all(servers.map(crash));
+  for (const server of servers) {
+    const orphan = server.dataDir && runningPostmaster(server.dataDir);
+    if (orphan) postmasters.push(orphan);
+  }
+  for (const pid of new Set(postmasters.splice(0))) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
   for (const dir of dataDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
