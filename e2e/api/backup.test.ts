@@ -14,9 +14,10 @@ import { signedClient } from '../harness';
 import {
   installFakeChatbot,
   killServerProcesses,
+  newDataDir,
   openConversation,
-  type ServerProcess,
   startServerProcess,
+  stop,
 } from './server-process';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -29,25 +30,14 @@ const QA = [
 
 /** The backup files. */
 const scratch = mkdtempSync(join(tmpdir(), 'llmor-backup-'));
-const dataDirs: string[] = [];
 const fakes: FakeOpenAI[] = [];
 
 afterAll(async () => {
   await killServerProcesses();
   for (const c of scripts) if (c.exitCode === null) process.kill(-c.pid!, 'SIGKILL');
   for (const f of fakes) await f.close();
-  for (const dir of [scratch, ...dataDirs]) rmSync(dir, { recursive: true, force: true });
+  rmSync(scratch, { recursive: true, force: true });
 });
-
-/**
- * An empty DATA_DIR, directly in the system's tmp: run as root, the embedded server's user must be able to
- * pass every directory above it (ADR 0036).
- */
-function newDataDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'llmor-backup-data-'));
-  dataDirs.push(dir);
-  return dir;
-}
 
 const scripts: ChildProcess[] = [];
 
@@ -72,12 +62,6 @@ function runScript(
     stderr += chunk.toString();
   });
   return new Promise((done) => child.on('close', (code) => done({ code, stdout, stderr })));
-}
-
-/** SIGTERM, as a supervisor stops it; its exit code. */
-function stop(server: ServerProcess): Promise<number | null> {
-  server.signal('SIGTERM');
-  return server.exited;
 }
 
 /** Every file below `dir` with its size and modification time (what a refused restore must not change). */

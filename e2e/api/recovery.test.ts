@@ -3,10 +3,9 @@
  * and an interrupted reply leaves its notice on the next start, nothing is lost and nothing stays stuck
  * (ADR 0025).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { Agent, get } from 'node:http';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type FakeOpenAI, startFakeOpenAI } from '@llmor/server/test/fakes/index';
 import { RelayClient } from '@llmor/server/test/relay-client';
@@ -16,24 +15,17 @@ import {
   crash,
   installFakeChatbot,
   killServerProcesses,
+  newDataDir,
   openConversation,
   startServerProcess,
 } from './server-process';
 
-const dataDirs: string[] = [];
 const fakes: FakeOpenAI[] = [];
 
 afterAll(async () => {
   await killServerProcesses();
   for (const f of fakes) await f.close();
-  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 });
-
-function newDataDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'llmor-recovery-'));
-  dataDirs.push(dir);
-  return dir;
-}
 
 async function newFake(): Promise<FakeOpenAI> {
   const fake = await startFakeOpenAI();

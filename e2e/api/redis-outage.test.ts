@@ -3,113 +3,41 @@
  * processes share a database and a redis-server of this test's own, which is killed and started again. Needs
  * DATABASE_URL (a database of its own is made on that server) and `redis-server` installed.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { randomToken } from '@llmor/server/platform/crypto';
 import { freePort, hasRedisServer, type OwnRedis, startOwnRedis } from '@llmor/server/test/redis-server';
 import { RelayClient } from '@llmor/server/test/relay-client';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, installDemoChatbot, signedClient } from '../harness';
+import { installDemoChatbot, signedClient } from '../harness';
+import {
+  freshDatabase,
+  killServerProcesses,
+  launchServerProcess,
+  newDataDir,
+  type ServerProcess,
+  startServerProcess,
+} from './server-process';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const DATABASE_URL = process.env.DATABASE_URL;
-
-interface Instance {
-  url: string;
-  child: ChildProcess;
-  /** Everything it printed. */
-  output: () => string;
-  /** What it printed to stderr. */
-  errors: () => string;
-  exited: Promise<number | null>;
-}
-
-const children: ChildProcess[] = [];
-const dataDirs: string[] = [];
-
-/** The server as `npm start` runs it (without the web build), in its own process group. */
-function spawnServer(env: Record<string, string>): Omit<Instance, 'url'> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'llmor-redis-'));
-  dataDirs.push(dataDir);
-  const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['server/src/main.ts'], {
-    cwd: ROOT,
-    detached: true,
-    env: {
-      ...process.env,
-      PORT: '0',
-      DATA_DIR: dataDir,
-      SEED_ADMIN_EMAIL: ADMIN.email,
-      SEED_ADMIN_PASSWORD: ADMIN.password,
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
-  });
-  children.push(child);
-  let output = '';
-  let errors = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr!.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-    errors += chunk.toString();
-  });
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-  return { child, output: () => output, errors: () => errors, exited };
-}
-
-async function startServer(env: Record<string, string>): Promise<Instance> {
-  const spawned = spawnServer(env);
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const m = /llmor is running at (http:\/\/\S+)/.exec(spawned.output());
-    if (m) return { ...spawned, url: m[1]! };
-    if (spawned.child.exitCode !== null || Date.now() > deadline) {
-      throw new Error(`no URL (exit ${spawned.child.exitCode}):\n${spawned.output()}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 type Api = Awaited<ReturnType<typeof signedClient>>;
 
 describe.runIf(Boolean(DATABASE_URL) && hasRedisServer)('Redis outage with two instances', () => {
-  const dbName = `llmor_redis_${randomToken(6)
-    .toLowerCase()
-    .replace(/[^a-z0-9]/g, '')}`;
-  let databaseUrl: string;
+  let database: Awaited<ReturnType<typeof freshDatabase>> | undefined;
   let redis: OwnRedis;
-  let a: Instance;
-  let b: Instance;
+  let a: ServerProcess;
+  let b: ServerProcess;
   let apiA: Api;
   let apiB: Api;
   let vendorId: number;
   let appId: number;
   const sockets: RelayClient[] = [];
 
-  async function admin(sql: string) {
-    const c = new pg.Client({ connectionString: DATABASE_URL });
-    await c.connect();
-    try {
-      await c.query(sql);
-    } finally {
-      await c.end();
-    }
-  }
-
   beforeAll(async () => {
-    await admin(`create database ${dbName}`);
-    const url = new URL(DATABASE_URL!);
-    url.pathname = `/${dbName}`;
-    databaseUrl = url.toString();
+    database = await freshDatabase(DATABASE_URL!);
     redis = await startOwnRedis();
-    const env = { DATABASE_URL: databaseUrl, REDIS_URL: redis.url };
+    const env = { DATABASE_URL: database.url, REDIS_URL: redis.url };
     // One after the other: the first migrates and seeds.
-    a = await startServer(env);
-    b = await startServer(env);
+    a = await startServerProcess({ ...env, DATA_DIR: newDataDir() });
+    b = await startServerProcess({ ...env, DATA_DIR: newDataDir() });
     apiA = await signedClient(a.url, 'demo');
     apiB = await signedClient(b.url, 'demo');
     ({ vendorId, appId } = await installDemoChatbot(apiA));
@@ -117,15 +45,12 @@ describe.runIf(Boolean(DATABASE_URL) && hasRedisServer)('Redis outage with two i
 
   afterAll(async () => {
     for (const s of sockets) s.close();
-    for (const c of children) {
-      if (c.pid && c.exitCode === null && c.signalCode === null) process.kill(-c.pid, 'SIGKILL');
-    }
+    await killServerProcesses();
     await redis?.stop();
-    for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
-    await admin(`drop database if exists ${dbName} with (force)`);
+    await database?.drop();
   });
 
-  async function joined(instance: Instance, api: Api, token: string): Promise<RelayClient> {
+  async function joined(instance: ServerProcess, api: Api, token: string): Promise<RelayClient> {
     const socket = await RelayClient.connect(instance.url, api.relayAuth());
     sockets.push(socket);
     expect(await socket.ask('join', token)).toEqual({ ok: true });
@@ -149,7 +74,7 @@ describe.runIf(Boolean(DATABASE_URL) && hasRedisServer)('Redis outage with two i
   const ended = (socket: RelayClient) =>
     socket.messages().filter((m) => m.type === 'completion.ended').length;
 
-  async function alive(instance: Instance) {
+  async function alive(instance: ServerProcess) {
     expect(instance.child.exitCode).toBeNull();
     expect((await fetch(`${instance.url}/healthz`)).status).toBe(200);
     expect((await fetch(`${instance.url}/readyz`)).status).toBe(200);
@@ -179,7 +104,7 @@ describe.runIf(Boolean(DATABASE_URL) && hasRedisServer)('Redis outage with two i
       `/v1/vendors/${vendorId}/apps/${appId}/clients`,
       { name: 'During the outage', request_rate_limit: 2, request_rate_interval: 60 },
     );
-    const call = (instance: Instance) =>
+    const call = (instance: ServerProcess) =>
       fetch(`${instance.url}/v1/conversations`, {
         method: 'POST',
         headers: {
@@ -246,7 +171,7 @@ describe.runIf(Boolean(DATABASE_URL) && hasRedisServer)('Redis outage with two i
   it('stops cleanly on SIGTERM while Redis is down', async () => {
     await redis.stop();
     await expect.poll(() => b.output().match(/redis \(relay subscriber\) unreachable/g)?.length ?? 0).toBe(2);
-    process.kill(-b.child.pid!, 'SIGTERM');
+    b.signal('SIGTERM');
     expect(
       await Promise.race([b.exited, new Promise((r) => setTimeout(() => r('still running'), 20_000))]),
     ).toBe(0);
@@ -255,7 +180,11 @@ describe.runIf(Boolean(DATABASE_URL) && hasRedisServer)('Redis outage with two i
 
   it('exits non-zero at start with one line naming REDIS_URL when nothing answers there', async () => {
     const port = await freePort();
-    const started = spawnServer({ DATABASE_URL: databaseUrl, REDIS_URL: `redis://127.0.0.1:${port}` });
+    const started = launchServerProcess({
+      DATABASE_URL: database!.url,
+      REDIS_URL: `redis://127.0.0.1:${port}`,
+      DATA_DIR: newDataDir(),
+    });
     const code = await Promise.race([
       started.exited,
       new Promise((r) => setTimeout(() => r('still running'), 90_000)),

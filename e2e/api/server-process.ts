@@ -1,35 +1,52 @@
 /**
  * The server as `npm start` runs it (node itself, its TypeScript through tsx's loader, without the web
- * build), as a child process in its own process group: for journeys that stop it, kill it or start several
- * at once. A signal reaches the server process itself, as a supervisor's does (tsx's CLI would stand between
- * them and relay it).
+ * build), as a child process in its own process group: for the journeys that stop it, kill it or start
+ * several at once (ADR 0036, 0054, 0055). A signal reaches the server process itself, as a supervisor's does:
+ * tsx's CLI would stand between them and relay it (under load it turned a SIGTERM into exit 143). Call
+ * `killServerProcesses` in `afterAll`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { isAlive } from '@llmor/server/platform/db/lock';
 import pg from 'pg';
 import { ADMIN, type signedClient } from '../harness';
 
 const ROOT = resolve(import.meta.dirname, '../..');
+/** How long a start may take on a loaded runner before it counts as failed. */
+const START_TIMEOUT_MS = 90_000;
 
-export interface ServerProcess {
-  url: string;
+/** A server process that may not serve yet (or never will: a start that must fail). */
+export interface LaunchedServer {
   child: ChildProcess;
+  /** Its DATA_DIR, when it was given one. */
+  dataDir: string | undefined;
   /** The exit code once the process ended (null: ended by a signal). */
   exited: Promise<number | null>;
   /** What it printed so far (stdout and stderr). */
   output(): string;
+  /** What it printed so far to stderr. */
+  errors(): string;
   /** Sends `signal` to the server process. */
   signal(signal: NodeJS.Signals): void;
 }
 
-const started: ServerProcess[] = [];
+/** A server that printed its address. */
+export interface ServerProcess extends LaunchedServer {
+  url: string;
+}
+
+const launched: LaunchedServer[] = [];
+const dataDirs: string[] = [];
+const postmasters: number[] = [];
 
 /**
- * Starts a server with the admin seeded as `ADMIN`, on a free port, taking loopback fakes; `env` adds the
- * rest (DATA_DIR or DATABASE_URL…). Resolves once it prints its address.
+ * Launches a server with the admin seeded as `ADMIN`, on a free port, taking loopback fakes; `env` adds the
+ * rest (DATA_DIR or DATABASE_URL…). Does not wait for it.
  */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+export function launchServerProcess(env: Record<string, string>): LaunchedServer {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
     cwd: ROOT,
     detached: true,
@@ -45,43 +62,126 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     },
   });
   let output = '';
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  const server: ServerProcess = {
-    url: '',
+  let errors = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    errors += chunk.toString();
+  });
+  const server: LaunchedServer = {
     child,
-    exited,
+    dataDir: env.DATA_DIR,
+    exited: new Promise((done) => child.once('exit', (code) => done(code))),
     output: () => output,
+    errors: () => errors,
     signal: (signal) => process.kill(child.pid!, signal),
   };
-  started.push(server);
-  server.url = await new Promise<string>((found, fail) => {
-    const timer = setTimeout(() => fail(new Error(`no URL within 90 s:\n${output}`)), 90_000);
-    const collect = (chunk: Buffer) => {
-      output += chunk.toString();
-      const m = /llmor is running at (http:\/\/\S+)/.exec(output);
+  launched.push(server);
+  return server;
+}
+
+/** Launches a server and resolves once it prints its address; fails with its output if it exits first. */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const server = launchServerProcess(env);
+  const url = await new Promise<string>((found, fail) => {
+    const timer = setTimeout(
+      () => fail(new Error(`no URL within ${START_TIMEOUT_MS / 1000} s:\n${server.output()}`)),
+      START_TIMEOUT_MS,
+    );
+    const look = () => {
+      const m = /llmor is running at (http:\/\/\S+)/.exec(server.output());
       if (m) {
         clearTimeout(timer);
         found(m[1]!);
       }
     };
-    child.stdout!.on('data', collect);
-    child.stderr!.on('data', collect);
-    void exited.then((code) => fail(new Error(`the server exited early (${code}):\n${output}`)));
+    server.child.stdout!.on('data', look);
+    server.child.stderr!.on('data', look);
+    void server.exited.then((code) => {
+      clearTimeout(timer);
+      fail(new Error(`the server exited early (${code}):\n${server.output()}`));
+    });
   });
-  return server;
+  return Object.assign(server, { url });
 }
 
-/** kill -9 of the server's whole process group (an embedded PostgreSQL too): a crash. */
-export async function crash(server: ServerProcess): Promise<void> {
+/** SIGTERM, as a supervisor stops it; its exit code. */
+export function stop(server: LaunchedServer): Promise<number | null> {
+  server.signal('SIGTERM');
+  return server.exited;
+}
+
+/**
+ * kill -9 of the server's process group, as a crash. The embedded PostgreSQL runs in a group of its own and
+ * outlives it, as it would (ADR 0036). Resolves once the holder of DATA_DIR's lock is gone, so that the next
+ * start on it is not refused as a second llmor.
+ */
+export async function crash(server: LaunchedServer): Promise<void> {
+  const lock = server.dataDir && join(server.dataDir, 'llmor.lock');
+  const holder = lock && existsSync(lock) ? Number(readFileSync(lock, 'utf8')) : undefined;
   if (server.child.exitCode === null && server.child.signalCode === null) {
     process.kill(-server.child.pid!, 'SIGKILL');
-    await server.exited;
+  }
+  await server.exited;
+  if (!holder) return;
+  // A plain poll: `crash` runs in afterAll too, where expect.poll is refused.
+  const deadline = Date.now() + 10_000;
+  while (isAlive(holder)) {
+    if (Date.now() > deadline) throw new Error(`the lock holder ${holder} still runs 10 s after the crash`);
+    await new Promise((r) => setTimeout(r, 50));
   }
 }
 
-/** Crashes every server still running (a test's end, passed or not). */
+/**
+ * A new, empty DATA_DIR below `parent`, removed by `killServerProcesses`. By default directly in the system's
+ * tmp: run as root, the embedded server's user must be able to pass every directory above it (ADR 0036).
+ */
+export function newDataDir(parent = tmpdir()): string {
+  const dir = mkdtempSync(join(parent, 'llmor-e2e-data-'));
+  dataDirs.push(dir);
+  return dir;
+}
+
+const postmasterPid = (dataDir: string) =>
+  Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+
+/** The embedded PostgreSQL server's pid as its `postmaster.pid` names it (killed by `killServerProcesses`). */
+export function postmaster(dataDir: string): number {
+  const pid = postmasterPid(dataDir);
+  postmasters.push(pid);
+  return pid;
+}
+
+/**
+ * The embedded PostgreSQL still running on `dataDir`, if one is: a kill -9 leaves `postmaster.pid` behind, so
+ * the pid counts only while that process runs on this directory.
+ */
+function runningPostmaster(dataDir: string): number | undefined {
+  try {
+    const pid = postmasterPid(dataDir);
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dataDir) ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A test file's end, passed or not: crashes every server still running, kills the embedded PostgreSQL
+ * servers read by `postmaster` or left running on a server's DATA_DIR (a crash leaves it, ADR 0036), and
+ * removes the directories `newDataDir` made.
+ */
 export async function killServerProcesses(): Promise<void> {
-  for (const s of started.splice(0)) await crash(s);
+  const servers = launched.splice(0);
+  // All killed before any is awaited: a crash waits for its DATA_DIR's lock holder, maybe another server.
+  await Promise.all(servers.map(crash));
+  for (const server of servers) {
+    const orphan = server.dataDir && runningPostmaster(server.dataDir);
+    if (orphan) postmasters.push(orphan);
+  }
+  for (const pid of new Set(postmasters.splice(0))) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+  for (const dir of dataDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
 type SignedClient = Awaited<ReturnType<typeof signedClient>>;
