@@ -38,6 +38,12 @@ export interface ServerProcess extends LaunchedServer {
   url: string;
 }
 
+/**
+ * The runner's environment without its database and Redis: a server gets only those its test gives it, so a
+ * journey of the embedded default stays one when the runner has `DATABASE_URL` set (`npm run test:pg`).
+ */
+const { DATABASE_URL: _database, REDIS_URL: _redis, ...inherited } = process.env;
+
 const launched: LaunchedServer[] = [];
 const dataDirs: string[] = [];
 const postmasters: number[] = [];
@@ -51,7 +57,7 @@ export function launchServerProcess(env: Record<string, string>): LaunchedServer
     cwd: ROOT,
     detached: true,
     env: {
-      ...process.env,
+      ...inherited,
       PORT: '0',
       SEED_ADMIN_EMAIL: ADMIN.email,
       SEED_ADMIN_PASSWORD: ADMIN.password,

@@ -6,7 +6,7 @@
 import { freePort, hasRedisServer, type OwnRedis, startOwnRedis } from '@llmor/server/test/redis-server';
 import { RelayClient } from '@llmor/server/test/relay-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installDemoChatbot, signedClient } from '../harness';
+import { installDemoChatbot, signedClient } from '../../harness';
 import {
   freshDatabase,
   killServerProcesses,
@@ -14,7 +14,7 @@ import {
   newDataDir,
   type ServerProcess,
   startServerProcess,
-} from './server-process';
+} from '../server-process';
 
 const DATABASE_URL = process.env.DATABASE_URL;
 

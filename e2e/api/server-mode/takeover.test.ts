@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { type FakeOpenAI, startFakeOpenAI } from '@llmor/server/test/fakes/index';
 import { afterAll, describe, expect, it } from 'vitest';
-import { signedClient } from '../harness';
+import { signedClient } from '../../harness';
 import {
   crash,
   freshDatabase,
@@ -15,7 +15,7 @@ import {
   openConversation,
   startServerProcess,
   storedMessages,
-} from './server-process';
+} from '../server-process';
 
 const DATABASE_URL = process.env.DATABASE_URL;
 const REDIS_URL = process.env.REDIS_URL;

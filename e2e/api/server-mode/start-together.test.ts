@@ -6,19 +6,19 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ADMIN } from '../harness';
+import { ADMIN } from '../../harness';
 import {
   freshDatabase,
   killServerProcesses,
   onPostgres,
   type ServerProcess,
   startServerProcess,
-} from './server-process';
+} from '../server-process';
 
 const DATABASE_URL = process.env.DATABASE_URL;
 const MIGRATIONS = (
   JSON.parse(
-    readFileSync(resolve(import.meta.dirname, '../../server/drizzle/meta/_journal.json'), 'utf8'),
+    readFileSync(resolve(import.meta.dirname, '../../../server/drizzle/meta/_journal.json'), 'utf8'),
   ) as { entries: unknown[] }
 ).entries.length;
 
