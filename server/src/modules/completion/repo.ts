@@ -167,6 +167,10 @@ function leaseWrites(db: Db, counted?: WithSubquery) {
           eq(conversations.id, bound.conversationId),
           sql`${conversations.replyLeaseUntil} is null`,
           counted && sql`exists (select from ${counted})`,
+          // This transaction's commit does not wait for its flush: nothing it writes is acknowledged before
+          // the reply's last write, whose synchronous commit flushes the log through this one too
+          // (docs/adr/0054-dependable-when-the-database-fails.md, "One flush a send").
+          sql`set_config('synchronous_commit', 'off', true) = 'off'`,
         ),
       )
       .returning({ id: conversations.id }),
