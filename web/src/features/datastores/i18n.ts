@@ -90,7 +90,6 @@ const en_US = {
     fileMode: 'Mode of {{name}}',
     progress: 'Upload of {{name}}',
     parsingHint: 'Sent; the server is reading the file…',
-    embedding: 'Embedding',
     statuses: {
       pending: 'pending',
       uploading: 'uploading…',
@@ -193,7 +192,6 @@ const de_DE: DatastoresMessages = {
     fileMode: 'Modus von {{name}}',
     progress: 'Hochladen von {{name}}',
     parsingHint: 'Gesendet; der Server liest die Datei…',
-    embedding: 'Einbettung',
     statuses: {
       pending: 'ausstehend',
       uploading: 'wird hochgeladen…',
@@ -296,7 +294,6 @@ const fr_FR: DatastoresMessages = {
     fileMode: 'Mode de {{name}}',
     progress: 'Envoi de {{name}}',
     parsingHint: 'Envoyé ; le serveur lit le fichier…',
-    embedding: 'Indexation',
     statuses: {
       pending: 'en attente',
       uploading: 'envoi…',
@@ -397,7 +394,6 @@ const it_IT: DatastoresMessages = {
     fileMode: 'Modalità di {{name}}',
     progress: 'Caricamento di {{name}}',
     parsingHint: 'Inviato; il server sta leggendo il file…',
-    embedding: 'Indicizzazione',
     statuses: {
       pending: 'in attesa',
       uploading: 'caricamento…',

@@ -111,7 +111,7 @@ describe('ImportModal', () => {
     await waitFor(() => expect(statusOf('guide.md')).toBe('done'));
     expect(row('guide.md').textContent).toContain('done: 2 new');
     expect((await screen.findByTestId('import-embedding')).textContent).toBe(
-      'Embedding: Embedding in the background: 0 of 2 documents searchable.',
+      'Embedding in the background: 0 of 2 documents searchable.',
     );
   });
 

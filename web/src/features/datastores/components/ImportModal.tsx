@@ -268,7 +268,6 @@ function Embedding({ datastoreId }: { datastoreId: number }) {
   if (!status || status.documents === 0) return null;
   return (
     <Text size="sm" mt={4} data-testid="import-embedding">
-      {t('datastores.importer.embedding')}:{' '}
       {status.pending === 0
         ? t('datastores.status.synced')
         : t('datastores.status.syncing', {
