@@ -44,10 +44,11 @@ export function handleStopping(app: FastifyInstance, opts: { open: readonly stri
     inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
     res.once('close', () => release(socket));
   });
-  app.addHook('onRequest', async (request, reply) => {
-    if (!stopping || opts.open.includes(request.routeOptions.url ?? '')) return;
+  // Callback style: it runs on every request, and an async hook would cost each one a promise (ADR 0044).
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!stopping || opts.open.includes(request.routeOptions.url ?? '')) return done();
     reply.header('connection', 'close');
-    throw serviceUnavailable(STOPPING_RETRY_AFTER_SECONDS, message('serverStopping'));
+    done(serviceUnavailable(STOPPING_RETRY_AFTER_SECONDS, message('serverStopping')));
   });
   const begin = () => {
     if (stopping) return;
