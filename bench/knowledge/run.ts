@@ -26,7 +26,13 @@ import {
   requireDatastore,
   searchDatastore,
 } from '@llmor/server/modules/datastores/service';
-import { type RankedId, rankedMatches, rowsOf, textMatches } from '@llmor/server/modules/datastores/vectors';
+import {
+  type RankedId,
+  rankedMatches,
+  rowsOf,
+  textMatches,
+  VectorIndexes,
+} from '@llmor/server/modules/datastores/vectors';
 import { LexicalEmbeddingModel, lexicalWords } from '@llmor/server/modules/models/providers/builtin';
 import { loadConfig } from '@llmor/server/platform/config';
 import { schema } from '@llmor/server/platform/db/index';
@@ -166,22 +172,22 @@ try {
   const embedder = DENSE ? dense : new LexicalEmbeddingModel();
   const vectors = (await embedder.embed(queries)).vectors;
   const importProviderMs = dense.ms;
-  const ranked = (database: typeof ctx.database, i: number) =>
-    rankedMatches(database, searched, { text: queries[i]!, vector: vectors[i]! }, 10);
+  const ranked = (indexes: VectorIndexes, i: number) =>
+    rankedMatches(indexes, searched, { text: queries[i]!, vector: vectors[i]! }, 10);
 
   // The first search in this process, which kept its index while the worker stored the vectors.
   let t1 = performance.now();
-  await ranked(ctx.database, 0);
+  await ranked(ctx.vectorIndexes, 0);
   const firstSearch = performance.now() - t1;
   // A process without the index (a restart, another instance) builds it from the database first.
   t1 = performance.now();
-  await ranked({ ...ctx.database }, 0);
+  await ranked(new VectorIndexes(ctx.database), 0);
   const coldSearch = performance.now() - t1;
   await searchDatastore(ctx, vendor!.id, row, queries[0]!, 10); // warm-up
   const hybrid = await timeEach(queries, (q) => searchDatastore(ctx, vendor!.id, row, q, 10));
   const engine = await timeEach(
     queries.map((_, i) => i),
-    (i) => ranked(ctx.database, i),
+    (i) => ranked(ctx.vectorIndexes, i),
   );
   const sqlText = await timeEach(queries, (q) => textMatches(ctx.db, vendor!.id, ds!.id, q, 10));
   phase('searched');
@@ -264,7 +270,7 @@ try {
   const hits = (found: RankedId[], truth: RankedId[]) =>
     found.slice(0, 10).filter((r) => r.score >= (truth.at(-1)?.score ?? 0) - 1e-4).length;
   for (let i = 0; i < sample.length; i++) {
-    const [byVector, byText] = await ranked(ctx.database, i);
+    const [byVector, byText] = await ranked(ctx.vectorIndexes, i);
     let t = performance.now();
     const truthVector = exactVector(vectors[i]!);
     exactVectorTimes.push(performance.now() - t);

@@ -21,7 +21,7 @@ import { closeParsePool, registerParsePoolMetrics } from './modules/datastores/p
 import { datastoreRoutes } from './modules/datastores/routes';
 import * as knowledge from './modules/datastores/service';
 import { datastoreJobs, sweep } from './modules/datastores/sync';
-import { warmMemoryIndexes } from './modules/datastores/vectors';
+import { VectorIndexes, warmMemoryIndexes } from './modules/datastores/vectors';
 import { registerEmbedCors } from './modules/embeds/cors';
 import { embedRoutes } from './modules/embeds/routes';
 import { registerEmbedScript } from './modules/embeds/widget';
@@ -150,6 +150,7 @@ export async function buildApp(
     version: VERSION,
     broadcast,
     queue,
+    vectorIndexes: new VectorIndexes(opts.database),
     relay,
     publicUrl: linkBaseUrl(opts.config),
     outbound: new OutboundGuard({ allow: opts.config.OUTBOUND_ALLOW }),
@@ -282,7 +283,7 @@ export async function buildApp(
   // searched first, so the first search after a start finds its index ready (ADR 0042).
   if (opts.config.ROLES.includes('api')) {
     let closing = false;
-    const warming = warmMemoryIndexes(opts.database, { stopped: () => closing }).catch((err: unknown) => {
+    const warming = warmMemoryIndexes(ctx.vectorIndexes, { stopped: () => closing }).catch((err: unknown) => {
       if (!closing) app.log.warn({ err }, 'warming the datastores’ search indexes failed');
     });
     app.addHook('onClose', async () => {

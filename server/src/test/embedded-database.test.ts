@@ -10,7 +10,12 @@ import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { insertConversation, insertMessage, insertMessages } from '../modules/conversations/repo';
-import { prepareVectorStore, rankedMatches, storeEmbeddings } from '../modules/datastores/vectors';
+import {
+  prepareVectorStore,
+  rankedMatches,
+  storeEmbeddings,
+  VectorIndexes,
+} from '../modules/datastores/vectors';
 import type { AppContext } from '../platform/context';
 import { type Database, openDatabase, openPglite, schema } from '../platform/db';
 import { socketDirectory } from '../platform/db/embedded';
@@ -191,13 +196,14 @@ describe('embedded PostgreSQL', () => {
       id: datastore!.id,
       modelId: datastore!.embeddingVendorModelId,
     };
+    const oldIndexes = new VectorIndexes(old);
     for (const [i, vector] of [
       [0.9, 0.1, 0.2, 0.3],
       [0, 0, 1, 0],
     ].entries()) {
       const document = documents[i]!;
       await storeEmbeddings(
-        old,
+        oldIndexes,
         searchedOld,
         [{ documentId: document.id, hash: document.hash, vector, text: document.hash }],
         {
@@ -236,14 +242,15 @@ describe('embedded PostgreSQL', () => {
       expect(next.id).toBe(vendor.id + 1);
       // Both vectors are found by the in-process index (no pgvector here), the dense one from `real[]`.
       const searched = { vendorId: vendor.id, id: datastore!.id, modelId: null };
+      const indexes = new VectorIndexes(database);
       const [byVector] = await rankedMatches(
-        database,
+        indexes,
         searched,
         { text: 'dense', vector: [0.9, 0.1, 0.2, 0.3] },
         2,
       );
       expect(byVector![0]!.id).toBe(documents[0]!.id);
-      const [bySparse] = await rankedMatches(database, searched, { text: 'sparse', vector: [0, 0, 1, 0] }, 1);
+      const [bySparse] = await rankedMatches(indexes, searched, { text: 'sparse', vector: [0, 0, 1, 0] }, 1);
       expect(bySparse!.map((m) => m.id)).toEqual([documents[1]!.id]);
     } finally {
       await database.close();

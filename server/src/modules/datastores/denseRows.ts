@@ -25,7 +25,7 @@ const PAGE = 65_536;
  * its size meanwhile), and a small one holds little more than its rows.
  */
 const BLOCK_ROWS = 1024;
-/** A wasm32 memory's most pages (4 GiB); the index budget keeps far below it (vectors.ts). */
+/** A wasm32 memory's most pages (4 GiB); the index budget keeps far below it (vectors/indexes.ts). */
 const PAGES_MAX = 65_536;
 /** Rows whose mean becomes the centre of every row's signs. */
 export const CENTERED_AFTER = 1024;

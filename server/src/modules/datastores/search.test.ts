@@ -22,7 +22,7 @@ import type { AppRow } from '../completion/repo';
 import { lexicalVector, lexicalWords } from '../models/providers/builtin';
 import type { VendorRow } from '../vendors/repo';
 import { documentText } from './parse';
-import { holdsMemoryIndex, type RankedId, rankedMatches, warmMemoryIndexes } from './vectors';
+import { type RankedId, rankedMatches, VectorIndexes, warmMemoryIndexes } from './vectors';
 
 let server: TestServer;
 let vendor: VendorRow;
@@ -149,7 +149,7 @@ describe('search engines answer what exact search answers', () => {
     const vectors = docs.map((d) => ({ id: d.id, vector: lexicalVector(d.text) }));
     for (const query of QUERIES) {
       const [byVector, byWords, waiting] = await rankedMatches(
-        server.ctx.database,
+        server.ctx.vectorIndexes,
         { vendorId: vendor.id, id: ds.id, modelId: ds.embedding_vendor_model_id },
         { text: query, vector: lexicalVector(query) },
         10,
@@ -175,7 +175,7 @@ describe('search engines answer what exact search answers', () => {
     const vectors = rows.map((r) => ({ id: r.id, vector: fakeVector(documentText(r.document), 8) }));
     for (const query of QUERIES) {
       const [byVector] = await rankedMatches(
-        server.ctx.database,
+        server.ctx.vectorIndexes,
         { vendorId: vendor.id, id: ds.id, modelId: model },
         { text: query, vector: fakeVector(query, 8) },
         10,
@@ -192,7 +192,7 @@ describe('search engines answer what exact search answers', () => {
     await updateDatastore(server.ctx.db, vendor.id, ds.id, { embeddingVendorModelId: null });
     const rows = await importQa(ds.id, corpus(30));
     const [waiting] = await rankedMatches(
-      server.ctx.database,
+      server.ctx.vectorIndexes,
       { vendorId: vendor.id, id: ds.id, modelId: null },
       { text: 'glacier', vector: null },
       50,
@@ -219,7 +219,7 @@ describe('search engines answer what exact search answers', () => {
     });
     let embedded!: (vector: number[] | null) => void;
     const search = rankedMatches(
-      { ...server.ctx.database, hasVector: false, db: counted },
+      new VectorIndexes({ ...server.ctx.database, hasVector: false, db: counted }),
       { vendorId: vendor.id, id: ds.id, modelId: null },
       { text: 'glacier', vector: new Promise((resolve) => (embedded = resolve)) },
       50,
@@ -240,16 +240,16 @@ describe('the process index', () => {
     });
     await importQa(ds.id, corpus(30));
     await synced(ds.id);
-    const search = (database = server.ctx.database) =>
+    const search = (indexes = server.ctx.vectorIndexes) =>
       rankedMatches(
-        database,
+        indexes,
         { vendorId: vendor.id, id: ds.id, modelId: ds.embedding_vendor_model_id },
         { text: 'glacier river', vector: lexicalVector('glacier river') },
         10,
       );
     const before = await search();
     // A process that starts (after a crash, or another instance) has no index: it builds one from the table.
-    const restarted = { ...server.ctx.database };
+    const restarted = new VectorIndexes(server.ctx.database);
     expect(await search(restarted)).toEqual(before);
 
     // Rows written through one instance are found by the other's index on its next search.
@@ -281,14 +281,16 @@ describe('warming at start', () => {
       expect(res.statusCode, res.body).toBe(200);
     }
     // A process that starts (a restart, another instance) with room for one index warms the recent one.
-    const restarted = { ...server.ctx.database };
-    expect(holdsMemoryIndex(restarted, recent.id)).toBe(false);
+    // Each server keeps its own indexes: the one that searched holds them, a new one none.
+    expect(server.ctx.vectorIndexes.holds(recent.id)).toBe(true);
+    const restarted = new VectorIndexes(server.ctx.database);
+    expect(restarted.holds(recent.id)).toBe(false);
     const warmed = await warmMemoryIndexes(restarted, { maxPostings: 1 });
     expect(warmed).toEqual([recent.id]);
-    expect(holdsMemoryIndex(restarted, recent.id)).toBe(true);
-    expect(holdsMemoryIndex(restarted, older.id)).toBe(false);
+    expect(restarted.holds(recent.id)).toBe(true);
+    expect(restarted.holds(older.id)).toBe(false);
     // With room for all, every datastore with vectors is warmed, the recently searched first.
-    const all = await warmMemoryIndexes({ ...server.ctx.database });
+    const all = await warmMemoryIndexes(new VectorIndexes(server.ctx.database));
     expect(all.slice(0, 2)).toEqual([recent.id, older.id]);
   });
 });
@@ -302,7 +304,7 @@ describe('vectors stored before the process index', () => {
     await synced(ds.id);
     const searched = { vendorId: vendor.id, id: ds.id, modelId: ds.embedding_vendor_model_id };
     const query = { text: 'glacier river', vector: lexicalVector('glacier river') };
-    const [expected] = await rankedMatches(server.ctx.database, searched, query, 10);
+    const [expected] = await rankedMatches(server.ctx.vectorIndexes, searched, query, 10);
     const column = server.ctx.database.hasVector ? 'vector' : 'real[]';
     for (const row of rows) {
       const v = lexicalVector(documentText(row.document));
@@ -311,7 +313,7 @@ describe('vectors stored before the process index', () => {
         sql`update datastore_embeddings set packed = null, embedding = ${text}::${sql.raw(column)} where document_id = ${row.id}`,
       );
     }
-    const [found] = await rankedMatches({ ...server.ctx.database }, searched, query, 10);
+    const [found] = await rankedMatches(new VectorIndexes(server.ctx.database), searched, query, 10);
     expectSameRanking(found!, expected!);
   });
 });

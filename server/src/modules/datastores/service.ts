@@ -29,11 +29,15 @@ import { presentDatastore, presentDocument, sourceOf } from './present';
 import type { DatastoreRow } from './repo';
 import * as repo from './repo';
 import { copyInSlices, nextTurn } from './turns';
-import { dropVectors, forgetDocuments, fuse, rankedMatches } from './vectors';
+import { dropVectors, fuse, rankedMatches, type VectorIndexes } from './vectors';
 
-/** What the datastores need from the server: the queue that embeds, and how a model is reached. */
+/**
+ * What the datastores need from the server: the queue that embeds, the server's in-memory search indexes,
+ * and how a model is reached.
+ */
 export interface KnowledgeContext extends AppContext {
   queue: JobQueue;
+  vectorIndexes: VectorIndexes;
   /** Installed embedding model → runnable model (tests point it at fakes through the model's base URL). */
   embeddingModel?: (row: Parameters<typeof embeddingModelFor>[1]) => EmbeddingModel;
 }
@@ -102,17 +106,17 @@ export async function updateDatastore(
   if (!row) throw notFound('Datastore');
   if (modelId !== current.embeddingVendorModelId) {
     // Vectors of another model do not compare: embed everything again.
-    await dropVectors(ctx.database, vendorId, id);
+    await dropVectors(ctx.vectorIndexes, vendorId, id);
     await repo.markAllForSync(ctx.db, vendorId, id);
     await requestSync(ctx, vendorId, id);
   }
   return presentDatastore(row);
 }
 
-export async function deleteDatastore(ctx: AppContext, vendorId: number, appId: number, id: number) {
+export async function deleteDatastore(ctx: KnowledgeContext, vendorId: number, appId: number, id: number) {
   const current = await requireDatastore(ctx, vendorId, id);
   if (current.appId !== appId) throw notFound('Datastore');
-  await dropVectors(ctx.database, vendorId, id);
+  await dropVectors(ctx.vectorIndexes, vendorId, id);
   await repo.deleteDatastore(ctx.db, vendorId, id);
 }
 
@@ -373,12 +377,15 @@ async function findMatches(
   const searched = { vendorId, id: ds.id, modelId: ds.embeddingVendorModelId };
   // A second round only when the first met documents deleted since the process indexed them.
   for (let round = 0; ; round++) {
-    const ranked = fuse(await rankedMatches(ctx.database, searched, { text: query, vector }, candidates), k);
+    const ranked = fuse(
+      await rankedMatches(ctx.vectorIndexes, searched, { text: query, vector }, candidates),
+      k,
+    );
     const ids = ranked.map((r) => r.id);
     const rows = new Map((await repo.findDocuments(ctx.db, vendorId, ds.id, ids)).map((r) => [r.id, r]));
     const gone = ids.filter((id) => !rows.has(id));
     if (gone.length > 0 && round === 0) {
-      forgetDocuments(ctx.database, ds.id, gone);
+      ctx.vectorIndexes.forgetDocuments(ds.id, gone);
       continue;
     }
     return ranked.flatMap((r) => {

@@ -96,7 +96,7 @@ export async function syncDatastore(ctx: KnowledgeContext, data: SyncData): Prom
       throw err;
     }
     await storeEmbeddings(
-      ctx.database,
+      ctx.vectorIndexes,
       { vendorId, id: ds.id, modelId: ds.embeddingVendorModelId },
       batch.map((d, i) => ({ documentId: d.id, hash: d.hash, vector: vectors[i]!, text: texts[i]! })),
       { keepIndex: ctx.config.ROLES.includes('api') },

@@ -4,8 +4,8 @@
  * datastore is about the default's size) stays, alone, instead of being dropped and rebuilt on every search.
  */
 import { describe, expect, it } from 'vitest';
-import { MemoryIndex } from './memoryIndex';
-import { indexCache, recount } from './vectors';
+import { MemoryIndex } from '../memoryIndex';
+import { indexCache, recount } from './indexes';
 
 /** An index of `count` dense rows of 16 dimensions (each ~12 postings with its one word). */
 function denseIndex(count: number) {
