@@ -8,7 +8,7 @@ import type { RankedId } from '../memoryIndex';
 import { rowsOf, type SearchedDatastore } from './table';
 
 /** Words of a query as an OR of prefix-free lexemes (a question rarely has all its words in one passage). */
-export function orQuery(text: string): string | null {
+function orQuery(text: string): string | null {
   const words = [...new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].slice(0, 32);
   return words.length ? words.map((w) => `'${w}'`).join(' | ') : null;
 }
