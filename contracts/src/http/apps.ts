@@ -18,7 +18,7 @@
  *
  * Validation errors answer 400 `{name: 'ValidationError', message, errors}`. `errors` keys:
  * - top-level fields by name: `name`, `description`, `completion_vendor_model_id`, `app_key`, `_` (body not an object);
- * - parameters as a nested map **parameter name → sub key → message** (`APP_PARAMETER_ERRORS`):
+ * - parameters as a nested map **parameter name → sub key → message**:
  *   `{"errors": {"parameters": {"temperature": {"value": "Must be at most 2"}}}}`. The sub key is `value`
  *   for the value as a whole, the locale for one text of a `text.localized` value (`{"greeting": {"xx_XX":
  *   "Unknown locale"}}`), the zero-based index for one message of a `conversation` value

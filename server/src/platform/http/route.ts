@@ -120,7 +120,7 @@ export interface RouteSpec<
 
 /**
  * Declares a route: `route({...})` keeps the declaration's literal types so the handler's input is
- * typed from its access rule and schemas. Register a module's list with `registerRoutes`.
+ * typed from its access rule and schemas. Register a module's list with `Pipeline.register`.
  */
 export function route<
   const A extends Access,
