@@ -11,7 +11,7 @@ import { loadConfig } from '@llmor/server/platform/config';
 import { type RunningServer, startServer } from '@llmor/server/server';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const ADMIN = { email: 'admin@llmor.local', password: 'e2e-admin-password' };
 
 export interface Console {

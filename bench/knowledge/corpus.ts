@@ -8,7 +8,7 @@ import { lexicalWords } from '@llmor/server/modules/models/providers/builtin';
 export const DENSE_DIMS = 768;
 
 /** Deterministic pseudo-random numbers (mulberry32), so every run embeds the same corpus. */
-export function rng(seed: number) {
+function rng(seed: number) {
   let a = seed;
   return () => {
     a = (a + 0x6d2b79f5) | 0;

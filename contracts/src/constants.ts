@@ -37,8 +37,6 @@ export const LOADING_BUTTON_MIN_MS = 400;
 export const CONVERSATION_TOKEN_TAIL = 6;
 export const CLIENT_TOKEN_TAIL = 8;
 export const EMBED_TOKEN_MASK = 4;
-export const DOCUMENT_PREVIEW_CHARS = 70;
-export const HASH_PREVIEW_CHARS = 7;
 
 export const CURRENCY_APP_DEFAULT = 'CHF';
 export const CURRENCY_INPUT_DEFAULT = 'EUR';

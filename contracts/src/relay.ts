@@ -100,11 +100,11 @@ export interface RelayMessageData {
 export const relayMessage = z.object({ type: z.string().min(1), data: z.unknown() });
 export type RelayMessage = z.infer<typeof relayMessage>;
 
-export const stateError = z.object({ error: z.string() });
+const stateError = z.object({ error: z.string() });
 export type StateError = z.infer<typeof stateError>;
 
 /** One RFC 6902 operation (shape only; the server also checks paths against the document). */
-export const jsonPatchOperation = z.discriminatedUnion('op', [
+const jsonPatchOperation = z.discriminatedUnion('op', [
   z.object({ op: z.literal('add'), path: z.string(), value: z.unknown() }),
   z.object({ op: z.literal('replace'), path: z.string(), value: z.unknown() }),
   z.object({ op: z.literal('test'), path: z.string(), value: z.unknown() }),
@@ -113,4 +113,3 @@ export const jsonPatchOperation = z.discriminatedUnion('op', [
   z.object({ op: z.literal('copy'), path: z.string(), from: z.string() }),
 ]);
 export const jsonPatch = z.array(jsonPatchOperation).max(1000);
-export type JsonPatchOperation = z.infer<typeof jsonPatchOperation>;

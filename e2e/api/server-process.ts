@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isAlive } from '@llmor/server/platform/db/lock';
 import pg from 'pg';
+import { vi } from 'vitest';
 import { ADMIN, type signedClient } from '../harness';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -132,12 +133,13 @@ export async function crash(server: LaunchedServer): Promise<void> {
   }
   await server.exited;
   if (!holder) return;
-  // A plain poll: `crash` runs in afterAll too, where expect.poll is refused.
-  const deadline = Date.now() + 10_000;
-  while (isAlive(holder)) {
-    if (Date.now() > deadline) throw new Error(`the lock holder ${holder} still runs 10 s after the crash`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  // vi.waitFor, not expect.poll: `crash` runs in afterAll too, where expect.poll is refused.
+  await vi.waitFor(
+    () => {
+      if (isAlive(holder)) throw new Error(`the lock holder ${holder} still runs 10 s after the crash`);
+    },
+    { timeout: 10_000, interval: 50 },
+  );
 }
 
 /**

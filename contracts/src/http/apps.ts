@@ -18,7 +18,7 @@
  *
  * Validation errors answer 400 `{name: 'ValidationError', message, errors}`. `errors` keys:
  * - top-level fields by name: `name`, `description`, `completion_vendor_model_id`, `app_key`, `_` (body not an object);
- * - parameters as a nested map **parameter name → sub key → message** (`APP_PARAMETER_ERRORS`):
+ * - parameters as a nested map **parameter name → sub key → message**:
  *   `{"errors": {"parameters": {"temperature": {"value": "Must be at most 2"}}}}`. The sub key is `value`
  *   for the value as a whole, the locale for one text of a `text.localized` value (`{"greeting": {"xx_XX":
  *   "Unknown locale"}}`), the zero-based index for one message of a `conversation` value
@@ -54,7 +54,7 @@ export const PARAMETER_TYPES = [
   'visual.header',
   'silicon',
 ] as const;
-export type ParameterType = (typeof PARAMETER_TYPES)[number];
+type ParameterType = (typeof PARAMETER_TYPES)[number];
 
 /** Grid widths of the 12-column Configuration form (other values map to the nearest wider bucket). */
 export const VISUAL_GRID_BUCKETS = [12, 6, 4, 3] as const;
@@ -178,7 +178,7 @@ function commaList<const T extends readonly [string, ...string[]]>(allowed: T) {
     });
 }
 
-export const APP_ORDER_COLUMNS = ['created_at', 'name', 'app_key'] as const;
+const APP_ORDER_COLUMNS = ['created_at', 'name', 'app_key'] as const;
 export type AppOrderColumn = (typeof APP_ORDER_COLUMNS)[number];
 
 /**
@@ -191,14 +191,12 @@ export const appsListQuery = listQuery(APP_ORDER_COLUMNS).extend({
   search: z.string().trim().max(200).optional(),
   app_type: commaList(APP_TYPES),
 });
-export type AppsListQuery = z.input<typeof appsListQuery>;
 
 /** GET /v1/vendors/{vendorId}/apps/{appId}: `resolve=creator,functions` embeds them. */
 export const appGetQuery = z.object({
   resolve: commaList(['creator', 'functions']),
   locale: z.string().optional(),
 });
-export type AppGetQuery = z.input<typeof appGetQuery>;
 
 /**
  * A JSON object, passed through as sent: unlike `z.record` it keeps every own key (even `__proto__`),
@@ -270,29 +268,26 @@ export const iconsQuery = z.object({
   q: z.string().trim().max(100).optional(),
   locale: z.string().optional(),
 });
-export type IconsQuery = z.input<typeof iconsQuery>;
 
 // ---------------------------------------------------------------------------------------------------
 // Responses
 // ---------------------------------------------------------------------------------------------------
 
-export const appMetaDataSchema = z.object({
+const appMetaDataSchema = z.object({
   /** `icon:<name>` (see ICON_SCHEME), or null. Follows the app's `icon` parameter when it has one. */
   icon: z.string().nullable(),
   icon_is_standalone: z.boolean(),
 });
-export type AppMetaData = z.infer<typeof appMetaDataSchema>;
 
-export const appCreatorSchema = z.object({
+const appCreatorSchema = z.object({
   id: z.number().int(),
   firstname: z.string(),
   lastname: z.string(),
   email: z.string(),
 });
-export type AppCreator = z.infer<typeof appCreatorSchema>;
 
 /** An installed function (`resolve=functions`), in installation order. */
-export const appFunctionSchema = z.object({
+const appFunctionSchema = z.object({
   id: z.number().int(),
   name: z.string(),
   function_key: z.string(),
@@ -304,7 +299,7 @@ export const appFunctionSchema = z.object({
 });
 export type AppFunction = z.infer<typeof appFunctionSchema>;
 
-export const appSchema = z.object({
+const appSchema = z.object({
   id: z.number().int(),
   vendor_id: z.number().int(),
   name: z.string(),
@@ -323,7 +318,7 @@ export const appSchema = z.object({
 });
 export type App = z.infer<typeof appSchema>;
 
-export const availableAppSchema = z.object({
+const availableAppSchema = z.object({
   name: z.string(),
   description: z.string(),
   type: z.enum(APP_TYPES),
@@ -340,5 +335,5 @@ export const availableAppsResponseSchema = z.object({ data: z.record(z.string(),
 export type AvailableAppsResponse = z.infer<typeof availableAppsResponseSchema>;
 export const appParametersResponseSchema = z.object({ data: z.array(parameterDefinition) });
 export type AppParametersResponse = z.infer<typeof appParametersResponseSchema>;
-export const iconsResponseSchema = z.object({ data: z.array(z.string()) });
+const iconsResponseSchema = z.object({ data: z.array(z.string()) });
 export type IconsResponse = z.infer<typeof iconsResponseSchema>;

@@ -6,17 +6,6 @@ import { newPassword, personName } from './organisations';
 export const sessionCreatedSchema = z.object({ token: z.string(), secret: z.string() });
 export type SessionCreated = z.infer<typeof sessionCreatedSchema>;
 
-/**
- * The decoded `X-AccessToken` header (base64 of this JSON). The server checks it by hand on every call
- * (docs/adr/0002-signed-request-fast-path.md): token 1–200 chars, timestamp whole seconds, signature
- * 64 lowercase hex digits.
- */
-export interface AccessTokenHeader {
-  token: string;
-  timestamp: number;
-  signature: string;
-}
-
 export const signinBody = z.object({
   identifier: z.string().trim().min(1).max(320),
   secret: z.string().min(1).max(1024),
@@ -49,7 +38,7 @@ export const vendorSchema = z.object({
 });
 export type Vendor = z.infer<typeof vendorSchema>;
 
-export const appConfigSchema = z.object({
+const appConfigSchema = z.object({
   currency_default: z.string(),
   default_locale: z.string(),
   version: z.string(),

@@ -53,7 +53,7 @@ const stripePriceId = z
   .regex(/^price_[A-Za-z0-9]{1,120}$/, 'A Stripe price id starts with price_')
   .nullable();
 
-export const planLimitsSchema = z.object({
+const planLimitsSchema = z.object({
   requests: z.number().int().nullable(),
   tokens: z.number().int().nullable(),
   apps: z.number().int().nullable(),
@@ -134,7 +134,7 @@ export type PlanUpdateBody = z.input<typeof planUpdateBody>;
 
 export const planPath = z.object({ planId: idParam });
 
-export const SUBSCRIPTION_STATUSES = [
+const SUBSCRIPTION_STATUSES = [
   'active',
   'trialing',
   'past_due',
@@ -184,8 +184,6 @@ export type CancelBody = z.input<typeof cancelBody>;
 export const redirectUrlSchema = z.object({ url: z.string() });
 export type RedirectUrl = z.infer<typeof redirectUrlSchema>;
 
-export const INVOICE_STATUSES = ['draft', 'open', 'paid', 'uncollectible', 'void'] as const;
-
 export const invoiceSchema = z.object({
   id: z.number().int(),
   number: z.string().nullable(),
@@ -229,7 +227,7 @@ export const billingAddressBody = z.object({
 export type BillingAddressBody = z.input<typeof billingAddressBody>;
 
 /** One limit and what was used: `period_*` for requests and tokens, null for apps and members (totals). */
-export const limitUsageSchema = z.object({
+const limitUsageSchema = z.object({
   limit: z.number().int().nullable(),
   used: z.number().int(),
   period_start: z.string().nullable(),

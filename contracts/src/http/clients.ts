@@ -18,12 +18,12 @@ import { idParam, listQuery } from './common';
 
 export { CLIENT_TOKEN_TAIL };
 export const CLIENT_TOKEN_PREFIX = 'llmor_';
-export const CLIENT_ORDER_COLUMNS = ['last_used', 'requets_count', 'created_at'] as const;
+const CLIENT_ORDER_COLUMNS = ['last_used', 'requets_count', 'created_at'] as const;
 export type ClientOrderColumn = (typeof CLIENT_ORDER_COLUMNS)[number];
 /** Bounds of the per-client rate limit: calls per interval, interval in seconds (≤ 1 day). */
-export const CLIENT_RATE_LIMIT_MAX = 1_000_000;
-export const CLIENT_RATE_INTERVAL_MAX = 86_400;
-export const CLIENT_RATE_PAIR = 'Give both the limit and the interval, or neither.';
+const CLIENT_RATE_LIMIT_MAX = 1_000_000;
+const CLIENT_RATE_INTERVAL_MAX = 86_400;
+const CLIENT_RATE_PAIR = 'Give both the limit and the interval, or neither.';
 
 export const clientsPath = z.object({ vendorId: idParam, appId: idParam });
 export const clientPath = clientsPath.extend({ clientId: idParam });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../constants';
 
 /** The largest id a row can have (PostgreSQL `integer`). */
-export const ID_MAX = 2_147_483_647;
+const ID_MAX = 2_147_483_647;
 
 /**
  * A whole number written in a path or query: canonical decimal digits only. No coercion, so `0x10`, `1e3`,
@@ -44,7 +44,6 @@ export const pagingQuery = z.object({
   count: z.enum(['0', '1']).optional(),
   locale: z.string().optional(),
 });
-export type PagingQuery = z.infer<typeof pagingQuery>;
 
 /** Builds the query schema of a sortable list: `order` must be one of the allowed columns. */
 export function listQuery<const C extends readonly [string, ...string[]]>(orderColumns: C) {

@@ -4,7 +4,7 @@ import { digitsParam, idField, idParam, listQuery, localeQuery } from './common'
 import { documentSourceSchema } from './datastores';
 
 /** Channels a conversation can be opened on (docs/reference/api.md). Console users may only open `management`. */
-export const CONVERSATION_CHANNELS = ['management', 'api', 'embed', 'slack'] as const;
+const CONVERSATION_CHANNELS = ['management', 'api', 'embed', 'slack'] as const;
 export type ConversationChannel = (typeof CONVERSATION_CHANNELS)[number];
 
 /** Longest message a user may send (characters). */
@@ -41,10 +41,10 @@ export const listConversationsQuery = listQuery(['id', 'created_at']).extend({
 });
 export type ListConversationsQuery = z.infer<typeof listConversationsQuery>;
 
-export const MESSAGE_ROLES = ['user', 'assistant', 'system', 'tool', 'error'] as const;
+const MESSAGE_ROLES = ['user', 'assistant', 'system', 'tool', 'error'] as const;
 export type MessageRole = (typeof MESSAGE_ROLES)[number];
 
-export const functionCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.unknown() });
+const functionCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.unknown() });
 export type FunctionCall = z.infer<typeof functionCallSchema>;
 
 /**
@@ -61,7 +61,7 @@ export const messageSourceSchema = z.object({
 export type MessageSource = z.infer<typeof messageSourceSchema>;
 
 /** A stored message. Tool messages carry the answered call's id in `function_response` and the JSON result in `message`. */
-export const messageSchema = z.object({
+const messageSchema = z.object({
   id: z.number().int(),
   role: z.enum(MESSAGE_ROLES),
   creator: z.enum(['system', 'user']),
@@ -76,7 +76,7 @@ export const messageSchema = z.object({
 });
 export type Message = z.infer<typeof messageSchema>;
 
-export const conversationSchema = z.object({
+const conversationSchema = z.object({
   id: z.number().int(),
   token: z.string(),
   created_at: z.string(),
@@ -97,8 +97,8 @@ export const conversationCreatedSchema = conversationSchema.extend({ messages: z
 export type ConversationCreated = z.infer<typeof conversationCreatedSchema>;
 
 /** Messages in a page of `GET /v1/conversations/{token}` unless `limit` says otherwise, and the most one holds. */
-export const MESSAGES_PAGE_DEFAULT = 50;
-export const MESSAGES_PAGE_MAX = 200;
+const MESSAGES_PAGE_DEFAULT = 50;
+const MESSAGES_PAGE_MAX = 200;
 
 /**
  * `GET /v1/conversations/{token}?cursor=&limit=` (docs/adr/0026-messages-contract.md): pages of messages,

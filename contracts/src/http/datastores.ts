@@ -20,13 +20,12 @@
 import { z } from 'zod';
 import { idField, idParam, pagingQuery, queryBoolean } from './common';
 
-export const DATASTORE_NAME_PATTERN = /^[a-z0-9_]+$/;
+const DATASTORE_NAME_PATTERN = /^[a-z0-9_]+$/;
 export const DATASTORE_NAME_MAX_LENGTH = 64;
-export const DATASTORE_NAME_FORMAT = 'Use lower-case letters, digits and underscores only.';
+const DATASTORE_NAME_FORMAT = 'Use lower-case letters, digits and underscores only.';
 export const DATASTORE_NAME_EXISTS = 'This app already has a datastore with this name.';
 /** Modes of the JSON import (the file's text in the body). */
-export const IMPORT_MODES = ['qa', 'text_blob', 'json', 'csv', 'html', 'markdown'] as const;
-export type ImportMode = (typeof IMPORT_MODES)[number];
+const IMPORT_MODES = ['qa', 'text_blob', 'json', 'csv', 'html', 'markdown'] as const;
 /** Modes of a file upload: every text mode, and the binary documents (PDF, Word). */
 export const FILE_IMPORT_MODES = [
   'qa',
@@ -159,7 +158,6 @@ export const importBody = z.object(
   },
   { error: 'Must be an object' },
 );
-export type ImportBody = z.input<typeof importBody>;
 
 /**
  * The query of `POST /v1/datastores/{id}/docs/upload`, whose body is the file itself
@@ -175,7 +173,6 @@ export const fileImportQuery = z.object({
     .max(2000)
     .optional(),
 });
-export type FileImportQuery = z.input<typeof fileImportQuery>;
 
 export const documentUpdateBody = z.object(
   { document: z.unknown().refine((v) => v !== undefined, 'Required') },
@@ -201,7 +198,6 @@ export const searchBody = z.object(
   },
   { error: 'Must be an object' },
 );
-export type SearchBody = z.input<typeof searchBody>;
 
 export const searchHitSchema = z.object({
   id: z.number().int(),
@@ -224,7 +220,6 @@ export const queueJobsQuery = pagingQuery.extend({
   /** Also the server's own housekeeping (scheduled sweeps, the queue library's jobs); hidden by default. */
   internal: queryBoolean,
 });
-export type QueueJobsQuery = z.input<typeof queueJobsQuery>;
 
 export const queueJobSchema = z.object({
   id: z.string(),

@@ -19,15 +19,15 @@ import { idParam, listQuery } from './common';
 
 export const EMBED_ORDER_COLUMNS = ['name', 'created_at'] as const;
 export const EMBED_POSITIONS = ['bottom-right', 'bottom-left'] as const;
-export type EmbedPosition = (typeof EMBED_POSITIONS)[number];
-export const EMBED_NAME_MAX_LENGTH = 100;
-export const EMBED_ORIGINS_MAX = 50;
-export const EMBED_TITLE_MAX_LENGTH = 60;
-export const EMBED_WELCOME_MAX_LENGTH = 1000;
+type EmbedPosition = (typeof EMBED_POSITIONS)[number];
+const EMBED_NAME_MAX_LENGTH = 100;
+const EMBED_ORIGINS_MAX = 50;
+const EMBED_TITLE_MAX_LENGTH = 60;
+const EMBED_WELCOME_MAX_LENGTH = 1000;
 /** What the widget shows when the embed sets no look of its own. */
 export const EMBED_DEFAULT_COLOR = '#1971c2';
 export const EMBED_ORIGIN_FORMAT = 'Use an origin such as https://example.com or http://localhost:8080';
-export const EMBED_COLOR_FORMAT = 'Use a hex colour such as #1971c2';
+const EMBED_COLOR_FORMAT = 'Use a hex colour such as #1971c2';
 export const EMBED_ORIGIN_REFUSED = 'This page may not use this chat.';
 /** The header the widget authenticates with (docs/reference/api.md "Outside callers"). */
 export const EMBED_TOKEN_HEADER = 'x-embedtoken';

@@ -53,10 +53,10 @@ export type FunctionRuntime = (typeof FUNCTION_RUNTIMES)[number];
 export const FUNCTION_RUNTIME_LABELS: Record<FunctionRuntime, string> = { silicon: 'Silicon (lua)' };
 
 /** Letters, digits and underscores; also a valid tool name for every model provider. */
-export const FUNCTION_KEY_PATTERN = /^[A-Za-z0-9_]+$/;
-export const FUNCTION_KEY_MAX_LENGTH = 64;
-export const FUNCTION_NAME_MAX_LENGTH = 200;
-export const FUNCTION_DESCRIPTION_MAX_LENGTH = 4000;
+const FUNCTION_KEY_PATTERN = /^[A-Za-z0-9_]+$/;
+const FUNCTION_KEY_MAX_LENGTH = 64;
+const FUNCTION_NAME_MAX_LENGTH = 200;
+const FUNCTION_DESCRIPTION_MAX_LENGTH = 4000;
 /** Largest function code, in UTF-8 bytes. */
 export const FUNCTION_CODE_MAX_BYTES = 64 * 1024;
 export const FUNCTION_KEY_EXISTS = 'Function key already exists.';
@@ -78,7 +78,7 @@ export type FunctionRunStatusCode = (typeof FunctionRunStatus)[keyof typeof Func
 // Requests
 // ---------------------------------------------------------------------------------------------------
 
-export const FUNCTION_ORDER_COLUMNS = ['name', 'runtime', 'last_run', 'run_count'] as const;
+const FUNCTION_ORDER_COLUMNS = ['name', 'runtime', 'last_run', 'run_count'] as const;
 export type FunctionOrderColumn = (typeof FUNCTION_ORDER_COLUMNS)[number];
 
 /**
@@ -96,7 +96,6 @@ export const functionsListQuery = listQuery(FUNCTION_ORDER_COLUMNS).extend({
   runtime: z.preprocess(emptyIsAbsent, z.enum(FUNCTION_RUNTIMES).optional()),
   is_library: queryBoolean,
 });
-export type FunctionsListQuery = z.input<typeof functionsListQuery>;
 
 const encoder = new TextEncoder();
 const utf8Length = (v: string) => encoder.encode(v).length;
@@ -147,7 +146,6 @@ export type FunctionUpdateBody = z.input<typeof functionUpdateBody>;
 
 /** PUT /v1/vendors/{vendorId}/functions/{id}/code: the editor's save icon; code and schemas only. */
 export const functionCodeBody = z.object({ code: codeField }, { error: 'Must be an object' });
-export type FunctionCodeBody = z.input<typeof functionCodeBody>;
 
 const jsonObject = () =>
   z.custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), {
@@ -182,7 +180,6 @@ export const functionRunsQuery = pagingQuery.extend({
       .optional(),
   ),
 });
-export type FunctionRunsQuery = z.input<typeof functionRunsQuery>;
 
 export const functionPath = z.object({ vendorId: idParam, functionId: idParam });
 export const functionRunPath = z.object({ vendorId: idParam, functionId: idParam, runId: idParam });
@@ -195,7 +192,7 @@ const runStatus = z.literal(Object.values(FunctionRunStatus));
 const jsonSchemaOrNull = z.record(z.string(), z.unknown()).nullable();
 
 /** A list item (everything but `code`). */
-export const functionSummarySchema = z.object({
+const functionSummarySchema = z.object({
   id: z.number().int(),
   vendor_id: z.number().int(),
   name: z.string(),
@@ -224,7 +221,7 @@ export const functionsListSchema = listEnvelopeSchema(functionSummarySchema);
 export type FunctionsList = z.infer<typeof functionsListSchema>;
 
 /** Why saved code did not load (it is saved anyway; the stored schemas were kept). */
-export const functionCodeErrorSchema = z.object({
+const functionCodeErrorSchema = z.object({
   status: runStatus,
   message: z.string(),
   line: z.number().int().nullable(),
@@ -238,7 +235,7 @@ export const functionSavedSchema = z.object({
 });
 export type FunctionSaved = z.infer<typeof functionSavedSchema>;
 
-export const functionConsoleEntrySchema = z.object({
+const functionConsoleEntrySchema = z.object({
   /** 0 ok, 1 info, 2 warn, 3 error. */
   level: z.literal([0, 1, 2, 3]),
   message: z.string(),
@@ -272,7 +269,7 @@ export const functionBuildResponseSchema = z.object({
 });
 export type FunctionBuildResponse = z.infer<typeof functionBuildResponseSchema>;
 
-export const functionRunSchema = z.object({
+const functionRunSchema = z.object({
   id: z.number().int(),
   status: runStatus,
   took: z.number(),

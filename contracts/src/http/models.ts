@@ -9,7 +9,11 @@
  *   `search` matches name, description, provider and id, case-insensitive; `type` filters).
  * - `POST /v1/vendors/{vendorId}/avamodels/{modelId}/install` `{parameters: {...}}`
  *   → 201 `{data: InstalledModelDetail}`; unknown `modelId` → 404; parameters that fail the model's
- *   schema → 400 `ModelParameterValidationErrorBody` (code 52), nothing stored.
+ *   schema → 400 `{name: 'ValidationError', message, code: 52, errors: {parameters}}`, nothing stored:
+ *   `errors.parameters` is the model's schema to re-render the form with — each submitted property with
+ *   `default` set to the submitted value (never a secret's), each failing one with `"x-error": "<message>"`,
+ *   and `"x-errors"` mapping every failing property (an unknown one under its own name; `_` for the object
+ *   as a whole) to its message.
  * - `POST /v1/vendors/{vendorId}/avamodels/{modelId}/provider-models` `{parameters}` → 200 `{data: [{id}]}`:
  *   the models the provider's server lists, for the install form; 400 when the entry's provider lists none
  *   or no base URL is given (or the outbound guard refuses it), 502/504 when that server fails or is silent.
@@ -27,10 +31,10 @@ import { z } from 'zod';
 import { AVAILABLE_MODELS_LIMIT } from '../constants';
 import { digitsParam, listQuery } from './common';
 
-export const MODEL_TYPES = ['chat_completion', 'embedding'] as const;
+const MODEL_TYPES = ['chat_completion', 'embedding'] as const;
 export type ModelType = (typeof MODEL_TYPES)[number];
 
-export const MODEL_PROVIDERS = [
+const MODEL_PROVIDERS = [
   'openai',
   'anthropic',
   'openai-compatible',
@@ -65,9 +69,8 @@ export const modelKeyParam = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,99}$/);
 export const installModelBody = z.object({
   parameters: z.record(z.string(), z.unknown()).default({}),
 });
-export type InstallModelBody = z.infer<typeof installModelBody>;
 
-export const MODEL_ORDER_COLUMNS = ['name', 'type'] as const;
+const MODEL_ORDER_COLUMNS = ['name', 'type'] as const;
 export const modelsListQuery = listQuery(MODEL_ORDER_COLUMNS).extend({
   type: optionalType,
   search: optionalSearch,
@@ -83,7 +86,7 @@ export const modelSearchQuery = z.object({
 export type ModelSearchQuery = z.infer<typeof modelSearchQuery>;
 
 /** One parameter of a model's schema (JSON Schema draft-07 subset, plus our `x-` annotations). */
-export const parameterPropertySchema = z.looseObject({
+const parameterPropertySchema = z.looseObject({
   type: z.enum(['string', 'integer', 'number', 'boolean']),
   title: z.string(),
   description: z.string(),
@@ -107,7 +110,7 @@ export const parameterPropertySchema = z.looseObject({
 });
 export type ParameterProperty = z.infer<typeof parameterPropertySchema>;
 
-export const parameterSchemaSchema = z.looseObject({
+const parameterSchemaSchema = z.looseObject({
   type: z.literal('object'),
   properties: z.record(z.string(), parameterPropertySchema),
   required: z.array(z.string()),
@@ -173,7 +176,6 @@ export type InstalledModelDetail = z.infer<typeof installedModelDetailSchema>;
 export const providerModelsBody = z.object({
   parameters: z.record(z.string(), z.unknown()).default({}),
 });
-export type ProviderModelsBody = z.infer<typeof providerModelsBody>;
 
 /** The model names the provider's server offers, sorted (at most PROVIDER_MODELS_LIMIT). */
 export const providerModelsSchema = z.object({ data: z.array(z.object({ id: z.string() })) });
@@ -181,7 +183,7 @@ export type ProviderModels = z.infer<typeof providerModelsSchema>;
 export const PROVIDER_MODELS_LIMIT = 500;
 
 /** Picker entry (`/models/search`). */
-export const vendorModelPickSchema = z.object({
+const vendorModelPickSchema = z.object({
   id: z.number().int(),
   name: z.string(),
   image: z.string().nullable(),
@@ -192,18 +194,3 @@ export type VendorModelPick = z.infer<typeof vendorModelPickSchema>;
 /** `GET …/models/search`: at most MODEL_PICKER_LIMIT picks, by name. */
 export const vendorModelPicksSchema = z.object({ data: z.array(vendorModelPickSchema) });
 export type VendorModelPicks = z.infer<typeof vendorModelPicksSchema>;
-
-/**
- * The code-52 answer (HTTP 400). `errors.parameters` is the model's schema to re-render the form with:
- * - each property the client submitted has `default` set to the submitted value — except secrets,
- *   which are never echoed (the user types them again);
- * - each failing property has `"x-error": "<message>"`;
- * - `"x-errors"` maps every failing property (an unknown parameter under its own name; `_` for the object as a whole)
- *   to its message.
- */
-export interface ModelParameterValidationErrorBody {
-  name: 'ValidationError';
-  message: string;
-  code: 52;
-  errors: { parameters: ParameterSchema };
-}

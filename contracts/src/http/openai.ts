@@ -37,7 +37,7 @@ const content = z.union([
   z.null(),
 ]);
 
-export const openAiMessage = z.object({
+const openAiMessage = z.object({
   role: z.enum(['system', 'developer', 'user', 'assistant', 'tool', 'function'], {
     error: 'Must be one of: system, developer, user, assistant, tool, function',
   }),
@@ -59,7 +59,7 @@ export function openAiMessageText(message: OpenAiMessage): string {
     .join('');
 }
 
-export const messageTooLong = (max: number) => `At most ${max.toLocaleString('en-US')} characters`;
+const messageTooLong = (max: number) => `At most ${max.toLocaleString('en-US')} characters`;
 
 /** A request's messages, each held to the conversation API's cap (`MESSAGE_MAX_CHARS`, the whole history alike). */
 function refineMessages(messages: OpenAiMessage[], issue: z.RefinementCtx, path: (string | number)[] = []) {
@@ -89,7 +89,7 @@ export const chatCompletionBody = z.object({
 });
 export type ChatCompletionBody = z.infer<typeof chatCompletionBody>;
 
-export const openAiUsageSchema = z.object({
+const openAiUsageSchema = z.object({
   prompt_tokens: z.number().int(),
   completion_tokens: z.number().int(),
   total_tokens: z.number().int(),
@@ -116,7 +116,7 @@ export const chatCompletionSchema = z.object({
 export type ChatCompletion = z.infer<typeof chatCompletionSchema>;
 
 /** One `data:` line of a streamed answer. */
-export const chatCompletionChunkSchema = z.object({
+const chatCompletionChunkSchema = z.object({
   id: z.string(),
   object: z.literal('chat.completion.chunk'),
   created: z.number().int(),
@@ -189,7 +189,7 @@ export const responsesBody = z
   });
 export type ResponsesBody = z.infer<typeof responsesBody>;
 
-export const openAiResponseUsageSchema = z.object({
+const openAiResponseUsageSchema = z.object({
   input_tokens: z.number().int(),
   input_tokens_details: z.object({ cached_tokens: z.number().int() }),
   output_tokens: z.number().int(),

@@ -37,12 +37,11 @@ import { ENGLISH, english } from '../messages-en';
 import { listQuery } from './common';
 
 export const MEMBER_ROLES = ['owner', 'member'] as const;
-export type MemberRole = (typeof MEMBER_ROLES)[number];
 
 /** Invitation links are valid 7 days, reset links 1 hour. */
 export const INVITATION_TTL_HOURS = 7 * 24;
 export const PASSWORD_RESET_TTL_MINUTES = 60;
-export const PASSWORD_MIN_LENGTH = 8;
+const PASSWORD_MIN_LENGTH = 8;
 export const LINK_INVALID = ENGLISH.linkInvalid;
 export const LAST_OWNER = ENGLISH.lastOwner;
 export const ALREADY_MEMBER = ENGLISH.alreadyMember;
@@ -75,7 +74,7 @@ const linkToken = z.string().regex(/^[A-Za-z0-9_-]{20,128}$/, LINK_INVALID);
 // Admin: vendors
 // ---------------------------------------------------------------------------------------------------
 
-export const ADMIN_VENDOR_ORDER_COLUMNS = ['name', 'key', 'created_at', 'member_count', 'app_count'] as const;
+const ADMIN_VENDOR_ORDER_COLUMNS = ['name', 'key', 'created_at', 'member_count', 'app_count'] as const;
 export const adminVendorsQuery = listQuery(ADMIN_VENDOR_ORDER_COLUMNS).extend({
   search: z.string().trim().max(200).optional(),
 });
@@ -124,14 +123,7 @@ export type AdminVendorCreated = z.infer<typeof adminVendorCreatedSchema>;
 // Members
 // ---------------------------------------------------------------------------------------------------
 
-export const MEMBER_ORDER_COLUMNS = [
-  'email',
-  'firstname',
-  'lastname',
-  'role',
-  'created_at',
-  'last_login',
-] as const;
+const MEMBER_ORDER_COLUMNS = ['email', 'firstname', 'lastname', 'role', 'created_at', 'last_login'] as const;
 export const membersQuery = listQuery(MEMBER_ORDER_COLUMNS).extend({
   search: z.string().trim().max(200).optional(),
 });
@@ -183,7 +175,7 @@ export type MemberInvited = z.infer<typeof memberInvitedSchema>;
 // Vendor settings
 // ---------------------------------------------------------------------------------------------------
 
-export const smtpSettingsSchema = z.object({
+const smtpSettingsSchema = z.object({
   host: z.string(),
   port: z.number().int(),
   secure: z.boolean(),
@@ -243,14 +235,13 @@ export type MessageResponse = z.infer<typeof messageResponseSchema>;
 // Links: invitations and password resets
 // ---------------------------------------------------------------------------------------------------
 
-export const LINK_PURPOSES = ['invite', 'reset'] as const;
+const LINK_PURPOSES = ['invite', 'reset'] as const;
 export type LinkPurpose = (typeof LINK_PURPOSES)[number];
 
 export const linkTokenParam = z.object({ token: linkToken });
 
 /** What using a link does: choose a password (a reset, a new account's invitation) or accept signed in. */
-export const LINK_ACTIONS = ['set_password', 'sign_in'] as const;
-export type LinkAction = (typeof LINK_ACTIONS)[number];
+const LINK_ACTIONS = ['set_password', 'sign_in'] as const;
 
 export const linkInfoSchema = z.object({
   purpose: z.enum(LINK_PURPOSES),

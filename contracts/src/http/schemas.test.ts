@@ -13,7 +13,7 @@ describe('contract schemas', () => {
     expect(schemas.length).toBeGreaterThan(60);
     expect(schemas.map(([name]) => name)).toEqual(
       expect.arrayContaining([
-        'appSchema',
+        'appResponseSchema',
         'appInstallBody',
         'errorBodySchema',
         'memberSchema',

@@ -19,7 +19,7 @@ import { z } from 'zod';
 import { idParam } from './common';
 
 /** Slack's limit for an app's display name (manifest `display_information.name`). */
-export const SLACK_BOT_NAME_MAX_LENGTH = 35;
+const SLACK_BOT_NAME_MAX_LENGTH = 35;
 export const SLACK_EVENTS_PATH = '/v1/slack/events';
 export const SLACK_OAUTH_CALLBACK_PATH = '/v1/slack/oauth/callback';
 /** Bot scopes the manifest asks for: mentions, direct messages, and replying. */

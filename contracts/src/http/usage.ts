@@ -30,7 +30,7 @@ export const USAGE_PERIODS = ['today', 'last_7_days', 'last_30_days', 'total'] a
 export type UsagePeriod = (typeof USAGE_PERIODS)[number];
 
 /** The sums of one period, raw and formatted. `cost_minor` is in the vendor currency's minor units. */
-export const usagePeriodStatsSchema = z.object({
+const usagePeriodStatsSchema = z.object({
   tokens_prompt: z.number(),
   tokens_completion: z.number(),
   request_count: z.number(),
@@ -42,7 +42,7 @@ export const usagePeriodStatsSchema = z.object({
 });
 export type UsagePeriodStats = z.infer<typeof usagePeriodStatsSchema>;
 
-export const usageStatsSchema = z.object({
+const usageStatsSchema = z.object({
   today: usagePeriodStatsSchema,
   last_7_days: usagePeriodStatsSchema,
   last_30_days: usagePeriodStatsSchema,

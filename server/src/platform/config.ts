@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { parseAllowList } from './outbound/addresses';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export const ROLES = ['api', 'relay', 'worker'] as const;
-export type Role = (typeof ROLES)[number];
+const ROLES = ['api', 'relay', 'worker'] as const;
+type Role = (typeof ROLES)[number];
 
 const url = (protocols: string[]) =>
   z
@@ -57,7 +57,7 @@ export function redisNamespace(config: Pick<Config, 'REDIS_PREFIX' | 'DATABASE_U
 }
 
 /** The environment the process reads (docs/reference/api.md "Configuration"); anything malformed stops the start. */
-export const configSchema = z.object({
+const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),

@@ -34,7 +34,7 @@ export interface JobDefinition<T extends JobData = JobData> {
 /** Builds a job definition with its data type checked at the handler. */
 export const job = <T extends JobData>(definition: JobDefinition<T>): JobDefinition<T> => definition;
 
-export type JobStatus = 'success' | 'failure' | 'active' | 'queued';
+type JobStatus = 'success' | 'failure' | 'active' | 'queued';
 
 export interface JobRecord {
   id: string;

@@ -4,9 +4,9 @@ import type { createClient } from 'redis';
 export type RedisClient = ReturnType<typeof createClient>;
 
 /** The longest wait between two reconnect attempts once connected (docs/adr/0056-redis-outage.md). */
-export const RECONNECT_MAX_MS = 1_000;
+const RECONNECT_MAX_MS = 1_000;
 /** A command Redis does not answer within this fails, so no caller waits on a connection that went silent. */
-export const COMMAND_TIMEOUT_MS = 2_000;
+const COMMAND_TIMEOUT_MS = 2_000;
 
 /** A start that cannot reach the configured Redis: its message is the one line `main` prints. */
 export class RedisStartError extends Error {

@@ -192,7 +192,7 @@ export function annotateSpan(here: TraceContext, attributes: Attributes, failure
 }
 
 /** What a provider call's span records when the call ends (GenAI semantic conventions). */
-export interface ModelCallOutcome {
+interface ModelCallOutcome {
   finishReason?: string;
   inputTokens?: number;
   outputTokens?: number;

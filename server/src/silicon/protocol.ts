@@ -16,7 +16,7 @@ export interface WorkerRunMessage {
   consoleMaxChars: number;
 }
 
-export interface WorkerDoneResult {
+interface WorkerDoneResult {
   status: SiliconStatusCode;
   took: number;
   memory: number;

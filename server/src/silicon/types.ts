@@ -6,8 +6,8 @@ export const SiliconStatus = FunctionRunStatus;
 export type SiliconStatusCode = FunctionRunStatusCode;
 
 /** Console levels: print → Info, log.ok/info/warn/error → Ok/Info/Warn/Error, warn() → Warn. */
-export const ConsoleLevel = { Ok: 0, Info: 1, Warn: 2, Error: 3 } as const;
-export type ConsoleLevelCode = (typeof ConsoleLevel)[keyof typeof ConsoleLevel];
+const ConsoleLevel = { Ok: 0, Info: 1, Warn: 2, Error: 3 } as const;
+type ConsoleLevelCode = (typeof ConsoleLevel)[keyof typeof ConsoleLevel];
 
 export interface SiliconLimits {
   /** Lua execution time per run in ms, excluding time spent waiting for host functions. Default 1000. */

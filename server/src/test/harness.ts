@@ -190,6 +190,21 @@ export class Client {
   }
 }
 
+/**
+ * A new vendor and a person of it (its owner unless `role` says otherwise), signed in: the client sends the
+ * vendor's `X-Vendor`.
+ */
+export async function signedInVendor(
+  server: TestServer,
+  role: 'owner' | 'member' = 'owner',
+): Promise<{ vendor: VendorRow; user: UserRow & { password: string }; client: Client }> {
+  const vendor = await makeVendor(server.ctx);
+  const user = await makeUser(server.ctx, { vendors: [vendor], role });
+  const client = await Client.signedIn(server.app, user.email, user.password);
+  client.vendorKey = vendor.key;
+  return { vendor, user, client };
+}
+
 /** An installed app inserted directly (no manifest checks): for list, tenancy and delete tests. */
 export async function makeApp(
   ctx: AppContext,

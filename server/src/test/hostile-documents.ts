@@ -7,7 +7,7 @@
  */
 import { Zip, ZipDeflate, Zlib } from 'fflate';
 
-export type HostileMode = 'markdown' | 'docx' | 'html' | 'pdf';
+type HostileMode = 'markdown' | 'docx' | 'html' | 'pdf';
 
 export interface HostileDocument {
   /** The file's name, as the upload's `name` parameter. */

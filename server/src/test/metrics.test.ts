@@ -16,7 +16,7 @@ import {
   makeApp,
   makeFunction,
   makeUser,
-  makeVendor,
+  signedInVendor,
 } from './harness';
 import { RelayClient } from './relay-client';
 
@@ -77,10 +77,7 @@ beforeAll(async () => {
   fake = await startFakeOpenAI({ apiKey: PROVIDER_KEY });
   // The worker role: this process also works the queue's jobs.
   server = await createListeningTestServer({ env: { METRICS_TOKEN, ROLES: 'api,relay,worker' } });
-  vendor = await makeVendor(server.ctx);
-  const user = await makeUser(server.ctx, { vendors: [vendor], role: 'owner' });
-  owner = await Client.signedIn(server.app, user.email, user.password);
-  owner.vendorKey = vendor.key;
+  ({ vendor, client: owner } = await signedInVendor(server));
 });
 afterAll(async () => {
   await server?.close();

@@ -7,14 +7,14 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { VendorRow } from '../modules/vendors/repo';
 import { schema } from '../platform/db';
 import { parseAllowList } from '../platform/outbound/addresses';
 import { OutboundGuard, type Resolver } from '../platform/outbound/guard';
 import { type FakeOpenAI, startFakeOpenAI } from './fakes';
 import { ConnectionRecorder } from './fakes/tcp';
-import { Client, createTestServer, makeUser, makeVendor, type TestServer } from './harness';
+import { type Client, createTestServer, signedInVendor, type TestServer } from './harness';
 
 const REFUSED = /is on a private or local network; the operator can allow it with OUTBOUND_ALLOW\.$/;
 const PUBLIC = '93.184.216.34';
@@ -37,10 +37,7 @@ beforeAll(async () => {
   recorder = await ConnectionRecorder.start();
   // No OUTBOUND_ALLOW at all: the default. The worker embeds datastores.
   server = await createTestServer({ env: { OUTBOUND_ALLOW: '', ROLES: 'api,relay,worker' } });
-  vendor = await makeVendor(server.ctx);
-  const user = await makeUser(server.ctx, { vendors: [vendor], role: 'owner' });
-  owner = await Client.signedIn(server.app, user.email, user.password);
-  owner.vendorKey = vendor.key;
+  ({ vendor, client: owner } = await signedInVendor(server));
   base = `/v1/vendors/${vendor.id}`;
 });
 afterAll(async () => {
@@ -131,12 +128,14 @@ async function datastoreError(modelId: number): Promise<string> {
     data: [{ Q: 'Where?', A: 'Here.' }],
   });
   expect(imported.statusCode, imported.body).toBe(200);
-  for (const until = Date.now() + 20_000; Date.now() < until; ) {
-    const status = (await owner.get(`/v1/datastores/${id}/status`)).json().data;
-    if (status.last_error) return status.last_error;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('the datastore never reported an error');
+  return vi.waitFor(
+    async () => {
+      const status = (await owner.get(`/v1/datastores/${id}/status`)).json().data;
+      if (!status.last_error) throw new Error('the datastore never reported an error');
+      return status.last_error as string;
+    },
+    { timeout: 20_000, interval: 50 },
+  );
 }
 
 describe('installing a model with a local base URL', () => {

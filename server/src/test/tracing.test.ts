@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeSiliconPools } from '../modules/functions/sandbox';
 import { startTracing, type Tracing, tracesWanted, tracingOn } from '../platform/tracing';
 import { type FakeOpenAI, startFakeOpenAI } from './fakes';
-import { Client, createTestServer, makeUser, makeVendor, type TestServer } from './harness';
+import { Client, createTestServer, makeUser, signedInVendor, type TestServer } from './harness';
 
 const PROVIDER_KEY = 'sk-provider-key-for-traces';
 const PROMPT = 'Which colour is the sky over Lisbon at noon?';
@@ -48,10 +48,7 @@ describe('tracing off', () => {
     expect(await startTracing({ env: {} })).toBeNull();
     const server = await createTestServer();
     try {
-      const vendor = await makeVendor(server.ctx);
-      const user = await makeUser(server.ctx, { vendors: [vendor], role: 'owner' });
-      const owner = await Client.signedIn(server.app, user.email, user.password);
-      owner.vendorKey = vendor.key;
+      const { vendor, client: owner } = await signedInVendor(server);
       expect((await owner.get(`/v1/vendors/${vendor.id}/apps`)).statusCode).toBe(200);
     } finally {
       await server.close();
@@ -80,10 +77,8 @@ describe('tracing on (an in-memory exporter)', () => {
     fake = await startFakeOpenAI({ apiKey: PROVIDER_KEY });
     // The worker role: this process also runs the queue's jobs.
     server = await createTestServer({ env: { ROLES: 'api,relay,worker' } });
-    const vendor = await makeVendor(server.ctx);
-    const user = await makeUser(server.ctx, { vendors: [vendor], role: 'owner' });
-    owner = await Client.signedIn(server.app, user.email, user.password);
-    owner.vendorKey = vendor.key;
+    const { vendor, client } = await signedInVendor(server);
+    owner = client;
     base = `/v1/vendors/${vendor.id}`;
     const model = await owner.post(`${base}/avamodels/openai-compatible-chat/install`, {
       parameters: { base_url: fake.baseUrl, model: 'provider-model', api_key: PROVIDER_KEY, cost_per_1k: 0 },

@@ -3,7 +3,7 @@ import { Anchor, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
 /** "handbook.pdf · p. 2 · Staff guide › Holidays": where a datastore document came from. */
-export function useSourceText(): (source: DocumentSource) => string {
+function useSourceText(): (source: DocumentSource) => string {
   const { t } = useTranslation();
   return (source) =>
     [

@@ -10,7 +10,7 @@ export interface Sort<C extends string> {
 }
 
 /** Clicking a header: another column → ascending; the sorted column → the other direction. */
-export function nextSort<C extends string>(current: Sort<C> | null, column: C): Sort<C> {
+function nextSort<C extends string>(current: Sort<C> | null, column: C): Sort<C> {
   if (!current || current.column !== column) return { column, dir: 'asc' };
   return { column, dir: current.dir === 'asc' ? 'desc' : 'asc' };
 }

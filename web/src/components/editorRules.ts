@@ -3,7 +3,7 @@
 /** Search debounce of EntityPicker, in ms. */
 export const PICKER_DEBOUNCE_MS = 250;
 /** The create option needs more than this many typed characters. */
-export const PICKER_CREATE_MIN_EXCLUSIVE = 2;
+const PICKER_CREATE_MIN_EXCLUSIVE = 2;
 
 /** Whether EntityPicker offers 'create "text"': only with a create handler and more than 2 characters. */
 export function canOfferCreate(text: string, hasCreateHandler: boolean): boolean {

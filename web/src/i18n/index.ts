@@ -10,7 +10,7 @@ import { createI18n, loadCoreTexts } from './resources';
  */
 export const i18n = createI18n(pickLocale(loadLocale()));
 
-export function currentLocale(): string {
+function currentLocale(): string {
   return i18n.language;
 }
 

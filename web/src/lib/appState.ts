@@ -1,13 +1,7 @@
 import type { AppConfig, Locale, User, Vendor } from '@llmor/contracts';
 import { createContext, useContext } from 'react';
 
-export type InitPhase =
-  | 'idle'
-  | 'creating-session'
-  | 'initializing'
-  | 'authenticating'
-  | 'complete'
-  | 'error';
+type InitPhase = 'idle' | 'creating-session' | 'initializing' | 'authenticating' | 'complete' | 'error';
 
 /** What the shell knows after initialisation (docs/reference/rules.md "Initialisation state", current-user response). */
 export interface AppState {
@@ -23,7 +17,7 @@ export interface AppState {
   locale: Locale;
 }
 
-export interface AppActions {
+interface AppActions {
   /** Clears the error and runs initialisation again. */
   retry(): void;
   /** Stores the vendor key and reloads the page. */

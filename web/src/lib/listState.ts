@@ -22,7 +22,7 @@ export function useClampPage(
   }, [data, isPlaceholderData, page, lastPage, setPage]);
 }
 
-export const SEARCH_DEBOUNCE_MS = 250;
+const SEARCH_DEBOUNCE_MS = 250;
 
 /** A search box's text and its trimmed, debounced value (what a list query uses). */
 export function useDebouncedSearch() {

@@ -27,7 +27,7 @@ export function decodeSession(raw: string | null | undefined, key: string): Stor
 }
 
 /** The obfuscation key: user agent, screen size and timezone offset of this browser. */
-export function browserKey(): string {
+function browserKey(): string {
   const ua = typeof navigator === 'undefined' ? '' : navigator.userAgent;
   const size = typeof screen === 'undefined' ? '0x0' : `${screen.width}x${screen.height}`;
   return `${ua}|${size}|${new Date().getTimezoneOffset()}`;

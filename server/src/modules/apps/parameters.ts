@@ -10,7 +10,7 @@ import {
   TEXT_MAX_LENGTH_DEFAULT,
 } from '@llmor/contracts';
 
-export type ParameterErrors = Record<string, Record<string, string>>;
+type ParameterErrors = Record<string, Record<string, string>>;
 export type ParametersResult =
   | { ok: true; value: Record<string, unknown> }
   | { ok: false; errors: ParameterErrors };

@@ -22,7 +22,7 @@ export function readMeta(meta: unknown): StoredAppMeta {
   };
 }
 
-export function presentAppFunction(row: AppFunctionRow): AppFunction {
+function presentAppFunction(row: AppFunctionRow): AppFunction {
   return {
     id: row.id,
     name: row.name,

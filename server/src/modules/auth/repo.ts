@@ -27,7 +27,7 @@ export async function findSessionWithUser(
 }
 
 /** vendor id → role for every vendor the user belongs to (accepted and active memberships). */
-export async function membershipsOfUser(db: Db, userId: number): Promise<Map<number, MemberRole>> {
+async function membershipsOfUser(db: Db, userId: number): Promise<Map<number, MemberRole>> {
   const rows = await db
     .select({ vendorId: vendorUsers.vendorId, role: vendorUsers.role })
     .from(vendorUsers)

@@ -166,10 +166,10 @@ export async function planInForce(
 }
 
 /**
- * What a reply's plan check needs of the plan in force (`planTermsOf` in the service), as a query to read
- * with other rows in one statement; no row: no plan (unlimited).
+ * What a reply's plan check needs of the plan in force (`PlanTerms` in the service), as a query to read
+ * with other rows in one statement; no row: no plan (unlimited). `vendorId`: a value, a placeholder, or the
+ * column of an outer query's vendor (a lateral join).
  */
-/** `vendorId`: a value, a placeholder, or the column of an outer query's vendor (a lateral join). */
 export function planTermsQuery(db: Db, vendorId: Bound<number> | AnyPgColumn) {
   return inForce(
     db

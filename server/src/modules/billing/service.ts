@@ -57,7 +57,7 @@ import {
 import { stripeClient } from './stripe';
 
 /** What a vendor keeps in vendor_settings under `billing`. */
-export interface BillingSetting {
+interface BillingSetting {
   customerId: string;
   address: BillingAddress;
 }
@@ -77,7 +77,7 @@ const UNLIMITED: PlanLimits = { requests: null, tokens: null, apps: null, member
 // The plan in force
 // ------------------------------------------------------------------------------------------------
 
-export interface BillingState {
+interface BillingState {
   subscription: SubscriptionWithPlan | null;
   /** The subscription's plan, else the default plan, else none (unlimited). */
   plan: PlanRow | null;
@@ -86,11 +86,7 @@ export interface BillingState {
   limits: PlanLimits;
 }
 
-export async function billingState(
-  ctx: AppContext,
-  vendorId: number,
-  now = new Date(),
-): Promise<BillingState> {
+async function billingState(ctx: AppContext, vendorId: number, now = new Date()): Promise<BillingState> {
   const inForce = await planInForce(ctx.db, vendorId);
   const plan = inForce?.plan ?? null;
   const s = inForce?.subscription;

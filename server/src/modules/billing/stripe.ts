@@ -2,7 +2,7 @@ import type Stripe from 'stripe';
 import type { Config } from '../../platform/config';
 
 /** Stripe's webhook tolerance: a signature older (or newer) than this is refused. */
-export const WEBHOOK_TOLERANCE_SECONDS = 300;
+const WEBHOOK_TOLERANCE_SECONDS = 300;
 
 let cached: { key: string; apiUrl: string | undefined; client: Stripe } | null = null;
 

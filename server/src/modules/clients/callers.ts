@@ -29,11 +29,11 @@ import { findVendorById } from '../vendors/repo';
 import { findClientByTokenHash, recordClientUse } from './repo';
 import { clientRateKey, clientTokenHash } from './service';
 
-export const INVALID_CLIENT_TOKEN = 'Invalid API client token.';
-export const INACTIVE_CLIENT = 'This API client is inactive.';
-export const VENDOR_MISMATCH = 'X-Vendor must name the vendor this API client belongs to.';
-export const INVALID_EMBED_TOKEN = 'Invalid embed token.';
-export const BEARER_REQUIRED = 'Send the API client token as "Authorization: Bearer <token>".';
+const INVALID_CLIENT_TOKEN = 'Invalid API client token.';
+const INACTIVE_CLIENT = 'This API client is inactive.';
+const VENDOR_MISMATCH = 'X-Vendor must name the vendor this API client belongs to.';
+const INVALID_EMBED_TOKEN = 'Invalid embed token.';
+const BEARER_REQUIRED = 'Send the API client token as "Authorization: Bearer <token>".';
 
 /** A token as issued: the prefix and 43 base64url characters; anything else is refused without a query. */
 const CLIENT_TOKEN_SHAPE = new RegExp(`^${CLIENT_TOKEN_PREFIX}[A-Za-z0-9_-]{43}$`);

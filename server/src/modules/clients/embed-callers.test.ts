@@ -3,7 +3,13 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomToken } from '../../platform/crypto';
 import { schema } from '../../platform/db';
-import { Client, createTestServer, makeUser, makeVendor, type TestServer } from '../../test/harness';
+import {
+  type Client,
+  createTestServer,
+  makeVendor,
+  signedInVendor,
+  type TestServer,
+} from '../../test/harness';
 import type { AppRow } from '../completion/repo';
 import { finish, makeChatApp, makeVendorModel, ScriptedModel, text } from '../completion/testing';
 import type { VendorRow } from '../vendors/repo';
@@ -16,10 +22,7 @@ let secondApp: AppRow;
 
 beforeAll(async () => {
   server = await createTestServer();
-  vendor = await makeVendor(server.ctx);
-  const user = await makeUser(server.ctx, { vendors: [vendor] });
-  owner = await Client.signedIn(server.app, user.email, user.password);
-  owner.vendorKey = vendor.key;
+  ({ vendor, client: owner } = await signedInVendor(server, 'member'));
   const model = await makeVendorModel(server.ctx, vendor);
   app = await makeChatApp(server.ctx, vendor, { model });
   secondApp = await makeChatApp(server.ctx, vendor, { model });

@@ -29,7 +29,7 @@ import {
   type ListeningTestServer,
   makeApp,
   makeUser,
-  makeVendor,
+  signedInVendor,
 } from '../../test/harness';
 import { RelayClient } from '../../test/relay-client';
 import type { AppRow } from '../apps/repo';
@@ -61,11 +61,8 @@ beforeAll(async () => {
   mkdirSync(join(webDist, 'embed'));
   writeFileSync(join(webDist, EMBED_WIDGET_FILE), WIDGET);
   server = await createListeningTestServer({ env: { WEB_DIST: webDist } });
-  vendor = await makeVendor(server.ctx);
-  const ownerUser = await makeUser(server.ctx, { vendors: [vendor], role: 'owner' });
+  ({ vendor, client: owner } = await signedInVendor(server));
   const memberUser = await makeUser(server.ctx, { vendors: [vendor], role: 'member' });
-  owner = await Client.signedIn(server.app, ownerUser.email, ownerUser.password);
-  owner.vendorKey = vendor.key;
   member = await Client.signedIn(server.app, memberUser.email, memberUser.password);
   app = await makeApp(server.ctx, vendor, { name: 'Shop assistant' });
   base = `/v1/vendors/${vendor.id}/apps/${app.id}/embed`;

@@ -140,7 +140,7 @@ export async function loadSchemas(code: string, vendorId?: number): Promise<Sche
 // ---------------------------------------------------------------------------------------------------
 
 /** `clock.now()` → ISO 8601 UTC time, `clock.ms()` → ms since the epoch (the sandbox has no `os`). */
-export function clockHost(): HostFunctions {
+function clockHost(): HostFunctions {
   return {
     'clock.now': () => new Date().toISOString(),
     'clock.ms': () => Date.now(),
@@ -148,7 +148,7 @@ export function clockHost(): HostFunctions {
 }
 
 /** `state.get/set/patch` on the conversation's durable state (announced to the room by state.ts). */
-export function conversationStateHost(ctx: AppContext, target: StateTarget): HostFunctions {
+function conversationStateHost(ctx: AppContext, target: StateTarget): HostFunctions {
   return {
     'state.get': () => getConversationState(ctx, target),
     'state.set': (value: unknown) => setConversationState(ctx, target, value),
@@ -160,7 +160,7 @@ export function conversationStateHost(ctx: AppContext, target: StateTarget): Hos
  * `state.get/set/patch` on a scratch state that lives for one run (editor builds have no conversation),
  * so code written for conversations runs in the editor unchanged.
  */
-export function scratchStateHost(): HostFunctions {
+function scratchStateHost(): HostFunctions {
   let state: Record<string, unknown> = {};
   return {
     'state.get': () => state,
@@ -206,7 +206,7 @@ export function baseHost(
 /** Message types the engine itself sends; scripts may not fake them. */
 const RESERVED_TYPES = new Set<string>(Object.values(RelayMessageType));
 
-export function relayEmitHost(emit: (type: string, data: unknown) => void): SiliconHostFunction {
+function relayEmitHost(emit: (type: string, data: unknown) => void): SiliconHostFunction {
   return (type: unknown, data: unknown) => {
     if (typeof type !== 'string' || type.trim() === '' || type.length > 100) {
       throw new Error('relay.emit: the type must be a non-empty string of at most 100 characters');

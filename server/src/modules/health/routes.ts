@@ -5,7 +5,7 @@ import type { AppContext } from '../../platform/context';
 export const HEALTH_PATHS = ['/healthz', '/readyz'];
 
 /** A database that has not answered the readiness ping within this long is not ready (ADR 0054). */
-export const READY_TIMEOUT_MS = 2_000;
+const READY_TIMEOUT_MS = 2_000;
 
 export function registerHealthRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get('/healthz', async () => ({ status: 'ok' }));

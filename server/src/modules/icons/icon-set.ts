@@ -97,7 +97,7 @@ export function reactIconNames(): string[] | null {
   }
 }
 
-export function loadIconSet(): IconSet {
+function loadIconSet(): IconSet {
   const iconsDir = packageDir('@tabler/icons');
   const svgDir = iconsDir && existsSync(join(iconsDir, 'icons')) ? join(iconsDir, 'icons') : null;
   const fromReact = reactIconNames();

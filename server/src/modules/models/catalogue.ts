@@ -411,7 +411,7 @@ const AZURE_AND_BEDROCK_AND_OLLAMA: CatalogueEntry[] = [
 ];
 
 /** The demo model's rules, shown in the install modal and in README.md. */
-export const OFFLINE_DEMO_RULES =
+const OFFLINE_DEMO_RULES =
   'A scripted stand-in for a language model, NOT AI: it needs no network and always answers the same way. ' +
   'It echoes your last message in several streamed chunks. ' +
   'To make it call a tool, send "/call <tool_name> {json arguments}" (e.g. /call get_weather {"city": "Bern"}): ' +

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeGemini, startFakeGemini } from '../../test/fakes';
-import { Client, createTestServer, makeUser, makeVendor, type TestServer } from '../../test/harness';
+import { type Client, createTestServer, signedInVendor, type TestServer } from '../../test/harness';
 import { closeSiliconPools } from '../functions/sandbox';
 
 const KEY = 'AIzaSy-install-test-0123456789wxyz';
@@ -16,10 +16,8 @@ let owner: Client;
 let base: string;
 beforeAll(async () => {
   [server, gemini] = await Promise.all([createTestServer(), startFakeGemini({ apiKey: KEY })]);
-  const vendor = await makeVendor(server.ctx);
-  const user = await makeUser(server.ctx, { vendors: [vendor] });
-  owner = await Client.signedIn(server.app, user.email, user.password);
-  owner.vendorKey = vendor.key;
+  const { vendor, client } = await signedInVendor(server, 'member');
+  owner = client;
   base = `/v1/vendors/${vendor.id}`;
 });
 afterAll(async () => {

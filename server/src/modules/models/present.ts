@@ -42,7 +42,7 @@ export function presentInstalled(row: VendorModelRow, currency: string): Install
 }
 
 /** The last 4 characters of a secret, only when that leaves most of it hidden. */
-export function secretHint(secret: string): string {
+function secretHint(secret: string): string {
   return secret.length >= 12 ? `…${secret.slice(-4)}` : '…';
 }
 

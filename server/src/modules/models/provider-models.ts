@@ -14,7 +14,7 @@ import { outboundRefusal } from '../../platform/outbound/guard';
 import { type CatalogueEntry, catalogueEntry } from './catalogue';
 import { azureBaseUrl } from './providers';
 
-export const PROVIDER_MODELS_TIMEOUT_MS = 10_000;
+const PROVIDER_MODELS_TIMEOUT_MS = 10_000;
 /** A model list is small; anything longer is not one. */
 const MAX_BODY_CHARS = 2_000_000;
 
@@ -33,7 +33,7 @@ function fits(entry: CatalogueEntry, key: string, value: unknown): value is stri
 }
 
 /** Whether the entry's form has a field the provider's list fills. */
-export function listsModels(entry: CatalogueEntry): boolean {
+function listsModels(entry: CatalogueEntry): boolean {
   return Object.values(entry.schema.properties).some((p) => p['x-list-models'] === true);
 }
 

@@ -28,7 +28,7 @@ import {
   type VendorModelRow,
 } from './repo';
 
-export const INSTALL_VALIDATION_MESSAGE = 'The model parameters are invalid.';
+const INSTALL_VALIDATION_MESSAGE = 'The model parameters are invalid.';
 
 function matches(entry: CatalogueEntry, search: string): boolean {
   const s = search.toLowerCase();

@@ -12,7 +12,7 @@ import * as repo from './repo';
 import { openCredentials, type SlackContext } from './service';
 
 /** Slack's window for a request's timestamp; older (or future) requests are replays. */
-export const SIGNATURE_WINDOW_SECONDS = 300;
+const SIGNATURE_WINDOW_SECONDS = 300;
 const SIGNATURE_PATTERN = /^v0=([0-9a-f]{64})$/;
 const REFUSED = 'The Slack signature of this request cannot be verified.';
 

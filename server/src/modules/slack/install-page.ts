@@ -7,8 +7,7 @@ import type { InstallOutcome } from './service';
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The console page of the app's Slack integration. */
-export const consoleSlackPage = (base: string, appId: number) =>
-  `${base}/apps/${appId}/settings/integrations/slack`;
+const consoleSlackPage = (base: string, appId: number) => `${base}/apps/${appId}/settings/integrations/slack`;
 
 export function installPage(outcome: InstallOutcome): string {
   const title = outcome.ok ? 'Slack bot installed' : 'Slack installation failed';

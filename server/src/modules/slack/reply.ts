@@ -28,7 +28,7 @@ export interface SlackReplyData {
 }
 
 /** Slack's limit for `markdown_text`; a longer answer is posted as several messages in the thread. */
-export const SLACK_MESSAGE_MAX_CHARS = 12_000;
+const SLACK_MESSAGE_MAX_CHARS = 12_000;
 
 /** Cuts a long answer into Slack-sized pieces, at paragraph or line ends where it can. */
 export function slackChunks(text: string, max = SLACK_MESSAGE_MAX_CHARS): string[] {
@@ -101,7 +101,7 @@ async function answer(
   }
 }
 
-export async function replyInThread(ctx: SlackContext, data: SlackReplyData) {
+async function replyInThread(ctx: SlackContext, data: SlackReplyData) {
   const { vendorId, appId } = data;
   const vendor = await findVendorById(ctx.db, vendorId);
   const row = await repo.findIntegration(ctx.db, vendorId, appId);

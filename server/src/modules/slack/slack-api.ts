@@ -81,7 +81,7 @@ async function call<T>(run: () => Promise<T>): Promise<T> {
 }
 
 /** The URLs Slack calls back, under the link base (PUBLIC_URL, else the started address). */
-export const eventsUrl = (base: string, appId: number) => `${base}${SLACK_EVENTS_PATH}/${appId}`;
+const eventsUrl = (base: string, appId: number) => `${base}${SLACK_EVENTS_PATH}/${appId}`;
 export const oauthRedirectUrl = (base: string) => `${base}${SLACK_OAUTH_CALLBACK_PATH}`;
 
 /** The Slack app's manifest: a bot answering mentions and direct messages, events sent to llmor. */

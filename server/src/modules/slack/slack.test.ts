@@ -1,6 +1,6 @@
 import { message, SLACK_BOT_SCOPES } from '@llmor/contracts';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { schema } from '../../platform/db';
 import { conflict, paymentRequired } from '../../platform/errors';
 import { FakeSlack, type FakeSlackApp, signedHeaders } from '../../test/fakes/slack';
@@ -50,13 +50,19 @@ const mention = (text: string, extra: Record<string, unknown> = {}) => ({
 
 /** Waits until the queue has worked every job (the fake's message list is then final). */
 async function settle(): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const { rows: jobs } = await server.ctx.queue.history({ action: 'slack-reply', page: 0, pageSize: 100 });
-    if (jobs.every((j) => j.status === 'success' || j.status === 'failure')) return;
-    if (Date.now() > deadline) throw new Error('slack-reply jobs still running');
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await vi.waitFor(
+    async () => {
+      const { rows: jobs } = await server.ctx.queue.history({
+        action: 'slack-reply',
+        page: 0,
+        pageSize: 100,
+      });
+      if (!jobs.every((j) => j.status === 'success' || j.status === 'failure')) {
+        throw new Error('slack-reply jobs still running');
+      }
+    },
+    { timeout: 15_000, interval: 50 },
+  );
 }
 
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import type { UsagePeriodStats, UsageStats } from '@llmor/contracts';
 import { formatCount, formatMoney } from '../../platform/money';
 import type { UsageSums, UsageTotals } from './repo';
 
-export function presentPeriod(sums: UsageSums, currency: string): UsagePeriodStats {
+function presentPeriod(sums: UsageSums, currency: string): UsagePeriodStats {
   return {
     tokens_prompt: sums.tokensPrompt,
     tokens_completion: sums.tokensCompletion,

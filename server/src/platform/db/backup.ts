@@ -39,7 +39,7 @@ const COPY_PIECE = 1 << 16;
 const END_OF_ROWS = '\\.';
 
 /** The last migration a database has run: drizzle's journal entry (`when` is what drizzle records). */
-export interface MigrationLevel {
+interface MigrationLevel {
   tag: string;
   when: number;
 }
@@ -63,12 +63,12 @@ export interface BackupManifest {
 }
 
 /** A backup file that is not whole, not ours, or not for this llmor: said in one line, nothing touched. */
-export class BackupFileError extends Error {
+class BackupFileError extends Error {
   override name = 'BackupFileError';
 }
 
 /** Something about DATA_DIR or the database that stops a backup or a restore before it begins. */
-export class BackupRefused extends Error {
+class BackupRefused extends Error {
   override name = 'BackupRefused';
 }
 

@@ -25,8 +25,8 @@ import { dirname, join, resolve } from 'node:path';
 import { isAlive } from './lock';
 
 /** The cluster's superuser and the database llmor uses. */
-export const EMBEDDED_USER = 'llmor';
-export const EMBEDDED_DATABASE = 'postgres';
+const EMBEDDED_USER = 'llmor';
+const EMBEDDED_DATABASE = 'postgres';
 const PORT = 5432;
 /** A unix socket's path holds at most 107 bytes on Linux (`sun_path`). */
 const SOCKET_PATH_MAX = 107;

@@ -6,7 +6,7 @@
 import { type AppError, insufficientStorage, serviceUnavailable } from '../errors';
 
 /** What a caller is told to wait before trying again while the database is out of reach. */
-export const DATABASE_RETRY_AFTER_SECONDS = 5;
+const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /** The socket-level failures of a connection to the database (ENOENT: an embedded server's socket is gone). */
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH']);
@@ -25,10 +25,10 @@ const CONNECTION_MESSAGES = [
   'Client has encountered a connection error and is not queryable',
 ];
 
-export type DatabaseFault = 'unavailable' | 'disk-full';
+type DatabaseFault = 'unavailable' | 'disk-full';
 
 /** Classifies an error and the causes it wraps (drizzle wraps the driver's error as `cause`). */
-export function databaseFault(error: unknown): DatabaseFault | undefined {
+function databaseFault(error: unknown): DatabaseFault | undefined {
   for (let err = error, depth = 0; err instanceof Error && depth < 5; err = err.cause, depth++) {
     const { code, syscall } = err as { code?: unknown; syscall?: unknown };
     if (code === DISK_FULL_STATE) return 'disk-full';

@@ -250,7 +250,7 @@ export const SHARED_IDLE_MS = 10_000;
  * A connection (or a free one of the pool) not had within this long fails the statement, answered 503: a server
  * out of reach must not hold requests without end (ADR 0054).
  */
-export const CONNECT_TIMEOUT_MS = 5_000;
+const CONNECT_TIMEOUT_MS = 5_000;
 
 /**
  * The pool's settings: at most 10 connections. pg arms a timer on every release of a connection it may close

@@ -7,7 +7,7 @@
 import { type EmbeddedServer, startEmbeddedPostgres } from './embedded';
 
 /** Failed starts (and deaths soon after a start) in a row before llmor gives up. */
-export const RESTART_ATTEMPTS = 10;
+const RESTART_ATTEMPTS = 10;
 /** The first restart is at once, then after 1, 2, 4 … s, at most this long apart. */
 const BACKOFF_MAX_MS = 30_000;
 /** A server that ran this long before it died starts the count of failures afresh. */

@@ -87,7 +87,7 @@ export async function ensurePgliteTemplate(): Promise<PgliteTemplate> {
 }
 
 /** Applies our settings to a data directory made before they existed (takes effect on this open). */
-export function tunePgliteSettings(pgDir: string): void {
+function tunePgliteSettings(pgDir: string): void {
   const conf = join(pgDir, 'postgresql.conf');
   if (existsSync(conf) && !readFileSync(conf, 'utf8').includes(MARKER)) appendFileSync(conf, SETTINGS);
 }

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { serviceUnavailable } from '../errors';
 
 /** What a stopping server tells callers to wait before they try again (a restart, or another instance). */
-export const STOPPING_RETRY_AFTER_SECONDS = 5;
+const STOPPING_RETRY_AFTER_SECONDS = 5;
 
 export interface Stopping {
   /** From now on new requests are refused and connections end as soon as none of their requests runs. */

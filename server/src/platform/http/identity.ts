@@ -21,7 +21,7 @@ export interface Identity {
 
 export type SignedIn = Identity & { user: UserRow };
 
-export type VerifyFailure = 'missing' | 'malformed' | 'stale' | 'unknown' | 'expired' | 'signature';
+type VerifyFailure = 'missing' | 'malformed' | 'stale' | 'unknown' | 'expired' | 'signature';
 export type VerifyResult = { ok: true; identity: Identity } | { ok: false; reason: VerifyFailure };
 
 /** Verifies `X-AccessToken` headers (the auth module's SessionVerifier). */

@@ -11,7 +11,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeSiliconPools } from '../../modules/functions/sandbox';
 import { startFakeOllama } from '../../test/fakes';
-import { Client, createTestServer, makeUser, makeVendor, type TestServer } from '../../test/harness';
+import { Client, createTestServer, makeUser, signedInVendor, type TestServer } from '../../test/harness';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 interface Operation {
@@ -102,10 +102,8 @@ const callerFor = (path: string) => (path.startsWith('/v1/admin/') ? superuser :
 beforeAll(async () => {
   server = await createTestServer();
   doc = (await server.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json() as Document;
-  const vendor = await makeVendor(server.ctx);
-  const user = await makeUser(server.ctx, { vendors: [vendor], role: 'owner' });
-  owner = await Client.signedIn(server.app, user.email, user.password);
-  owner.vendorKey = vendor.key;
+  const { vendor, client } = await signedInVendor(server);
+  owner = client;
   const su = await makeUser(server.ctx, { isSu: true });
   superuser = await Client.signedIn(server.app, su.email, su.password);
   ids.vendorId = vendor.id;

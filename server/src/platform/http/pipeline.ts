@@ -98,7 +98,7 @@ export interface PipelineOptions {
 }
 
 /**
- * The one request pipeline. Every route declared with `route()` and registered with `registerRoutes`
+ * The one request pipeline. Every route declared with `route()` and registered with `Pipeline.register`
  * runs, in this order:
  *   1. rate limit per address            (onRequest; declared `rateLimit.per: 'address'`)
  *   2. authenticate                      (onRequest; `access.auth`: signed session, user, superuser)

@@ -54,7 +54,7 @@ type Tenancy<A extends Access> = A extends { outsiders: true }
     : unknown;
 
 /** What a handler receives: typed, validated and authorized input. */
-export type RouteInput<A extends Access, P, Q, B> = Who<A> &
+type RouteInput<A extends Access, P, Q, B> = Who<A> &
   Tenancy<A> & {
     params: Out<P>;
     query: Out<Q>;
@@ -63,7 +63,7 @@ export type RouteInput<A extends Access, P, Q, B> = Who<A> &
     reply: FastifyReply;
   };
 
-export type SuccessStatus = 200 | 201 | 202 | 204;
+type SuccessStatus = 200 | 201 | 202 | 204;
 
 export interface RouteSpec<
   A extends Access = Access,
@@ -120,7 +120,7 @@ export interface RouteSpec<
 
 /**
  * Declares a route: `route({...})` keeps the declaration's literal types so the handler's input is
- * typed from its access rule and schemas. Register a module's list with `registerRoutes`.
+ * typed from its access rule and schemas. Register a module's list with `Pipeline.register`.
  */
 export function route<
   const A extends Access,

@@ -7,7 +7,7 @@ import type { Metrics } from '../metrics';
  * What the rest of the server uses to talk to a conversation's room: the completion engine, and later
  * Lua `relay.emit` / `state.set`. Rooms are named by the conversation token.
  */
-export interface RelayPublisher {
+interface RelayPublisher {
   /**
    * Sends `message` (the JSON string `{type, data}`) to the room of `token`.
    * `except`: a socket id that must not receive it. `only`: deliver only to that socket, and only if it

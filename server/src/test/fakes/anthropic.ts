@@ -37,7 +37,7 @@ export type FakeAnthropicScript =
   | { kind: 'hang' }
   | { kind: 'raw'; body: string; status?: number; contentType?: string };
 
-export const MESSAGES_ROUTE = 'POST /v1/messages';
+const MESSAGES_ROUTE = 'POST /v1/messages';
 
 const ERROR_TYPES: Record<number, [string, string]> = {
   400: ['invalid_request_error', 'Invalid request.'],
@@ -49,7 +49,7 @@ const ERROR_TYPES: Record<number, [string, string]> = {
   529: ['overloaded_error', 'Anthropic’s API is temporarily overloaded.'],
 };
 
-export function anthropicErrorBody(status: number, message?: string) {
+function anthropicErrorBody(status: number, message?: string) {
   const [type, text] = ERROR_TYPES[status] ?? ['api_error', `HTTP ${status}`];
   return { type: 'error', error: { type, message: message ?? text } };
 }

@@ -44,7 +44,7 @@ const AZURE_ERRORS: Record<number, { code: string; message: string }> = {
   500: { code: 'InternalServerError', message: 'The server had an error while processing your request.' },
 };
 
-export function azureErrorBody(status: number) {
+function azureErrorBody(status: number) {
   return { error: AZURE_ERRORS[status] ?? { code: String(status), message: `HTTP ${status}` } };
 }
 

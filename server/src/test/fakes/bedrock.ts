@@ -79,7 +79,7 @@ export interface ParsedSignature {
 }
 
 /** Parses `AWS4-HMAC-SHA256 Credential=…, SignedHeaders=…, Signature=…`; null when it is not that shape. */
-export function parseSigV4(header: string | undefined): ParsedSignature | null {
+function parseSigV4(header: string | undefined): ParsedSignature | null {
   const m = /^(\S+) Credential=([^,]+), ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]{64})$/.exec(
     header ?? '',
   );
@@ -101,11 +101,7 @@ const rfc3986 = (s: string) =>
   encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /** The signature AWS would compute for this request (SigV4, non-S3: path segments encoded once more). */
-export function expectedSignature(
-  req: RecordedRequest,
-  sig: ParsedSignature,
-  secretAccessKey: string,
-): string {
+function expectedSignature(req: RecordedRequest, sig: ParsedSignature, secretAccessKey: string): string {
   const canonicalUri = req.path
     .split('/')
     .map((seg) => rfc3986(seg))

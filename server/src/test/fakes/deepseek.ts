@@ -27,7 +27,7 @@ const DEEPSEEK_ERRORS: Record<number, [string, string]> = {
   503: ['Server Overloaded', 'server_error'],
 };
 
-export function deepSeekErrorBody(status: number, message?: string) {
+function deepSeekErrorBody(status: number, message?: string) {
   const [text, type] = DEEPSEEK_ERRORS[status] ?? [`HTTP ${status}`, 'unknown_error'];
   return { error: { message: message ?? text, type, param: null, code: 'invalid_request_error' } };
 }

@@ -66,7 +66,7 @@ const RPC_STATUS: Record<number, [string, string]> = {
   503: ['UNAVAILABLE', 'The model is overloaded. Please try again later.'],
 };
 
-export function geminiErrorBody(status: number, message?: string, details?: unknown[]) {
+function geminiErrorBody(status: number, message?: string, details?: unknown[]) {
   const [rpc, text] = RPC_STATUS[status] ?? ['UNKNOWN', `HTTP ${status}`];
   return { error: { code: status, message: message ?? text, status: rpc, ...(details ? { details } : {}) } };
 }

@@ -15,7 +15,7 @@ import type { RecordedRequest } from './http';
 
 const modelOf = (req: RecordedRequest) => String((req.body as { model?: unknown } | undefined)?.model);
 
-export function groqErrorBody(status: number, req: RecordedRequest) {
+function groqErrorBody(status: number, req: RecordedRequest) {
   switch (status) {
     case 401:
       return {

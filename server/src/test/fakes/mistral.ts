@@ -29,7 +29,7 @@ const MISTRAL_ERRORS: Record<number, [string, string, string | null]> = {
   503: ['Service unavailable', 'service_unavailable', null],
 };
 
-export function mistralErrorBody(status: number, message?: string) {
+function mistralErrorBody(status: number, message?: string) {
   const [text, type, code] = MISTRAL_ERRORS[status] ?? [`HTTP ${status}`, 'api_error', null];
   return { object: 'error', message: message ?? text, type, param: null, code };
 }
@@ -72,7 +72,7 @@ const MISTRAL: ChatCompletionsDialect = {
   },
 };
 
-export const MISTRAL_EMBEDDINGS_ROUTE = 'POST /v1/embeddings';
+const MISTRAL_EMBEDDINGS_ROUTE = 'POST /v1/embeddings';
 
 export class FakeMistral extends FakeChatCompletions {
   constructor(opts: { apiKey?: string } = {}) {

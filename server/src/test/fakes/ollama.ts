@@ -39,9 +39,9 @@ export type FakeOllamaEmbedScript =
   | { kind: 'embeddings'; vectors?: number[][]; dimensions?: number; usage?: number }
   | { kind: 'error'; status: number; message?: string };
 
-export const OLLAMA_CHAT_ROUTE = 'POST /api/chat';
-export const OLLAMA_EMBED_ROUTE = 'POST /api/embed';
-export const OLLAMA_TAGS_ROUTE = 'GET /api/tags';
+const OLLAMA_CHAT_ROUTE = 'POST /api/chat';
+const OLLAMA_EMBED_ROUTE = 'POST /api/embed';
+const OLLAMA_TAGS_ROUTE = 'GET /api/tags';
 
 const OLLAMA_ERRORS: Record<number, string> = {
   401: 'unauthorized',

@@ -69,9 +69,9 @@ export type FakeEmbeddingsScript =
   | { kind: 'hang' }
   | { kind: 'raw'; body: string; status?: number; contentType?: string };
 
-export const CHAT_ROUTE = 'POST /v1/chat/completions';
-export const EMBEDDINGS_ROUTE = 'POST /v1/embeddings';
-export const MODELS_ROUTE = 'GET /v1/models';
+const CHAT_ROUTE = 'POST /v1/chat/completions';
+const EMBEDDINGS_ROUTE = 'POST /v1/embeddings';
+const MODELS_ROUTE = 'GET /v1/models';
 
 const ERRORS: Record<number, { message: string; type: string; code: string | null }> = {
   400: { message: 'Invalid request.', type: 'invalid_request_error', code: null },
@@ -96,7 +96,7 @@ const ERRORS: Record<number, { message: string; type: string; code: string | nul
   503: { message: 'The engine is currently overloaded.', type: 'server_error', code: null },
 };
 
-export function openAiErrorBody(status: number, message?: string) {
+function openAiErrorBody(status: number, message?: string) {
   const e = ERRORS[status] ?? { message: `HTTP ${status}`, type: 'server_error', code: null };
   return { error: { message: message ?? e.message, type: e.type, param: null, code: e.code } };
 }

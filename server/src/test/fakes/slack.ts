@@ -25,7 +25,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export const FAKE_TEAM = { id: 'T0FAKE', name: 'Fake Team', domain: 'fake-team' } as const;
+const FAKE_TEAM = { id: 'T0FAKE', name: 'Fake Team', domain: 'fake-team' } as const;
 
 export interface SlackCall {
   method: string;

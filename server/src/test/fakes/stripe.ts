@@ -36,7 +36,7 @@ const now = () => Math.floor(Date.now() / 1000);
 const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('base64url').replace(/[-_]/g, 'x')}`;
 
 /** `a[b][0][c]=v&…` → nested objects and arrays, as Stripe reads them. */
-export function parseStripeForm(body: string): Form {
+function parseStripeForm(body: string): Form {
   const root: Form = {};
   for (const [key, value] of new URLSearchParams(body)) {
     const path = key.replace(/\]/g, '').split('[');

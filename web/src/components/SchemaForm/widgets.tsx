@@ -36,7 +36,7 @@ function inputProps(props: WidgetProps) {
  * Numbers (docs/reference/rules.md): reports a finite number, or null when the input is empty or invalid; integers
  * take whole numbers only (step 1). Keeps what was typed (e.g. "-") while it is not a number yet.
  */
-export function NullableNumberWidget(props: WidgetProps) {
+function NullableNumberWidget(props: WidgetProps) {
   const { id, value, schema, options, onChange, onBlur, onFocus } = props;
   const integer = primaryType(schema as { type?: string }) === 'integer';
   const [text, setText] = useState<string | number>(typeof value === 'number' ? value : '');
@@ -70,7 +70,7 @@ export function NullableNumberWidget(props: WidgetProps) {
 }
 
 /** Masked input (descriptions that mention a password, and `x-secret`), with its description shown. */
-export function MaskedPasswordWidget(props: WidgetProps) {
+function MaskedPasswordWidget(props: WidgetProps) {
   const { id, value, options, onChange, onBlur, onFocus } = props;
   return (
     <PasswordInput
@@ -85,7 +85,7 @@ export function MaskedPasswordWidget(props: WidgetProps) {
 }
 
 /** A text field that offers suggestions (`ui:options.suggestions`) and still takes any text. */
-export function SuggestionsWidget(props: WidgetProps) {
+function SuggestionsWidget(props: WidgetProps) {
   const { id, value, options, onChange, onBlur, onFocus } = props;
   const suggestions = options.suggestions as FieldSuggestions | undefined;
   const base = inputProps(props);
@@ -109,7 +109,7 @@ export function SuggestionsWidget(props: WidgetProps) {
 const BaseFieldTemplate = Templates.FieldTemplate!;
 
 /** Mantine's field template, wrapped so each property can be found: `data-testid="schema-field-<name>"`. */
-export function FieldTemplate(props: FieldTemplateProps) {
+function FieldTemplate(props: FieldTemplateProps) {
   const path = props.fieldPathId.path;
   if (path.length === 0) return <BaseFieldTemplate {...props} />;
   return (

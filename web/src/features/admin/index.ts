@@ -1,7 +1,6 @@
 export { AdminNav } from './components/AdminNav';
 export { AdminQueuePage } from './components/AdminQueuePage';
 export {
-  ADMIN_VENDOR_SECTIONS,
   AdminVendorPage,
   type AdminVendorSection,
 } from './components/AdminVendorPage';

@@ -1,4 +1,4 @@
 export { AdminPlansPage } from './components/AdminPlansPage';
-export { BILLING_SECTIONS, type BillingSection, BillingSettings } from './components/BillingSettings';
+export { type BillingSection, BillingSettings } from './components/BillingSettings';
 export { VendorSubscriptions } from './components/VendorSubscriptions';
 export type { BillingMessages } from './i18n';

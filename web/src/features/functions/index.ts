@@ -1,7 +1,7 @@
 import './i18n';
 
 export { AppFunctionsSettings } from './components/AppFunctionsSettings';
-export { FUNCTION_SECTIONS, FunctionDetail, type FunctionSection } from './components/FunctionDetail';
+export { FunctionDetail, type FunctionSection } from './components/FunctionDetail';
 export { FunctionsList } from './components/FunctionsList';
 export type { FunctionsMessages } from './i18n';
 export { functionRouteId } from './lib';

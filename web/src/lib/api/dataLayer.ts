@@ -26,7 +26,7 @@ declare module '@tanstack/react-query' {
 export const LOCAL_ERROR: DataMeta = { localError: true };
 
 /** The default report of a failed call: an error banner above the page (components/ErrorBanners). */
-export const reportError = (error: unknown) => events.emit('client-did-receive-error', error);
+const reportError = (error: unknown) => events.emit('client-did-receive-error', error);
 
 const isAbort = (error: unknown) => error instanceof DOMException && error.name === 'AbortError';
 

@@ -1,4 +1,4 @@
-export type QueryValue = string | number | boolean | null | undefined | ReadonlyArray<string | number>;
+type QueryValue = string | number | boolean | null | undefined | ReadonlyArray<string | number>;
 export type Query = Record<string, QueryValue>;
 
 /**

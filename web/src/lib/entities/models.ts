@@ -16,7 +16,7 @@ export const modelDetailKey = (vendorId: number, id: string | number) =>
   [...vendorModelsKey(vendorId), 'detail', String(id)] as const;
 
 /** GET /v1/vendors/{vendorId}/models/{id} → {data: model} (non-secret parameters, secret hints). 404 when unknown. */
-export function getModel(
+function getModel(
   vendorId: number,
   id: string | number,
   signal?: AbortSignal,

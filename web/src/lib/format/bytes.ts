@@ -1,7 +1,7 @@
 /** Byte sizes as the console prints them everywhere (docs/adr/0028-console-data-layer.md). */
 
 /** Byte-size units, base 1024. */
-export const BYTE_UNITS = ['Bytes', 'KB', 'MB', 'GB', 'TB', 'PB', 'EB', 'ZB', 'YB'] as const;
+const BYTE_UNITS = ['Bytes', 'KB', 'MB', 'GB', 'TB', 'PB', 'EB', 'ZB', 'YB'] as const;
 
 /** 0 → '0 Bytes', 1536 → '1.5 KB', 33554432 → '32 MB'; at most `decimals` decimals, trailing zeros dropped. */
 export function formatBytes(bytes: number, decimals = 2): string {

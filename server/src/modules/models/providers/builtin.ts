@@ -20,7 +20,7 @@ import type { ChatModel, ChatRequest, ChatStreamEvent, EmbeddingModel, ToolCall 
 
 export const DEMO_HINT = 'This is the offline demo model (not AI). Send /call <tool> {json} to call a tool.';
 
-export function countWords(text: string): number {
+function countWords(text: string): number {
   return text.split(/\s+/).filter(Boolean).length;
 }
 
@@ -32,7 +32,7 @@ const CALL_RE = /^\/call\s+([A-Za-z0-9_.-]+)\s*([\s\S]*)$/;
 
 type DemoTurn = { kind: 'text'; text: string } | { kind: 'call'; call: ToolCall };
 
-export function demoTurn(request: ChatRequest): DemoTurn {
+function demoTurn(request: ChatRequest): DemoTurn {
   const messages = request.messages;
   const results: string[] = [];
   for (let i = messages.length - 1; i >= 0; i--) {
@@ -118,7 +118,7 @@ export class OfflineDemoChatModel implements ChatModel {
   }
 }
 
-export const LEXICAL_DIMENSIONS = 384;
+const LEXICAL_DIMENSIONS = 384;
 
 function fnv1a(s: string): number {
   let h = 0x811c9dc5;

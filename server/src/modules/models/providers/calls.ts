@@ -14,7 +14,7 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
  * misname it (Gemini answers a wrong API key with HTTP 400). Any other text in the body is never
  * shown (ADR 0020).
  */
-export interface ProviderErrorBody {
+interface ProviderErrorBody {
   message?: string;
   kind?: HttpErrorKind;
 }

@@ -6,8 +6,6 @@
  */
 import type { TraceContext } from '../../../platform/tracing';
 
-export type ChatRole = 'system' | 'user' | 'assistant' | 'tool';
-
 export interface ToolCall {
   id: string;
   name: string;

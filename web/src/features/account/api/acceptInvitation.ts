@@ -6,10 +6,7 @@ import { useAppState } from '../../../lib/appState';
 import { accountKeys } from './keys';
 
 /** POST /v1/account/invitations/{vendorId}/accept: joins the vendor. */
-export function acceptInvitation(
-  vendorId: number,
-  signal?: AbortSignal,
-): Promise<DataEnvelope<PendingInvitation>> {
+function acceptInvitation(vendorId: number, signal?: AbortSignal): Promise<DataEnvelope<PendingInvitation>> {
   return apiRequest(`/v1/account/invitations/${vendorId}/accept`, {
     signal,
     method: 'POST',

@@ -8,7 +8,7 @@ import { accountKeys } from './keys';
  * POST /v1/account/password {current_password, password} → {ended}: every other session is signed out
  * (400 with `errors.current_password` when the current password is wrong).
  */
-export function changePassword(body: PasswordChangeBody, signal?: AbortSignal): Promise<SessionsEnded> {
+function changePassword(body: PasswordChangeBody, signal?: AbortSignal): Promise<SessionsEnded> {
   return apiRequest('/v1/account/password', { signal, method: 'POST', body });
 }
 

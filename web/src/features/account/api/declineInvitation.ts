@@ -4,7 +4,7 @@ import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 import { accountKeys } from './keys';
 
 /** DELETE /v1/account/invitations/{vendorId}: declines (204); the vendor's links stop working. */
-export function declineInvitation(vendorId: number, signal?: AbortSignal): Promise<void> {
+function declineInvitation(vendorId: number, signal?: AbortSignal): Promise<void> {
   return apiRequest(`/v1/account/invitations/${vendorId}`, {
     signal,
     method: 'DELETE',

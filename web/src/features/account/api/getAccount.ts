@@ -5,11 +5,11 @@ import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 import { accountKeys } from './keys';
 
 /** GET /v1/account: the signed-in person. */
-export function getAccount(): Promise<DataEnvelope<User>> {
+function getAccount(): Promise<DataEnvelope<User>> {
   return apiRequest('/v1/account');
 }
 
-export const accountQueryOptions = () =>
+const accountQueryOptions = () =>
   queryOptions({ queryKey: accountKeys.me(), meta: LOCAL_ERROR, queryFn: getAccount });
 
 export function useAccount() {

@@ -5,11 +5,11 @@ import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 import { accountKeys } from './keys';
 
 /** GET /v1/account/invitations: the person's own pending invitations. */
-export function getInvitations(): Promise<DataEnvelope<PendingInvitation[]>> {
+function getInvitations(): Promise<DataEnvelope<PendingInvitation[]>> {
   return apiRequest('/v1/account/invitations');
 }
 
-export const invitationsQueryOptions = () =>
+const invitationsQueryOptions = () =>
   queryOptions({ queryKey: accountKeys.invitations(), meta: LOCAL_ERROR, queryFn: getInvitations });
 
 export function useInvitations() {

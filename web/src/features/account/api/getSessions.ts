@@ -5,11 +5,11 @@ import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 import { accountKeys } from './keys';
 
 /** GET /v1/account/sessions: the person's signed-in sessions, most recently used first. */
-export function getSessions(): Promise<DataEnvelope<AccountSession[]>> {
+function getSessions(): Promise<DataEnvelope<AccountSession[]>> {
   return apiRequest('/v1/account/sessions');
 }
 
-export const sessionsQueryOptions = () =>
+const sessionsQueryOptions = () =>
   queryOptions({ queryKey: accountKeys.sessions(), meta: LOCAL_ERROR, queryFn: getSessions });
 
 export function useSessions() {

@@ -5,7 +5,7 @@ import { LOCAL_ERROR, type NoVariables, useApiMutation } from '../../../lib/api/
 import { accountKeys } from './keys';
 
 /** POST /v1/account/sessions/signout-others → {ended}: signs out everywhere but here. */
-export function signOutOtherSessions(signal?: AbortSignal): Promise<SessionsEnded> {
+function signOutOtherSessions(signal?: AbortSignal): Promise<SessionsEnded> {
   return apiRequest('/v1/account/sessions/signout-others', {
     signal,
     method: 'POST',

@@ -6,7 +6,7 @@ import { useAppState } from '../../../lib/appState';
 import { accountKeys } from './keys';
 
 /** PUT /v1/account {firstname?, lastname?}: the person's own names, shown in every vendor. */
-export function updateAccount(body: AccountUpdateBody, signal?: AbortSignal): Promise<DataEnvelope<User>> {
+function updateAccount(body: AccountUpdateBody, signal?: AbortSignal): Promise<DataEnvelope<User>> {
   return apiRequest('/v1/account', { signal, method: 'PUT', body });
 }
 

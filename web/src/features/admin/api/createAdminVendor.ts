@@ -5,10 +5,7 @@ import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 import { adminKeys } from './keys';
 
 /** POST /v1/admin/vendors: creates the vendor and invites its owner. */
-export function createAdminVendor(
-  body: AdminVendorCreateBody,
-  signal?: AbortSignal,
-): Promise<AdminVendorCreated> {
+function createAdminVendor(body: AdminVendorCreateBody, signal?: AbortSignal): Promise<AdminVendorCreated> {
   return apiRequest('/v1/admin/vendors', { signal, method: 'POST', body });
 }
 

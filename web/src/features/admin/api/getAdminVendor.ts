@@ -5,11 +5,11 @@ import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 import { adminKeys } from './keys';
 
 /** GET /v1/admin/vendors/{id}. */
-export function getAdminVendor(id: number): Promise<DataEnvelope<AdminVendor>> {
+function getAdminVendor(id: number): Promise<DataEnvelope<AdminVendor>> {
   return apiRequest(`/v1/admin/vendors/${id}`);
 }
 
-export const adminVendorQueryOptions = (id: number) =>
+const adminVendorQueryOptions = (id: number) =>
   queryOptions({ queryKey: adminKeys.vendor(id), meta: LOCAL_ERROR, queryFn: () => getAdminVendor(id) });
 
 export function useAdminVendor(id: number) {

@@ -6,13 +6,13 @@ import { listQuery } from '../../../lib/api/query';
 import { adminKeys } from './keys';
 
 /** GET /v1/admin/vendors: search, sort, paging. */
-export function listAdminVendors(query: AdminVendorsQuery): Promise<ListEnvelope<AdminVendor>> {
+function listAdminVendors(query: AdminVendorsQuery): Promise<ListEnvelope<AdminVendor>> {
   return apiRequest('/v1/admin/vendors', {
     query: listQuery(query),
   });
 }
 
-export const adminVendorsQueryOptions = (query: AdminVendorsQuery) =>
+const adminVendorsQueryOptions = (query: AdminVendorsQuery) =>
   queryOptions({
     queryKey: [...adminKeys.vendors, query] as const,
     meta: LOCAL_ERROR,

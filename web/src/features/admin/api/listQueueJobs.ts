@@ -5,14 +5,14 @@ import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 import { adminKeys, type QueueHistoryQuery } from './keys';
 
 /** GET /v1/admin/queue/jobs?type=&action=&internal=&page=: the queue monitor's job history. */
-export function listQueueJobs(query: QueueHistoryQuery | null): Promise<ListEnvelope<QueueJob>> {
+function listQueueJobs(query: QueueHistoryQuery | null): Promise<ListEnvelope<QueueJob>> {
   return apiRequest<ListEnvelope<QueueJob>>('/v1/admin/queue/jobs', {
     query: { ...query, page_size: 20 },
   });
 }
 
 /** `null` query: not loaded yet (Load history loads it). */
-export const queueJobsQueryOptions = (query: QueueHistoryQuery | null) =>
+const queueJobsQueryOptions = (query: QueueHistoryQuery | null) =>
   queryOptions({
     queryKey: adminKeys.queue(query),
     meta: LOCAL_ERROR,

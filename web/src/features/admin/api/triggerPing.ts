@@ -2,7 +2,7 @@ import { apiRequest } from '../../../lib/api/client';
 import { LOCAL_ERROR, type NoVariables, useApiMutation } from '../../../lib/api/dataLayer';
 
 /** POST /v1/admin/queue/ping → 202 {data: {id}}: the queue monitor's ping job. */
-export function triggerPing(signal?: AbortSignal): Promise<{ data: { id: string } }> {
+function triggerPing(signal?: AbortSignal): Promise<{ data: { id: string } }> {
   return apiRequest<{ data: { id: string } }>('/v1/admin/queue/ping', {
     signal,
     method: 'POST',

@@ -5,7 +5,7 @@ import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 import { adminKeys } from './keys';
 
 /** PUT /v1/admin/vendors/{id}. */
-export function updateAdminVendor(
+function updateAdminVendor(
   id: number,
   body: AdminVendorUpdateBody,
   signal?: AbortSignal,

@@ -13,7 +13,7 @@ import { useUpdateAdminVendor } from '../api/updateAdminVendor';
 import '../i18n';
 import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 
-export const ADMIN_VENDOR_SECTIONS = ['details', 'subscriptions'] as const;
+const ADMIN_VENDOR_SECTIONS = ['details', 'subscriptions'] as const;
 export type AdminVendorSection = (typeof ADMIN_VENDOR_SECTIONS)[number];
 
 /** /admin/vendors/{id}: Details (name, currency, active) and Subscriptions (the billing feature's, as `subscriptions`). */

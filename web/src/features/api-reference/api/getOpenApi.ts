@@ -17,14 +17,14 @@ export interface OpenApiDocument {
 }
 
 /** GET /v1/openapi.json (public, generated from the server's route declarations). */
-export function getOpenApi(): Promise<OpenApiDocument> {
+function getOpenApi(): Promise<OpenApiDocument> {
   return apiRequest<OpenApiDocument>('/v1/openapi.json', {
     signed: false,
     withLocale: false,
   });
 }
 
-export const openApiQueryOptions = () =>
+const openApiQueryOptions = () =>
   queryOptions({ queryKey: ['api-reference', 'openapi'] as const, queryFn: getOpenApi, staleTime: 60_000 });
 
 export function useOpenApi() {

@@ -3,7 +3,7 @@ import { apiRequest } from '../../../lib/api/client';
 import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 
 /** POST /v1/auth/password/forgot: the same answer whether or not the address has an account. */
-export function forgotPassword(body: PasswordForgotBody, signal?: AbortSignal): Promise<MessageResponse> {
+function forgotPassword(body: PasswordForgotBody, signal?: AbortSignal): Promise<MessageResponse> {
   return apiRequest('/v1/auth/password/forgot', { signal, method: 'POST', body });
 }
 

@@ -3,11 +3,11 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
 
 /** GET /v1/auth/links/{token}: what an invitation or password-reset link is for (400 when it is invalid, used or expired). */
-export function getLinkInfo(token: string): Promise<DataEnvelope<LinkInfo>> {
+function getLinkInfo(token: string): Promise<DataEnvelope<LinkInfo>> {
   return apiRequest(`/v1/auth/links/${encodeURIComponent(token)}`);
 }
 
-export const linkInfoQueryOptions = (token: string) =>
+const linkInfoQueryOptions = (token: string) =>
   queryOptions({
     queryKey: ['auth', 'link', token] as const,
     queryFn: () => getLinkInfo(token),

@@ -6,7 +6,7 @@ import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
  * POST /v1/auth/invitations/accept or /v1/auth/password/reset: sets the password and signs the session in
  * (docs/reference/api.md "Organisations").
  */
-export function setLinkPassword(
+function setLinkPassword(
   purpose: 'invite' | 'reset',
   body: InvitationAcceptBody | PasswordResetBody,
   signal?: AbortSignal,

@@ -3,7 +3,7 @@ import { apiRequest } from '../../../lib/api/client';
 import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 
 /** POST /v1/auth/signin {identifier, secret} → {data: user}. Errors are shown by the form, not banners. */
-export function signin(body: SigninBody, signal?: AbortSignal): Promise<DataEnvelope<User>> {
+function signin(body: SigninBody, signal?: AbortSignal): Promise<DataEnvelope<User>> {
   return apiRequest<DataEnvelope<User>>('/v1/auth/signin', {
     signal,
     method: 'POST',
@@ -11,7 +11,7 @@ export function signin(body: SigninBody, signal?: AbortSignal): Promise<DataEnve
   });
 }
 
-export const signinMutationOptions = () => ({
+const signinMutationOptions = () => ({
   mutationKey: ['auth', 'signin'] as const,
   meta: LOCAL_ERROR,
   mutationFn: signin,

@@ -5,7 +5,7 @@ import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 import { adminBillingKeys, billingKeys } from './keys';
 
 /** POST /v1/admin/vendors/{vendorId}/subscriptions (superusers): gives the vendor a plan. */
-export function assignSubscription(
+function assignSubscription(
   vendorId: number,
   body: SubscriptionAssignBody,
   signal?: AbortSignal,

@@ -5,7 +5,7 @@ import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 import { billingKeys, billingPath } from './keys';
 
 /** POST /v1/vendors/{vendorId}/billing/to/cancel. */
-export function cancelSubscription(
+function cancelSubscription(
   vendorId: number,
   body: CancelBody,
   signal?: AbortSignal,

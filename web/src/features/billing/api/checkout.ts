@@ -4,7 +4,7 @@ import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 import { billingPath } from './keys';
 
 /** POST /v1/vendors/{vendorId}/billing/to/checkout: Stripe Checkout for a plan; the answer's URL is where the browser goes next. */
-export function checkout(
+function checkout(
   vendorId: number,
   body: CheckoutBody,
   signal?: AbortSignal,

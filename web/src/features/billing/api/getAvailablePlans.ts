@@ -5,11 +5,11 @@ import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 import { billingKeys, billingPath } from './keys';
 
 /** GET /v1/vendors/{vendorId}/billing/available_subs: the plans the vendor may choose. */
-export function getAvailablePlans(vendorId: number): Promise<DataEnvelope<Plan[]>> {
+function getAvailablePlans(vendorId: number): Promise<DataEnvelope<Plan[]>> {
   return apiRequest<DataEnvelope<Plan[]>>(`${billingPath(vendorId)}/available_subs`);
 }
 
-export const availablePlansQueryOptions = (vendorId: number) =>
+const availablePlansQueryOptions = (vendorId: number) =>
   queryOptions({
     queryKey: billingKeys.plans(vendorId),
     meta: LOCAL_ERROR,

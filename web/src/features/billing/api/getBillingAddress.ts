@@ -5,11 +5,11 @@ import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 import { billingKeys, billingPath } from './keys';
 
 /** GET /v1/vendors/{vendorId}/billing/address. */
-export function getBillingAddress(vendorId: number): Promise<DataEnvelope<BillingAddress>> {
+function getBillingAddress(vendorId: number): Promise<DataEnvelope<BillingAddress>> {
   return apiRequest<DataEnvelope<BillingAddress>>(`${billingPath(vendorId)}/address`);
 }
 
-export const billingAddressQueryOptions = (vendorId: number) =>
+const billingAddressQueryOptions = (vendorId: number) =>
   queryOptions({
     queryKey: billingKeys.address(vendorId),
     meta: LOCAL_ERROR,

@@ -4,7 +4,7 @@ import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 import { billingPath } from './keys';
 
 /** GET /v1/vendors/{vendorId}/billing/to/payment-method: Stripe's billing portal; the answer's URL is where the browser goes next. */
-export function getPaymentMethodPortal(vendorId: number): Promise<DataEnvelope<RedirectUrl>> {
+function getPaymentMethodPortal(vendorId: number): Promise<DataEnvelope<RedirectUrl>> {
   return apiRequest<DataEnvelope<RedirectUrl>>(`${billingPath(vendorId)}/to/payment-method`);
 }
 

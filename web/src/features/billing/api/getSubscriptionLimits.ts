@@ -5,11 +5,11 @@ import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 import { billingKeys, billingPath } from './keys';
 
 /** GET /v1/vendors/{vendorId}/billing/subscription_limits: the plan in force and its limits. */
-export function getSubscriptionLimits(vendorId: number): Promise<DataEnvelope<SubscriptionLimits>> {
+function getSubscriptionLimits(vendorId: number): Promise<DataEnvelope<SubscriptionLimits>> {
   return apiRequest<DataEnvelope<SubscriptionLimits>>(`${billingPath(vendorId)}/subscription_limits`);
 }
 
-export const subscriptionLimitsQueryOptions = (vendorId: number) =>
+const subscriptionLimitsQueryOptions = (vendorId: number) =>
   queryOptions({
     queryKey: billingKeys.limits(vendorId),
     meta: LOCAL_ERROR,

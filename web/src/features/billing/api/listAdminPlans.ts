@@ -6,13 +6,13 @@ import { listQuery } from '../../../lib/api/query';
 import { adminBillingKeys } from './keys';
 
 /** GET /v1/admin/plans (superusers): sorted, paged. */
-export function listAdminPlans(query: PlansQuery): Promise<ListEnvelope<AdminPlan>> {
+function listAdminPlans(query: PlansQuery): Promise<ListEnvelope<AdminPlan>> {
   return apiRequest<ListEnvelope<AdminPlan>>('/v1/admin/plans', {
     query: listQuery(query),
   });
 }
 
-export const adminPlansQueryOptions = (query: PlansQuery) =>
+const adminPlansQueryOptions = (query: PlansQuery) =>
   queryOptions({
     queryKey: [...adminBillingKeys.plans, query] as const,
     meta: LOCAL_ERROR,

@@ -6,13 +6,13 @@ import { listQuery } from '../../../lib/api/query';
 import { billingKeys, billingPath } from './keys';
 
 /** GET /v1/vendors/{vendorId}/billing/invoices: sorted, paged. */
-export function listInvoices(vendorId: number, query: InvoicesQuery): Promise<ListEnvelope<Invoice>> {
+function listInvoices(vendorId: number, query: InvoicesQuery): Promise<ListEnvelope<Invoice>> {
   return apiRequest<ListEnvelope<Invoice>>(`${billingPath(vendorId)}/invoices`, {
     query: listQuery(query),
   });
 }
 
-export const invoicesQueryOptions = (vendorId: number, query: InvoicesQuery) =>
+const invoicesQueryOptions = (vendorId: number, query: InvoicesQuery) =>
   queryOptions({
     queryKey: billingKeys.invoices(vendorId, query),
     meta: LOCAL_ERROR,

@@ -5,11 +5,11 @@ import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 import { adminBillingKeys } from './keys';
 
 /** GET /v1/admin/vendors/{vendorId}/subscriptions (superusers). */
-export function listVendorSubscriptions(vendorId: number): Promise<ListEnvelope<Subscription>> {
+function listVendorSubscriptions(vendorId: number): Promise<ListEnvelope<Subscription>> {
   return apiRequest<ListEnvelope<Subscription>>(`/v1/admin/vendors/${vendorId}/subscriptions`);
 }
 
-export const vendorSubscriptionsQueryOptions = (vendorId: number) =>
+const vendorSubscriptionsQueryOptions = (vendorId: number) =>
   queryOptions({
     queryKey: adminBillingKeys.subscriptions(vendorId),
     meta: LOCAL_ERROR,

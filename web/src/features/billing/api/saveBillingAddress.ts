@@ -5,7 +5,7 @@ import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 import { billingKeys, billingPath } from './keys';
 
 /** PUT /v1/vendors/{vendorId}/billing/address. */
-export function saveBillingAddress(
+function saveBillingAddress(
   vendorId: number,
   body: BillingAddressBody,
   signal?: AbortSignal,

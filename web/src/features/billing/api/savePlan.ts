@@ -5,7 +5,7 @@ import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 import { adminBillingKeys } from './keys';
 
 /** POST /v1/admin/plans (`id` null) or PUT /v1/admin/plans/{id}. */
-export function savePlan(
+function savePlan(
   id: number | null,
   body: PlanBody | PlanUpdateBody,
   signal?: AbortSignal,

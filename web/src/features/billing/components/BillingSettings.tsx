@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router';
 import { LoadingState } from '../../../components/LoadingState';
 import '../i18n';
 
-export const BILLING_SECTIONS = [
+const BILLING_SECTIONS = [
   'subscription',
   'address',
   'payment-methods',
@@ -32,7 +32,7 @@ const PAGES: Record<BillingSection, (props: { vendorId: number }) => ReactNode> 
 };
 
 /** Where each section lives: the subscription beside the billing pages, as docs/reference/console.md routes them. */
-export const billingPath = (section: BillingSection) =>
+const billingPath = (section: BillingSection) =>
   section === 'subscription' ? '/settings/subscription' : `/settings/billing/${section}`;
 
 /** The subscription and billing pages (owners), with tabs between them. */

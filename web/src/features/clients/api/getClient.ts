@@ -5,15 +5,11 @@ import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 import { clientKeys, clientsPath } from './keys';
 
 /** GET …/clients/{clientId}. */
-export function getClient(
-  vendorId: number,
-  appId: string,
-  clientId: number,
-): Promise<DataEnvelope<ApiClient>> {
+function getClient(vendorId: number, appId: string, clientId: number): Promise<DataEnvelope<ApiClient>> {
   return apiRequest<DataEnvelope<ApiClient>>(`${clientsPath(vendorId, appId)}/${clientId}`);
 }
 
-export const clientQueryOptions = (vendorId: number, appId: string, clientId: number) =>
+const clientQueryOptions = (vendorId: number, appId: string, clientId: number) =>
   queryOptions({
     queryKey: clientKeys.one(vendorId, appId, clientId),
     meta: LOCAL_ERROR,

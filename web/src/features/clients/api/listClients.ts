@@ -6,17 +6,13 @@ import { listQuery } from '../../../lib/api/query';
 import { clientKeys, clientsPath } from './keys';
 
 /** GET /v1/vendors/{vendorId}/apps/{appId}/clients: sorted, paged. */
-export function listClients(
-  vendorId: number,
-  appId: string,
-  query: ClientsQuery,
-): Promise<ListEnvelope<ApiClient>> {
+function listClients(vendorId: number, appId: string, query: ClientsQuery): Promise<ListEnvelope<ApiClient>> {
   return apiRequest<ListEnvelope<ApiClient>>(clientsPath(vendorId, appId), {
     query: listQuery(query),
   });
 }
 
-export const clientsQueryOptions = (vendorId: number, appId: string, query: ClientsQuery) =>
+const clientsQueryOptions = (vendorId: number, appId: string, query: ClientsQuery) =>
   queryOptions({
     queryKey: clientKeys.list(vendorId, appId, query),
     meta: LOCAL_ERROR,

@@ -5,7 +5,7 @@ import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 import { clientKeys, clientsPath } from './keys';
 
 /** POST …/clients (`clientId` null) → the client with its full token (shown once), or PUT …/clients/{clientId}. */
-export function saveClient(
+function saveClient(
   vendorId: number,
   appId: string,
   clientId: number | null,

@@ -5,7 +5,7 @@ import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 import { datastoreKeys, datastoresPath } from './keys';
 
 /** POST …/datastores (resolve=creator). */
-export function createDatastore(
+function createDatastore(
   vendorId: number,
   appId: string,
   body: DatastoreCreateBody,

@@ -4,7 +4,7 @@ import { datastorePath } from './keys';
 import { useInvalidateDatastore } from './useInvalidateDatastore';
 
 /** DELETE /v1/datastores/{id}/docs/{docId}. */
-export function deleteDocument(datastoreId: number, id: number, signal?: AbortSignal): Promise<void> {
+function deleteDocument(datastoreId: number, id: number, signal?: AbortSignal): Promise<void> {
   return apiRequest<void>(`${datastorePath(datastoreId)}/docs/${id}`, {
     signal,
     method: 'DELETE',

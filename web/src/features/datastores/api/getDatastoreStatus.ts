@@ -4,12 +4,12 @@ import { apiRequest } from '../../../lib/api/client';
 import { datastoreKeys, datastorePath } from './keys';
 
 /** GET /v1/datastores/{id}/status. */
-export function getDatastoreStatus(datastoreId: number): Promise<DataEnvelope<DatastoreStatus>> {
+function getDatastoreStatus(datastoreId: number): Promise<DataEnvelope<DatastoreStatus>> {
   return apiRequest<DataEnvelope<DatastoreStatus>>(`${datastorePath(datastoreId)}/status`);
 }
 
 /** Polled every 1.5 s while documents wait for embedding. */
-export const datastoreStatusQueryOptions = (datastoreId: number) =>
+const datastoreStatusQueryOptions = (datastoreId: number) =>
   queryOptions({
     queryKey: datastoreKeys.status(datastoreId),
     queryFn: () => getDatastoreStatus(datastoreId),

@@ -5,11 +5,11 @@ import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 import { datastoreKeys, datastoresPath } from './keys';
 
 /** GET /v1/vendors/{vendorId}/apps/{appId}/datastores. */
-export function listDatastores(vendorId: number, appId: string): Promise<ListEnvelope<Datastore>> {
+function listDatastores(vendorId: number, appId: string): Promise<ListEnvelope<Datastore>> {
   return apiRequest<ListEnvelope<Datastore>>(datastoresPath(vendorId, appId));
 }
 
-export const datastoresQueryOptions = (vendorId: number, appId: string) =>
+const datastoresQueryOptions = (vendorId: number, appId: string) =>
   queryOptions({
     queryKey: datastoreKeys.list(vendorId, appId),
     meta: LOCAL_ERROR,

@@ -5,7 +5,7 @@ import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 import { datastoreKeys, datastorePath } from './keys';
 
 /** GET /v1/datastores/{id}/docs (paged; `v` is the refresh version). */
-export function listDocuments(
+function listDocuments(
   datastoreId: number,
   page: number,
   pageSize: number,
@@ -17,7 +17,7 @@ export function listDocuments(
 }
 
 /** `poll` refetches every 1.5 s (while documents wait for embedding, so their sync dots turn green). */
-export const documentsQueryOptions = (
+const documentsQueryOptions = (
   datastoreId: number,
   page: number,
   pageSize: number,

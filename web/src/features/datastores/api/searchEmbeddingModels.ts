@@ -4,13 +4,13 @@ import { apiRequest } from '../../../lib/api/client';
 import { datastoreKeys } from './keys';
 
 /** The vendor's embedding models for the picker: GET /v1/vendors/{vendorId}/models/search?type=embedding. */
-export function searchEmbeddingModels(vendorId: number): Promise<VendorModelPicks> {
+function searchEmbeddingModels(vendorId: number): Promise<VendorModelPicks> {
   return apiRequest<VendorModelPicks>(`/v1/vendors/${vendorId}/models/search`, {
     query: { type: 'embedding' },
   });
 }
 
-export const embeddingModelsQueryOptions = (vendorId: number) =>
+const embeddingModelsQueryOptions = (vendorId: number) =>
   queryOptions({
     queryKey: datastoreKeys.embeddingModels(vendorId),
     queryFn: () => searchEmbeddingModels(vendorId),

@@ -4,7 +4,7 @@ import { datastorePath } from './keys';
 import { useInvalidateDatastore } from './useInvalidateDatastore';
 
 /** POST /v1/datastores/{id}/truncate → {message} (the success toast). */
-export function truncateDatastore(datastoreId: number, signal?: AbortSignal): Promise<{ message: string }> {
+function truncateDatastore(datastoreId: number, signal?: AbortSignal): Promise<{ message: string }> {
   return apiRequest<{ message: string }>(`${datastorePath(datastoreId)}/truncate`, {
     signal,
     method: 'POST',

@@ -5,7 +5,7 @@ import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 import { datastoreKeys, datastoresPath } from './keys';
 
 /** PUT …/datastores/{id}: name, embedding model. */
-export function updateDatastore(
+function updateDatastore(
   vendorId: number,
   appId: string,
   id: number,

@@ -5,7 +5,7 @@ import { datastorePath } from './keys';
 import { useInvalidateDatastore } from './useInvalidateDatastore';
 
 /** PUT /v1/datastores/{id}/docs/{docId} {document}. */
-export function updateDocument(
+function updateDocument(
   datastoreId: number,
   id: number,
   document: unknown,

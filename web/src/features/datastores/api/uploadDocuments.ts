@@ -16,7 +16,7 @@ export interface DocumentsUpload {
  * POST /v1/datastores/{id}/docs/upload?mode&name: one file as it is, with upload progress (0–1) → the new
  * documents.
  */
-export function uploadDocuments(
+function uploadDocuments(
   datastoreId: number,
   { mode, file, onProgress }: DocumentsUpload,
   signal?: AbortSignal,

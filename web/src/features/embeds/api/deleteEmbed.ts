@@ -4,12 +4,7 @@ import { LOCAL_ERROR, type NoVariables, useApiMutation } from '../../../lib/api/
 import { embedKeys, embedsPath } from './keys';
 
 /** DELETE …/embed/{embedId}. */
-export function deleteEmbed(
-  vendorId: number,
-  appId: string,
-  embedId: number,
-  signal?: AbortSignal,
-): Promise<void> {
+function deleteEmbed(vendorId: number, appId: string, embedId: number, signal?: AbortSignal): Promise<void> {
   return apiRequest<void>(`${embedsPath(vendorId, appId)}/${embedId}`, {
     signal,
     method: 'DELETE',

@@ -5,11 +5,11 @@ import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 import { embedKeys, embedsPath } from './keys';
 
 /** GET …/embed/{embedId} (token masked). */
-export function getEmbed(vendorId: number, appId: string, embedId: number): Promise<DataEnvelope<Embed>> {
+function getEmbed(vendorId: number, appId: string, embedId: number): Promise<DataEnvelope<Embed>> {
   return apiRequest<DataEnvelope<Embed>>(`${embedsPath(vendorId, appId)}/${embedId}`);
 }
 
-export const embedQueryOptions = (vendorId: number, appId: string, embedId: number) =>
+const embedQueryOptions = (vendorId: number, appId: string, embedId: number) =>
   queryOptions({
     queryKey: embedKeys.one(vendorId, appId, embedId),
     meta: LOCAL_ERROR,

@@ -6,17 +6,13 @@ import { listQuery } from '../../../lib/api/query';
 import { embedKeys, embedsPath } from './keys';
 
 /** GET /v1/vendors/{vendorId}/apps/{appId}/embed: sorted, paged; tokens masked. */
-export function listEmbeds(
-  vendorId: number,
-  appId: string,
-  query: EmbedsQuery,
-): Promise<ListEnvelope<Embed>> {
+function listEmbeds(vendorId: number, appId: string, query: EmbedsQuery): Promise<ListEnvelope<Embed>> {
   return apiRequest<ListEnvelope<Embed>>(embedsPath(vendorId, appId), {
     query: listQuery(query),
   });
 }
 
-export const embedsQueryOptions = (vendorId: number, appId: string, query: EmbedsQuery) =>
+const embedsQueryOptions = (vendorId: number, appId: string, query: EmbedsQuery) =>
   queryOptions({
     queryKey: embedKeys.list(vendorId, appId, query),
     meta: LOCAL_ERROR,

@@ -5,7 +5,7 @@ import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 import { embedKeys, embedsPath } from './keys';
 
 /** POST …/embed (`embedId` null) → the embed with its full token (once), or PUT …/embed/{embedId}. */
-export function saveEmbed(
+function saveEmbed(
   vendorId: number,
   appId: string,
   embedId: number | null,

@@ -8,7 +8,7 @@ import { functionKeys, functionPath } from './keys';
  * POST /v1/vendors/{vendorId}/functions/{id}/build {code, arguments, config} → the run result (status,
  * took, memory, result, console, run_id; debug / error; schemas). Errors are only logged (docs/reference/console.md).
  */
-export function buildFunction(
+function buildFunction(
   vendorId: number,
   id: number,
   body: FunctionBuildBody,

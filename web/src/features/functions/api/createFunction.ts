@@ -9,7 +9,7 @@ import { functionKeys, functionPath } from './keys';
  * POST /v1/vendors/{vendorId}/functions {name, function_key, description, runtime, is_library,
  * specific_app_id?} → 201 {data: function, code_error?}. Errors (message + field map) go to the form.
  */
-export function createFunction(
+function createFunction(
   vendorId: number,
   body: FunctionCreateBody,
   signal?: AbortSignal,

@@ -6,7 +6,7 @@ import { withMinDuration } from '../../../lib/minDuration';
 import { functionKeys, functionPath } from './keys';
 
 /** DELETE /v1/vendors/{vendorId}/functions/{id} → 204 (its runs and app installations go with it). */
-export async function deleteFunction(vendorId: number, id: number, signal?: AbortSignal): Promise<void> {
+async function deleteFunction(vendorId: number, id: number, signal?: AbortSignal): Promise<void> {
   await apiRequest<void>(functionPath(vendorId, id), { signal, method: 'DELETE' });
 }
 

@@ -5,13 +5,13 @@ import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 import { functionKeys } from './keys';
 
 /** GET /v1/vendors/{vendorId}/apps/{appId}?resolve=functions → {data: app with its installed functions}. */
-export function getAppFunctions(vendorId: number, appId: string): Promise<AppResponse> {
+function getAppFunctions(vendorId: number, appId: string): Promise<AppResponse> {
   return apiRequest<AppResponse>(`/v1/vendors/${vendorId}/apps/${encodeURIComponent(appId)}`, {
     query: { resolve: 'functions' },
   });
 }
 
-export const appFunctionsQueryOptions = (vendorId: number, appId: string) =>
+const appFunctionsQueryOptions = (vendorId: number, appId: string) =>
   queryOptions({
     queryKey: functionKeys.app(vendorId, appId),
     meta: LOCAL_ERROR,

@@ -5,11 +5,11 @@ import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 import { functionKeys, functionPath } from './keys';
 
 /** GET /v1/vendors/{vendorId}/functions/{id} → {data: function with code}; 404 when unknown. */
-export function getFunction(vendorId: number, id: number): Promise<DataEnvelope<FunctionDetail>> {
+function getFunction(vendorId: number, id: number): Promise<DataEnvelope<FunctionDetail>> {
   return apiRequest<DataEnvelope<FunctionDetail>>(functionPath(vendorId, id));
 }
 
-export const functionQueryOptions = (vendorId: number, id: number) =>
+const functionQueryOptions = (vendorId: number, id: number) =>
   queryOptions({
     queryKey: functionKeys.detail(vendorId, id),
     meta: LOCAL_ERROR,

@@ -5,7 +5,7 @@ import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 import { functionKeys, functionPath } from './keys';
 
 /** GET /v1/vendors/{vendorId}/functions/{id}/runs/{runId} → {data: run with arguments, result, console}. */
-export function getFunctionRun(
+function getFunctionRun(
   vendorId: number,
   id: number,
   runId: number,
@@ -13,7 +13,7 @@ export function getFunctionRun(
   return apiRequest<DataEnvelope<FunctionRunDetail>>(`${functionPath(vendorId, id)}/runs/${runId}`);
 }
 
-export const functionRunQueryOptions = (vendorId: number, id: number, runId: number) =>
+const functionRunQueryOptions = (vendorId: number, id: number, runId: number) =>
   queryOptions({
     queryKey: functionKeys.run(vendorId, id, runId),
     meta: LOCAL_ERROR,

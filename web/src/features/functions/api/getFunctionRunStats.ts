@@ -4,11 +4,11 @@ import { apiRequest } from '../../../lib/api/client';
 import { functionKeys, functionPath } from './keys';
 
 /** GET /v1/vendors/{vendorId}/functions/{id}/runs/stats → {data: tiles of the Runs tab}. */
-export function getFunctionRunStats(vendorId: number, id: number): Promise<DataEnvelope<FunctionRunStats>> {
+function getFunctionRunStats(vendorId: number, id: number): Promise<DataEnvelope<FunctionRunStats>> {
   return apiRequest<DataEnvelope<FunctionRunStats>>(`${functionPath(vendorId, id)}/runs/stats`);
 }
 
-export const functionRunStatsQueryOptions = (vendorId: number, id: number) =>
+const functionRunStatsQueryOptions = (vendorId: number, id: number) =>
   queryOptions({
     queryKey: functionKeys.runStats(vendorId, id),
     queryFn: () => getFunctionRunStats(vendorId, id),

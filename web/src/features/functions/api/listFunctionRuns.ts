@@ -5,7 +5,7 @@ import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 import { type FunctionRunsParams, functionKeys, functionPath } from './keys';
 
 /** GET /v1/vendors/{vendorId}/functions/{id}/runs?page&page_size&status → newest first. */
-export function listFunctionRuns(
+function listFunctionRuns(
   vendorId: number,
   id: number,
   params: FunctionRunsParams,
@@ -15,7 +15,7 @@ export function listFunctionRuns(
   });
 }
 
-export const functionRunsQueryOptions = (vendorId: number, id: number, params: FunctionRunsParams) =>
+const functionRunsQueryOptions = (vendorId: number, id: number, params: FunctionRunsParams) =>
   queryOptions({
     queryKey: functionKeys.runList(vendorId, id, params),
     meta: LOCAL_ERROR,

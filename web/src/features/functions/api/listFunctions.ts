@@ -8,7 +8,7 @@ import { type FunctionsListParams, functionKeys, functionPath } from './keys';
  * GET /v1/vendors/{vendorId}/functions?page&page_size&order&order_dir&search&runtime&app_id → paged list.
  * Failures are only logged by the caller (docs/reference/console.md).
  */
-export function listFunctions(vendorId: number, params: FunctionsListParams): Promise<FunctionsList> {
+function listFunctions(vendorId: number, params: FunctionsListParams): Promise<FunctionsList> {
   return apiRequest<FunctionsList>(functionPath(vendorId), {
     query: {
       page: params.page,
@@ -22,7 +22,7 @@ export function listFunctions(vendorId: number, params: FunctionsListParams): Pr
   });
 }
 
-export const functionsQueryOptions = (vendorId: number, params: FunctionsListParams) =>
+const functionsQueryOptions = (vendorId: number, params: FunctionsListParams) =>
   queryOptions({
     queryKey: functionKeys.list(vendorId, params),
     meta: LOCAL_ERROR,

@@ -15,7 +15,7 @@ export interface InstalledFunctionInput {
  * completion model and parameters (the body requires `name`) and `functions: [{id, config}]` (replaces the
  * installed functions, order kept). Errors: `functions.functions_data`, `function_config.<id>`.
  */
-export function saveAppFunctions(
+function saveAppFunctions(
   vendorId: number,
   app: App,
   functions: InstalledFunctionInput[],

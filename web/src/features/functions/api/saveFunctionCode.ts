@@ -5,7 +5,7 @@ import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 import { functionKeys, functionPath } from './keys';
 
 /** PUT /v1/vendors/{vendorId}/functions/{id}/code {code} → {data, code_error?} (the editor's save icon). */
-export function saveFunctionCode(
+function saveFunctionCode(
   vendorId: number,
   id: number,
   code: string,

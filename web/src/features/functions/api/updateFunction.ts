@@ -6,7 +6,7 @@ import { withMinDuration } from '../../../lib/minDuration';
 import { functionKeys, functionPath } from './keys';
 
 /** PUT /v1/vendors/{vendorId}/functions/{id} (the Details form) → {data: function, code_error?}. */
-export function updateFunction(
+function updateFunction(
   vendorId: number,
   id: number,
   body: FunctionUpdateBody,

@@ -16,7 +16,7 @@ import { FunctionRuns } from './FunctionRuns';
 import { FUNCTIONS_TOAST } from './toast';
 import '../i18n';
 
-export const FUNCTION_SECTIONS = ['details', 'editor', 'runs'] as const;
+const FUNCTION_SECTIONS = ['details', 'editor', 'runs'] as const;
 export type FunctionSection = (typeof FUNCTION_SECTIONS)[number];
 
 export interface FunctionDetailProps {

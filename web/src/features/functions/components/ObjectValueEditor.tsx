@@ -4,7 +4,7 @@ import type { FormSchema } from '../../../components/SchemaForm';
 import { SchemaForm } from '../../../components/SchemaForm';
 import { parseJsonObjectText, prettyJson, schemaHasProperties } from '../lib';
 
-export interface ObjectValueEditorTexts {
+interface ObjectValueEditorTexts {
   editAsJson: string;
   jsonLabel: string;
   invalidJson: string;

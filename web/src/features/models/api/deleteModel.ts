@@ -6,11 +6,7 @@ import { withMinDuration } from '../../../lib/minDuration';
 import { modelKeys } from './keys';
 
 /** DELETE /v1/vendors/{vendorId}/models/{id} → 204. */
-export async function deleteModel(
-  vendorId: number,
-  id: string | number,
-  signal?: AbortSignal,
-): Promise<void> {
+async function deleteModel(vendorId: number, id: string | number, signal?: AbortSignal): Promise<void> {
   await apiRequest<void>(`/v1/vendors/${vendorId}/models/${encodeURIComponent(String(id))}`, {
     signal,
     method: 'DELETE',

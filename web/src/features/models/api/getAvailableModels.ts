@@ -5,14 +5,14 @@ import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 import { modelKeys } from './keys';
 
 /** GET /v1/vendors/{vendorId}/avamodels/available?limit=100 → the catalogue (the install modal shows errors itself). */
-export function getAvailableModels(vendorId: number): Promise<ListEnvelope<AvailableModel>> {
+function getAvailableModels(vendorId: number): Promise<ListEnvelope<AvailableModel>> {
   return apiRequest<ListEnvelope<AvailableModel>>(`/v1/vendors/${vendorId}/avamodels/available`, {
     query: { limit: AVAILABLE_MODELS_LIMIT },
   });
 }
 
 /** Loaded afresh every time the install modal opens (docs/reference/console.md). */
-export const availableModelsQueryOptions = (vendorId: number) =>
+const availableModelsQueryOptions = (vendorId: number) =>
   queryOptions({
     queryKey: modelKeys.available(vendorId),
     meta: LOCAL_ERROR,

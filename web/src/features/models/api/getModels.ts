@@ -8,7 +8,7 @@ import { type ModelsListParams, modelKeys } from './keys';
  * GET /v1/vendors/{vendorId}/models?page&page_size&order&order_dir → the installed models.
  * Failures are only logged by the caller (docs/reference/console.md), never bannered.
  */
-export function getModels(vendorId: number, params: ModelsListParams): Promise<ListEnvelope<InstalledModel>> {
+function getModels(vendorId: number, params: ModelsListParams): Promise<ListEnvelope<InstalledModel>> {
   return apiRequest<ListEnvelope<InstalledModel>>(`/v1/vendors/${vendorId}/models`, {
     query: {
       page: params.page,
@@ -19,7 +19,7 @@ export function getModels(vendorId: number, params: ModelsListParams): Promise<L
   });
 }
 
-export const modelsQueryOptions = (vendorId: number, params: ModelsListParams) =>
+const modelsQueryOptions = (vendorId: number, params: ModelsListParams) =>
   queryOptions({
     queryKey: modelKeys.list(vendorId, params),
     meta: LOCAL_ERROR,

@@ -7,13 +7,13 @@ import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 import { modelKeys } from './keys';
 
 /** Waits for typing to pause before asking the provider's server. */
-export const PROVIDER_MODELS_DEBOUNCE_MS = 400;
+const PROVIDER_MODELS_DEBOUNCE_MS = 400;
 
 /**
  * POST /v1/vendors/{vendorId}/avamodels/{modelId}/provider-models {parameters} → the model names the
  * provider's server lists (docs/adr/0039-azure-bedrock-ollama-and-model-lists.md).
  */
-export function getProviderModels(
+function getProviderModels(
   vendorId: number,
   modelId: string,
   parameters: Record<string, unknown>,
@@ -26,7 +26,7 @@ export function getProviderModels(
 }
 
 /** The field of a schema that the provider's list fills (`"x-list-models": true`), if any. */
-export function listedField(schema: FormSchema): string | null {
+function listedField(schema: FormSchema): string | null {
   const found = Object.entries(schema.properties ?? {}).find(([, p]) => p['x-list-models'] === true);
   return found ? found[0] : null;
 }

@@ -23,7 +23,7 @@ export interface InstallModelInput {
  * POST /v1/vendors/{vendorId}/avamodels/{modelId}/install {parameters} → 201 {data: installed model}.
  * Invalid parameters → 400 code 52 with the schema to re-render (see `parameterValidationSchema`).
  */
-export function installModel({ vendorId, modelId, parameters }: InstallModelInput, signal?: AbortSignal) {
+function installModel({ vendorId, modelId, parameters }: InstallModelInput, signal?: AbortSignal) {
   return apiRequest<DataEnvelope<InstalledModelDetail>>(
     `/v1/vendors/${vendorId}/avamodels/${encodeURIComponent(modelId)}/install`,
     { method: 'POST', body: { parameters }, signal },

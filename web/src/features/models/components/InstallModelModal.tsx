@@ -83,7 +83,7 @@ export function InstallModelModal({ vendorId, opened, onClose }: InstallModelMod
   );
 }
 
-export function matchesSearch(model: AvailableModel, search: string, providerLabel: string): boolean {
+function matchesSearch(model: AvailableModel, search: string, providerLabel: string): boolean {
   const needle = search.trim().toLowerCase();
   if (!needle) return true;
   return [model.name, model.provider, providerLabel].some((text) => text.toLowerCase().includes(needle));

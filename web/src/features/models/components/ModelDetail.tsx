@@ -11,7 +11,7 @@ import { ModelDetails } from './ModelDetails';
 import { ModelUsage } from './ModelUsage';
 import '../i18n';
 
-export const MODEL_SECTIONS = ['details', 'usage', 'configuration'] as const;
+const MODEL_SECTIONS = ['details', 'usage', 'configuration'] as const;
 export type ModelSection = (typeof MODEL_SECTIONS)[number];
 
 function SectionContent({ section, model }: { section: ModelSection; model: InstalledModelDetail }) {

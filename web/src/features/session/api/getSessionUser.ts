@@ -3,7 +3,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
 
 /** GET /v1/auth/session/user. The caller handles an invalid session (reload after 3 s, docs/reference/rules.md). */
-export function getSessionUser(): Promise<SessionUser> {
+function getSessionUser(): Promise<SessionUser> {
   return apiRequest<SessionUser>('/v1/auth/session/user', {
     skipInvalidSessionHandler: true,
   });

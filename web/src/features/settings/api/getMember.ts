@@ -5,11 +5,11 @@ import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 import { settingsKeys } from './keys';
 
 /** GET /v1/vendors/{vendorId}/users/{userId}. */
-export function getMember(vendorId: number, userId: number): Promise<DataEnvelope<Member>> {
+function getMember(vendorId: number, userId: number): Promise<DataEnvelope<Member>> {
   return apiRequest(`/v1/vendors/${vendorId}/users/${userId}`);
 }
 
-export const memberQueryOptions = (vendorId: number, userId: number) =>
+const memberQueryOptions = (vendorId: number, userId: number) =>
   queryOptions({
     queryKey: settingsKeys.member(vendorId, userId),
     meta: LOCAL_ERROR,

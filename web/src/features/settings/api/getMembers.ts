@@ -6,13 +6,13 @@ import { listQuery } from '../../../lib/api/query';
 import { settingsKeys } from './keys';
 
 /** GET /v1/vendors/{vendorId}/users (owners): search, sort, paging. */
-export function getMembers(vendorId: number, query: MembersQuery): Promise<ListEnvelope<Member>> {
+function getMembers(vendorId: number, query: MembersQuery): Promise<ListEnvelope<Member>> {
   return apiRequest(`/v1/vendors/${vendorId}/users`, {
     query: listQuery(query),
   });
 }
 
-export const membersQueryOptions = (vendorId: number, query: MembersQuery) =>
+const membersQueryOptions = (vendorId: number, query: MembersQuery) =>
   queryOptions({
     queryKey: [...settingsKeys.members(vendorId), query] as const,
     meta: LOCAL_ERROR,

@@ -5,11 +5,11 @@ import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 import { settingsKeys } from './keys';
 
 /** GET /v1/vendors/{vendorId}/settings (owners). Secrets only say whether they are set. */
-export function getSettings(vendorId: number): Promise<DataEnvelope<VendorSettings>> {
+function getSettings(vendorId: number): Promise<DataEnvelope<VendorSettings>> {
   return apiRequest(`/v1/vendors/${vendorId}/settings`);
 }
 
-export const settingsQueryOptions = (vendorId: number) =>
+const settingsQueryOptions = (vendorId: number) =>
   queryOptions({
     queryKey: settingsKeys.settings(vendorId),
     meta: LOCAL_ERROR,

@@ -5,7 +5,7 @@ import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 import { settingsKeys } from './keys';
 
 /** POST /v1/vendors/{vendorId}/users: mailed, or `invite_url` answered once when no mail server is set up. */
-export function inviteMember(
+function inviteMember(
   vendorId: number,
   body: MemberInviteBody,
   signal?: AbortSignal,

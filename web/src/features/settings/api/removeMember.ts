@@ -4,7 +4,7 @@ import { LOCAL_ERROR, type NoVariables, useApiMutation } from '../../../lib/api/
 import { settingsKeys } from './keys';
 
 /** DELETE /v1/vendors/{vendorId}/users/{userId}: the membership goes, the account stays. */
-export function removeMember(vendorId: number, userId: number, signal?: AbortSignal): Promise<void> {
+function removeMember(vendorId: number, userId: number, signal?: AbortSignal): Promise<void> {
   return apiRequest(`/v1/vendors/${vendorId}/users/${userId}`, {
     signal,
     method: 'DELETE',

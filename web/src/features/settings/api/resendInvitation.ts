@@ -3,11 +3,7 @@ import { apiRequest } from '../../../lib/api/client';
 import { LOCAL_ERROR, type NoVariables, useApiMutation } from '../../../lib/api/dataLayer';
 
 /** POST /v1/vendors/{vendorId}/users/{userId}/invitation: a new link; the earlier one stops working. */
-export function resendInvitation(
-  vendorId: number,
-  userId: number,
-  signal?: AbortSignal,
-): Promise<MemberInvited> {
+function resendInvitation(vendorId: number, userId: number, signal?: AbortSignal): Promise<MemberInvited> {
   return apiRequest(`/v1/vendors/${vendorId}/users/${userId}/invitation`, {
     signal,
     method: 'POST',

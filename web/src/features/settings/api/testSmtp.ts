@@ -3,11 +3,7 @@ import { apiRequest } from '../../../lib/api/client';
 import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 
 /** POST /v1/vendors/{vendorId}/settings/smtp/test {to}: a real mail through the vendor's server. */
-export function testSmtp(
-  vendorId: number,
-  body: SmtpTestBody,
-  signal?: AbortSignal,
-): Promise<MessageResponse> {
+function testSmtp(vendorId: number, body: SmtpTestBody, signal?: AbortSignal): Promise<MessageResponse> {
   return apiRequest(`/v1/vendors/${vendorId}/settings/smtp/test`, {
     signal,
     method: 'POST',

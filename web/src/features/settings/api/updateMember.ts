@@ -5,7 +5,7 @@ import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 import { settingsKeys } from './keys';
 
 /** PUT /v1/vendors/{vendorId}/users/{userId}: names, role, active (409 when no owner would be left). */
-export function updateMember(
+function updateMember(
   vendorId: number,
   userId: number,
   body: MemberUpdateBody,

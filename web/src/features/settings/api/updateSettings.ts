@@ -5,7 +5,7 @@ import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 import { settingsKeys } from './keys';
 
 /** PUT /v1/vendors/{vendorId}/settings: only the fields sent change; secrets are write-only. */
-export function updateSettings(
+function updateSettings(
   vendorId: number,
   body: VendorSettingsBody,
   signal?: AbortSignal,

@@ -5,14 +5,11 @@ import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 import { slackKeys, slackPath } from './keys';
 
 /** GET …/apps/{appId}/integrations/slack → {data: SlackIntegration} (defaults when the app has none). */
-export function getSlackIntegration(
-  vendorId: number,
-  appId: string,
-): Promise<DataEnvelope<SlackIntegration>> {
+function getSlackIntegration(vendorId: number, appId: string): Promise<DataEnvelope<SlackIntegration>> {
   return apiRequest(slackPath(vendorId, appId));
 }
 
-export const slackIntegrationQueryOptions = (vendorId: number, appId: string) =>
+const slackIntegrationQueryOptions = (vendorId: number, appId: string) =>
   queryOptions({
     queryKey: slackKeys.integration(vendorId, appId),
     meta: LOCAL_ERROR,

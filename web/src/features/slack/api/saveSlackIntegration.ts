@@ -11,7 +11,7 @@ import { withMinDuration } from '../../../lib/minDuration';
 import { slackKeys, slackPath } from './keys';
 
 /** Creates the Slack app (POST) or updates it (PUT): the generic form helper's create-then-update. */
-export function saveSlackIntegration(
+function saveSlackIntegration(
   vendorId: number,
   appId: string,
   create: boolean,

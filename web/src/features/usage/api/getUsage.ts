@@ -4,19 +4,19 @@ import { apiRequest } from '../../../lib/api/client';
 import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 
 /** Query keys of the usage feature. */
-export const usageKeys = {
+const usageKeys = {
   all: (vendorId: number) => ['usage', vendorId] as const,
   app: (vendorId: number, appId: string) => ['usage', vendorId, 'app', appId] as const,
 };
 
 /** GET /v1/vendors/{vendorId}/usage?app_id= → {data: {today, last_7_days, last_30_days, total}}. */
-export function getUsage(vendorId: number, appId: string): Promise<UsageResponse> {
+function getUsage(vendorId: number, appId: string): Promise<UsageResponse> {
   return apiRequest<UsageResponse>(`/v1/vendors/${vendorId}/usage`, {
     query: { app_id: appId },
   });
 }
 
-export const appUsageQueryOptions = (vendorId: number, appId: string) =>
+const appUsageQueryOptions = (vendorId: number, appId: string) =>
   queryOptions({
     queryKey: usageKeys.app(vendorId, appId),
     queryFn: () => getUsage(vendorId, appId),

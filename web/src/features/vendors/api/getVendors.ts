@@ -3,7 +3,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
 
 /** GET /v1/vendors → the vendors the signed-in user works for. */
-export function getVendors(): Promise<ListEnvelope<Vendor>> {
+function getVendors(): Promise<ListEnvelope<Vendor>> {
   return apiRequest<ListEnvelope<Vendor>>('/v1/vendors');
 }
 
