@@ -14,7 +14,7 @@ export function listAdminPlans(query: PlansQuery): Promise<ListEnvelope<AdminPla
 
 export const adminPlansQueryOptions = (query: PlansQuery) =>
   queryOptions({
-    queryKey: [...adminBillingKeys.plans, query] as const,
+    queryKey: adminBillingKeys.planList(query),
     meta: LOCAL_ERROR,
     queryFn: () => listAdminPlans(query),
     placeholderData: keepPreviousData,

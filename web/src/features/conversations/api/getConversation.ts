@@ -2,6 +2,7 @@ import type { ConversationPage } from '@llmor/contracts';
 import { queryOptions, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { apiRequest } from '../../../lib/api/client';
+import { conversationKeys } from './keys';
 
 /**
  * GET /v1/conversations/{token}[?cursor=] → {conversation, data: a page of messages, next_cursor}: the
@@ -13,10 +14,12 @@ export function getConversation(token: string, cursor?: string): Promise<Convers
   });
 }
 
-export const conversationKey = (token: string) => ['conversations', 'one', token] as const;
-
 export const conversationQueryOptions = (token: string) =>
-  queryOptions({ queryKey: conversationKey(token), queryFn: () => getConversation(token), staleTime: 0 });
+  queryOptions({
+    queryKey: conversationKeys.detail(token),
+    queryFn: () => getConversation(token),
+    staleTime: 0,
+  });
 
 /**
  * Loads a conversation's newest page through the query cache on demand: the view decides when (on

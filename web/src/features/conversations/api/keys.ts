@@ -1,0 +1,8 @@
+/** Query keys of the conversations feature. */
+export const conversationKeys = {
+  /** Every page of an app's history list (refreshed when a conversation is opened). */
+  lists: (appId: number) => ['conversations', appId, 'list'] as const,
+  list: (appId: number, page: number) => ['conversations', appId, 'list', page] as const,
+  /** A conversation's newest page of messages. */
+  detail: (token: string) => ['conversations', 'one', token] as const,
+};
