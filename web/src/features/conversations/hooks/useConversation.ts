@@ -94,7 +94,7 @@ export function useConversation(
   // carried it), and after that only when asked to (reloads below).
   const newest = useQuery({
     ...conversationQueryOptions(token ?? '', api.load),
-    enabled: token !== null && !(token === state.token && state.conversation !== null),
+    enabled: token !== null && token !== shownToken,
   });
   useEffect(() => {
     if (token && newest.data) dispatch({ type: 'loaded', token, page: newest.data });
