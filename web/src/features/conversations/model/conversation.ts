@@ -87,7 +87,7 @@ export const initialConversationState: ConversationState = {
   showAll: false,
 };
 
-/** The page of the routed conversation a reply to the user (a send's error) went to. */
+/** What an answer is for: an action carrying it is dropped unless that conversation is still the routed one. */
 type ForToken = { token: string };
 
 export type ConversationAction =
