@@ -2,6 +2,7 @@ import type { AdminVendorCreateBody, AdminVendorCreated } from '@llmor/contracts
 import { useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
 import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
+import { vendorsKey } from '../../../lib/entities/vendors';
 import { adminKeys } from './keys';
 
 /** POST /v1/admin/vendors: creates the vendor and invites its owner. */
@@ -16,7 +17,7 @@ export function useCreateAdminVendor() {
     mutationFn: createAdminVendor,
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: adminKeys.vendors });
-      void client.invalidateQueries({ queryKey: ['vendors'] });
+      void client.invalidateQueries({ queryKey: vendorsKey });
     },
   });
 }

@@ -14,7 +14,7 @@ function listAdminVendors(query: AdminVendorsQuery): Promise<ListEnvelope<AdminV
 
 const adminVendorsQueryOptions = (query: AdminVendorsQuery) =>
   queryOptions({
-    queryKey: [...adminKeys.vendors, query] as const,
+    queryKey: adminKeys.vendorList(query),
     meta: LOCAL_ERROR,
     queryFn: () => listAdminVendors(query),
     placeholderData: keepPreviousData,

@@ -2,6 +2,7 @@ import type { AdminVendor, AdminVendorUpdateBody, DataEnvelope } from '@llmor/co
 import { useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
 import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
+import { vendorsKey } from '../../../lib/entities/vendors';
 import { adminKeys } from './keys';
 
 /** PUT /v1/admin/vendors/{id}. */
@@ -21,7 +22,7 @@ export function useUpdateAdminVendor(id: number) {
     onSuccess: (answer) => {
       client.setQueryData(adminKeys.vendor(id), answer);
       void client.invalidateQueries({ queryKey: adminKeys.vendors });
-      void client.invalidateQueries({ queryKey: ['vendors'] });
+      void client.invalidateQueries({ queryKey: vendorsKey });
     },
   });
 }

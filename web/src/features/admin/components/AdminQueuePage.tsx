@@ -22,6 +22,7 @@ import { PageHeader } from '../../../components/PageHeader';
 import { RelativeTime } from '../../../components/RelativeTime';
 import { describeError } from '../../../lib/api/error';
 import { notifyError, notifySuccess } from '../../../lib/notify';
+import { adminKeys } from '../api/keys';
 import { useQueueJobs } from '../api/listQueueJobs';
 import { useTriggerPing } from '../api/triggerPing';
 import '../i18n';
@@ -52,7 +53,7 @@ export function AdminQueuePage() {
   const load = () => {
     setPage(0);
     // Load history means now: a filter loaded before is fetched again, never shown from the cache.
-    void queryClient.invalidateQueries({ queryKey: ['admin', 'queue'] });
+    void queryClient.invalidateQueries({ queryKey: adminKeys.queues });
     setLoaded({ type, internal, ...(type === 'custom' ? { action: action.trim() } : {}) });
   };
   const onPing = async () => {

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { apiReferenceKeys } from './keys';
 
 /** The parts of an OpenAPI 3.1 document the reference shows. */
 export interface OpenApiOperation {
@@ -25,7 +26,7 @@ function getOpenApi(): Promise<OpenApiDocument> {
 }
 
 const openApiQueryOptions = () =>
-  queryOptions({ queryKey: ['api-reference', 'openapi'] as const, queryFn: getOpenApi, staleTime: 60_000 });
+  queryOptions({ queryKey: apiReferenceKeys.openApi, queryFn: getOpenApi, staleTime: 60_000 });
 
 export function useOpenApi() {
   return useQuery(openApiQueryOptions());

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
 import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
+import { appKeys } from './keys';
 
 /** DELETE /v1/vendors/{vendorId}/apps/{appId} → 204. Errors become a toast, not a banner. */
 export function deleteApp(vendorId: number, appId: number, signal?: AbortSignal): Promise<void> {
@@ -16,6 +17,6 @@ export function useDeleteApp() {
     meta: LOCAL_ERROR,
     mutationFn: ({ vendorId, appId }: { vendorId: number; appId: number }, signal) =>
       deleteApp(vendorId, appId, signal),
-    onSuccess: (_r, { vendorId }) => client.invalidateQueries({ queryKey: ['apps', vendorId, 'list'] }),
+    onSuccess: (_r, { vendorId }) => client.invalidateQueries({ queryKey: appKeys.lists(vendorId) }),
   });
 }

@@ -3,6 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
 import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 import { isApiError } from '../../../lib/api/error';
+import { appKeys } from './keys';
 
 /** GET /v1/vendors/{vendorId}/apps/{appId}?resolve=creator → {data: app}. */
 export function getApp(vendorId: number, appId: number | string): Promise<AppResponse> {
@@ -11,12 +12,9 @@ export function getApp(vendorId: number, appId: number | string): Promise<AppRes
   });
 }
 
-export const appQueryKey = (vendorId: number, appId: number | string) =>
-  ['apps', vendorId, 'app', String(appId)] as const;
-
 export const appQueryOptions = (vendorId: number, appId: number | string) =>
   queryOptions({
-    queryKey: appQueryKey(vendorId, appId),
+    queryKey: appKeys.detail(vendorId, appId),
     // The app page reports a failure itself (one alert, or a not-found page), never as a banner.
     meta: LOCAL_ERROR,
     queryFn: () => getApp(vendorId, appId),

@@ -2,6 +2,7 @@ import type { AppParametersResponse } from '@llmor/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
 import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
+import { appKeys } from './keys';
 
 /** GET /v1/vendors/{vendorId}/apps/{appId}/parameters → {data: ParameterDefinition[]}. */
 export function getAppParameters(vendorId: number, appId: number | string): Promise<AppParametersResponse> {
@@ -12,7 +13,7 @@ export function getAppParameters(vendorId: number, appId: number | string): Prom
 
 export const appParametersQueryOptions = (vendorId: number, appId: number | string) =>
   queryOptions({
-    queryKey: ['apps', vendorId, 'parameters', String(appId)] as const,
+    queryKey: appKeys.parameters(vendorId, appId),
     meta: LOCAL_ERROR,
     queryFn: () => getAppParameters(vendorId, appId),
     select: (r) => r.data,

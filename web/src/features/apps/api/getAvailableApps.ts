@@ -1,6 +1,7 @@
 import type { AvailableAppsResponse } from '@llmor/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { appKeys } from './keys';
 
 /** GET /v1/vendors/{vendorId}/apps/available → {data: {app_key: {name, description, type, icon}}}. */
 export function getAvailableApps(vendorId: number): Promise<AvailableAppsResponse> {
@@ -9,7 +10,7 @@ export function getAvailableApps(vendorId: number): Promise<AvailableAppsRespons
 
 export const availableAppsQueryOptions = (vendorId: number) =>
   queryOptions({
-    queryKey: ['apps', vendorId, 'available'] as const,
+    queryKey: appKeys.available(vendorId),
     queryFn: () => getAvailableApps(vendorId),
     select: (r) => Object.entries(r.data).map(([appKey, meta]) => ({ appKey, ...meta })),
   });

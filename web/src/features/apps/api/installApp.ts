@@ -2,6 +2,7 @@ import type { AppInstallBody, AppResponse } from '@llmor/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
 import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
+import { appKeys } from './keys';
 
 /** POST /v1/vendors/{vendorId}/apps {app_key, parameters} → 201 {data: app}. Errors: shown by the dialog. */
 export function installApp(
@@ -20,8 +21,8 @@ export function useInstallApp(vendorId: number) {
   const client = useQueryClient();
   return useApiMutation({
     meta: LOCAL_ERROR,
-    mutationKey: ['apps', vendorId, 'install'] as const,
+    mutationKey: appKeys.install(vendorId),
     mutationFn: (appKey: string, signal) => installApp(vendorId, { app_key: appKey }, signal),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['apps', vendorId, 'list'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: appKeys.lists(vendorId) }),
   });
 }

@@ -1,17 +1,8 @@
-import type { AppsList, AppType } from '@llmor/contracts';
+import type { AppsList } from '@llmor/contracts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
 import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
-
-export interface AppsListParams {
-  search: string;
-  appTypes: AppType[];
-  order: 'created_at' | 'name' | 'app_key';
-  orderDir: 'asc' | 'desc';
-  /** Zero-based, as the API takes it (docs/reference/rules.md). */
-  page: number;
-  pageSize: number;
-}
+import { type AppsListParams, appKeys } from './keys';
 
 /** GET /v1/vendors/{vendorId}/apps → {data, total_count, filter_count}. */
 export function listApps(vendorId: number, p: AppsListParams): Promise<AppsList> {
@@ -31,7 +22,7 @@ export function listApps(vendorId: number, p: AppsListParams): Promise<AppsList>
 
 export const appsListQueryOptions = (vendorId: number, p: AppsListParams) =>
   queryOptions({
-    queryKey: ['apps', vendorId, 'list', p] as const,
+    queryKey: appKeys.list(vendorId, p),
     meta: LOCAL_ERROR,
     queryFn: () => listApps(vendorId, p),
     placeholderData: keepPreviousData,

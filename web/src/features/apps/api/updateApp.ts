@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
 import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 import { withMinDuration } from '../../../lib/minDuration';
-import { appQueryKey } from './getApp';
+import { appKeys } from './keys';
 
 /** PUT /v1/vendors/{vendorId}/apps/{appId} → {data: app}. Errors (message + field map) go to the form. */
 export function updateApp(
@@ -25,12 +25,12 @@ export function useUpdateApp(vendorId: number, appId: number, minMs: number) {
   const client = useQueryClient();
   return useApiMutation({
     meta: LOCAL_ERROR,
-    mutationKey: ['apps', vendorId, 'update', appId] as const,
+    mutationKey: appKeys.update(vendorId, appId),
     mutationFn: (body: AppUpdateBody, signal) =>
       withMinDuration(updateApp(vendorId, appId, body, signal), minMs),
     onSuccess: (response) => {
-      client.setQueryData(appQueryKey(vendorId, appId), response);
-      void client.invalidateQueries({ queryKey: ['apps', vendorId, 'list'] });
+      client.setQueryData(appKeys.detail(vendorId, appId), response);
+      void client.invalidateQueries({ queryKey: appKeys.lists(vendorId) });
     },
   });
 }

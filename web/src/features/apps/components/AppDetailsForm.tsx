@@ -40,6 +40,7 @@ import {
 import { formatDateTime } from '../../../lib/format/date';
 import { notifySuccess } from '../../../lib/notify';
 import { useApp } from '../api/getApp';
+import { appKeys } from '../api/keys';
 import '../i18n';
 import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 import { searchCompletionModels, usePickedModel } from '../api/searchModels';
@@ -171,7 +172,7 @@ function DetailsFields({ app, vendorId, advanced, setAdvanced }: DetailsFieldsPr
                 form.setFieldValue('completion_vendor_model_id', item?.id ?? null);
               }}
               search={(text) => searchCompletionModels(vendorId, text)}
-              queryKey={['apps', vendorId, 'model-search', 'chat_completion']}
+              queryKey={appKeys.modelSearch(vendorId)}
               getId={(m) => m.id}
               getLabel={(m) => m.name}
               renderSelected={(m) => <EntityIcon icon={m.image} name={m.name} size={20} />}

@@ -11,7 +11,8 @@ import { type Crumb, PageHeader } from '../../../components/PageHeader';
 import { isApiError } from '../../../lib/api/error';
 import { useCurrentVendor } from '../../../lib/appState';
 import { useDeleteApp } from '../api/deleteApp';
-import { appQueryKey, useApp } from '../api/getApp';
+import { useApp } from '../api/getApp';
+import { appKeys } from '../api/keys';
 import '../i18n';
 
 export type AppTab = 'conversations' | 'settings';
@@ -46,7 +47,7 @@ export function AppPage({ tab, children }: AppPageProps) {
       remove: target && (() => remove.mutateAsync(target)),
       close: () => setConfirming(false),
       onDeleted: () => {
-        if (target) client.removeQueries({ queryKey: appQueryKey(target.vendorId, id) });
+        if (target) client.removeQueries({ queryKey: appKeys.detail(target.vendorId, id) });
         navigate('/apps');
       },
       texts: {

@@ -25,6 +25,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CodeEditor } from '../../../components/CodeEditor';
 import { EntityPicker } from '../../../components/EntityPicker';
+import { appKeys } from '../api/keys';
 import { iconUrl, searchIcons } from '../api/searchIcons';
 import { isTooLong } from '../lib';
 import { ConversationEditor } from './ConversationEditor';
@@ -314,7 +315,7 @@ function IconField({
       value={value}
       onChange={onChange}
       search={searchIcons}
-      queryKey={['icons']}
+      queryKey={appKeys.icons}
       getId={(n) => n}
       getLabel={(n) => n}
       renderSelected={(n) => icon(n, 18)}

@@ -1,6 +1,7 @@
 import type { DataEnvelope, LinkInfo } from '@llmor/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
+import { authKeys } from './keys';
 
 /** GET /v1/auth/links/{token}: what an invitation or password-reset link is for (400 when it is invalid, used or expired). */
 function getLinkInfo(token: string): Promise<DataEnvelope<LinkInfo>> {
@@ -9,7 +10,7 @@ function getLinkInfo(token: string): Promise<DataEnvelope<LinkInfo>> {
 
 const linkInfoQueryOptions = (token: string) =>
   queryOptions({
-    queryKey: ['auth', 'link', token] as const,
+    queryKey: authKeys.link(token),
     queryFn: () => getLinkInfo(token),
     retry: false,
   });

@@ -1,6 +1,7 @@
 import type { DataEnvelope, SigninBody, User } from '@llmor/contracts';
 import { apiRequest } from '../../../lib/api/client';
 import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
+import { authKeys } from './keys';
 
 /** POST /v1/auth/signin {identifier, secret} → {data: user}. Errors are shown by the form, not banners. */
 function signin(body: SigninBody, signal?: AbortSignal): Promise<DataEnvelope<User>> {
@@ -12,7 +13,7 @@ function signin(body: SigninBody, signal?: AbortSignal): Promise<DataEnvelope<Us
 }
 
 const signinMutationOptions = () => ({
-  mutationKey: ['auth', 'signin'] as const,
+  mutationKey: authKeys.signin,
   meta: LOCAL_ERROR,
   mutationFn: signin,
 });

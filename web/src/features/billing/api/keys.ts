@@ -1,4 +1,4 @@
-import type { InvoicesQuery } from '@llmor/contracts';
+import type { InvoicesQuery, PlansQuery } from '@llmor/contracts';
 
 /** Query keys of a vendor's billing (owners); `billingKeys.all(vendorId)` covers everything of a vendor. */
 export const billingKeys = {
@@ -12,6 +12,7 @@ export const billingKeys = {
 /** Query keys of the superuser's billing calls: plans, and a vendor's subscriptions. */
 export const adminBillingKeys = {
   plans: ['admin', 'plans'] as const,
+  planList: (query: PlansQuery) => ['admin', 'plans', query] as const,
   /** The admin's vendor list, which names each vendor's plan. */
   vendors: ['admin', 'vendors'] as const,
   subscriptions: (vendorId: number) => ['admin', 'vendors', vendorId, 'subscriptions'] as const,

@@ -14,7 +14,7 @@ function listAdminPlans(query: PlansQuery): Promise<ListEnvelope<AdminPlan>> {
 
 const adminPlansQueryOptions = (query: PlansQuery) =>
   queryOptions({
-    queryKey: [...adminBillingKeys.plans, query] as const,
+    queryKey: adminBillingKeys.planList(query),
     meta: LOCAL_ERROR,
     queryFn: () => listAdminPlans(query),
     placeholderData: keepPreviousData,

@@ -2,7 +2,7 @@ import type { ConversationCreated, CreateConversationBody, DataEnvelope } from '
 import { useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
 import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
-import { conversationsKey } from './listConversations';
+import { conversationKeys } from './keys';
 
 /** POST /v1/conversations {vendor_app_id, vendor_channel: 'management', parameters: {}} → 201 {data}. */
 export async function createConversation(appId: number, signal?: AbortSignal): Promise<ConversationCreated> {
@@ -22,6 +22,7 @@ export function useCreateConversation() {
   return useApiMutation({
     meta: LOCAL_ERROR,
     mutationFn: createConversation,
-    onSuccess: (_created, appId) => queryClient.invalidateQueries({ queryKey: conversationsKey(appId) }),
+    onSuccess: (_created, appId) =>
+      queryClient.invalidateQueries({ queryKey: conversationKeys.lists(appId) }),
   });
 }

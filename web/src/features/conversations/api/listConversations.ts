@@ -2,6 +2,7 @@ import { type ConversationListItem, HISTORY_PAGE_SIZE, type ListEnvelope } from 
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
 import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
+import { conversationKeys } from './keys';
 
 /** GET /v1/conversations?vendor_app_id=&page=&page_size=20&order=id&order_dir=desc (newest first). */
 export function listConversations(appId: number, page: number): Promise<ListEnvelope<ConversationListItem>> {
@@ -10,11 +11,9 @@ export function listConversations(appId: number, page: number): Promise<ListEnve
   });
 }
 
-export const conversationsKey = (appId: number) => ['conversations', appId, 'list'] as const;
-
 export const conversationsQueryOptions = (appId: number, page: number) =>
   queryOptions({
-    queryKey: [...conversationsKey(appId), page] as const,
+    queryKey: conversationKeys.list(appId, page),
     queryFn: () => listConversations(appId, page),
     placeholderData: keepPreviousData,
     staleTime: 0,

@@ -1,9 +1,6 @@
-import type { MessageSent, SendMessageBody } from '@llmor/contracts';
+import { type MessageSent, RELAY_SOCKET_HEADER, type SendMessageBody } from '@llmor/contracts';
 import { apiRequest, type RequestOptions } from '../../../lib/api/client';
 import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
-
-/** Header naming this browser's relay socket, so it gets `input_async: false` (contracts/src/relay.ts). */
-export const RELAY_SOCKET_HEADER_NAME = 'X-Relay-Socket';
 
 /**
  * POST /v1/conversations/{token} {content} → {conversation, data: the messages it added}; the data layer's
@@ -21,7 +18,7 @@ export function sendMessage(
     signal,
     method: 'POST',
     body,
-    headers: socketId ? { [RELAY_SOCKET_HEADER_NAME]: socketId } : undefined,
+    headers: socketId ? { [RELAY_SOCKET_HEADER]: socketId } : undefined,
   };
   return apiRequest<MessageSent>(`/v1/conversations/${encodeURIComponent(token)}`, options);
 }

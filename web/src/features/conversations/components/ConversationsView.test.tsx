@@ -11,7 +11,7 @@ import {
   RelayServerEvent,
 } from '@llmor/contracts';
 import { MantineProvider } from '@mantine/core';
-import { QueryClientProvider } from '@tanstack/react-query';
+import { notifyManager, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import {
@@ -33,6 +33,10 @@ import { ConversationsPage } from './ConversationsView';
 
 // The history list fetches on its own and is not what these tests are about.
 vi.mock('./HistoryList', () => ({ HistoryList: () => null }));
+
+// The pages come through the query cache, which tells its observers on a timer by default; on a microtask they
+// have it inside the same act() that answered the call, as the screen had it when it fetched by itself.
+notifyManager.setScheduler(queueMicrotask);
 
 // Mantine's autosizing textarea listens for web fonts loading; happy-dom has no FontFaceSet.
 if (!('fonts' in document)) Object.defineProperty(document, 'fonts', { value: new EventTarget() });
@@ -250,6 +254,27 @@ describe('the conversation screen', () => {
     expect(listed()).toEqual(['assistant:20']);
   });
 
+  it('says why a conversation did not load and goes back to the empty screen', async () => {
+    const { api } = setup('gone');
+    await act(async () =>
+      api.loads[0]!.reject(new ApiError(404, { name: 'NotFound', message: 'Conversation not found.' })),
+    );
+    expect(screen.getByTestId('location').textContent).toBe('/apps/7/chat');
+    expect(listed()).toEqual(['error:new']);
+    await screen.findByText('Conversation not found.');
+  });
+
+  it('fetches a conversation anew when it is opened again', async () => {
+    const { api, route } = await opened('a');
+    route('b');
+    await act(async () => api.loads[1]!.resolve(page('b', [message(20, 'assistant', 'from b')])));
+    route('a');
+    expect(api.loads.map((c) => c.args)).toEqual(['a', 'b', 'a']);
+    screen.getByLabelText(i18n.t('conversations.messages.loading'));
+    await act(async () => api.loads[2]!.resolve(page('a', [...GREETING, message(3, 'user', 'later')])));
+    expect(listed()).toEqual(['user:1', 'assistant:2', 'user:3']);
+  });
+
   it('asks the relay for the state once the conversation is loaded and joined', async () => {
     const { socket } = await opened('a');
     await waitFor(() => expect(socket().sent(RelayClientEvent.get)).toHaveLength(1));
@@ -408,6 +433,20 @@ describe('the conversation screen', () => {
     await waitFor(() => expect(api.sends).toHaveLength(1));
     expect(api.sends[0]!.args).toMatchObject({ token: 'new', content: 'First words' });
     expect(listed()).toEqual(['assistant:1', 'user:new', 'assistant:new:streaming']);
+  });
+
+  it('keeps the greeting of a conversation started here when its first send fails', async () => {
+    const { api } = setup(undefined);
+    await sendText('First words');
+    await act(async () =>
+      api.creates[0]!.resolve({ ...conversation('new'), messages: [message(1, 'assistant', 'Welcome')] }),
+    );
+    await waitFor(() => expect(api.sends).toHaveLength(1));
+    await act(async () =>
+      api.sends[0]!.reject(new ApiError(409, { name: 'Conflict', message: 'A reply is still running.' })),
+    );
+    expect(listed()).toEqual(['assistant:1', 'error:new']);
+    expect(composer().value).toBe('First words');
   });
 
   it('keeps the typed text and says so when a conversation cannot be started', async () => {

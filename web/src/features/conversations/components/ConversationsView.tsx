@@ -163,7 +163,7 @@ export function ConversationsPage({ appId, token: routeToken, dependencies }: Co
                   <Switch
                     size="xs"
                     label={t('conversations.messages.showAll')}
-                    checked={chat.showAll}
+                    checked={state.showAll}
                     onChange={(e) => chat.setShowAll(e.currentTarget.checked)}
                     data-testid="conversation-show-all"
                   />
@@ -172,7 +172,7 @@ export function ConversationsPage({ appId, token: routeToken, dependencies }: Co
                   <Center mih={280}>
                     <Loader aria-label={t('conversations.messages.loading')} />
                   </Center>
-                ) : !chat.hasConversation && shown.length === 0 && !chat.creating ? (
+                ) : !chat.hasConversation && shown.length === 0 && !state.creating ? (
                   <Center mih={280} data-testid="conversation-empty">
                     <Stack align="center" gap="xs" maw={420}>
                       <ThemeIcon size={48} radius="xl" variant="light">
@@ -191,12 +191,12 @@ export function ConversationsPage({ appId, token: routeToken, dependencies }: Co
                     showInProgress={chat.showInProgress}
                     older={{
                       available: state.olderCursor !== null,
-                      loading: state.loadingOlder,
+                      loading: chat.loadingOlder,
                       load: chat.loadOlder,
                     }}
                   />
                 )}
-                {chat.usageLimit !== null ? (
+                {state.usageLimit !== null ? (
                   <Alert
                     color="orange"
                     variant="light"
@@ -205,7 +205,7 @@ export function ConversationsPage({ appId, token: routeToken, dependencies }: Co
                     onClose={chat.dismissUsageLimit}
                     data-testid="usage-limit-banner"
                   >
-                    {chat.usageLimit}{' '}
+                    {state.usageLimit}{' '}
                     <Anchor component={Link} to="/settings/subscription" data-testid="usage-limit-upgrade">
                       {t('conversations.errors.upgrade')}
                     </Anchor>
@@ -223,7 +223,7 @@ export function ConversationsPage({ appId, token: routeToken, dependencies }: Co
                   </Alert>
                 )}
                 <Composer
-                  value={chat.input}
+                  value={state.input}
                   onChange={chat.setInput}
                   onSend={chat.onSend}
                   sendDisabled={chat.sendDisabled}
@@ -238,8 +238,8 @@ export function ConversationsPage({ appId, token: routeToken, dependencies }: Co
             </Tabs.Panel>
             <Tabs.Panel value="state" pt="sm">
               <StatePanel
-                state={chat.relayState}
-                error={chat.stateError}
+                state={state.relayState}
+                error={state.stateError}
                 connected={chat.socketStatus === 'connected'}
                 onRefresh={chat.refreshState}
                 onOverride={chat.overrideState}

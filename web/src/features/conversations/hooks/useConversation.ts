@@ -1,5 +1,4 @@
 import {
-  type Conversation,
   type ConversationCreated,
   type ConversationPage,
   ErrorCode,
@@ -7,13 +6,14 @@ import {
   SOCKET_WAIT,
   STATE_FETCH_DELAY_MS,
 } from '@llmor/contracts';
-import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiError } from '../../../lib/api/error';
 import { events } from '../../../lib/events';
 import { useCreateConversation } from '../api/createConversation';
-import { getConversation, useLoadConversation } from '../api/getConversation';
+import { conversationQueryOptions, getConversation, olderMessagesQueryOptions } from '../api/getConversation';
 import { useSendMessage } from '../api/sendMessage';
 import { conversationReducer, initialConversationState, showInProgress } from '../model/conversation';
 import { localMessage, visibleMessages } from '../model/messages';
@@ -21,7 +21,7 @@ import { type ConnectRelay, useRelaySocket } from './useRelaySocket';
 
 /** The calls the conversation screen makes. */
 export interface ConversationApi {
-  /** The newest page of a conversation (through the query cache). */
+  /** The newest page of a conversation. */
   load(token: string): Promise<ConversationPage>;
   /** The page before `cursor` (docs/adr/0026-messages-contract.md). */
   loadOlder(token: string, cursor: string): Promise<ConversationPage>;
@@ -54,16 +54,20 @@ function isUsageLimit(error: unknown): error is ApiError {
 
 /** The console's calls, through the feature's API hooks. */
 function useConversationApi(): ConversationApi {
-  const load = useLoadConversation();
   const { mutateAsync: send } = useSendMessage();
   const { mutateAsync: create } = useCreateConversation();
-  return useMemo(() => ({ load, loadOlder: getConversation, send, create }), [load, send, create]);
+  return useMemo(() => ({ load: getConversation, loadOlder: getConversation, send, create }), [send, create]);
 }
 
+/** The usage-limit banner's text when a call was refused past the plan's limits, else null. */
+const usageLimitOf = (error: unknown) => (isUsageLimit(error) ? (error.serverMessage ?? '') : null);
+
 /**
- * The conversation screen's orchestration: loading the routed conversation (a late answer for another one is
- * ignored), sending (shown at once, restored on failure; 504 goes on over the relay), the relay socket and its
- * state, reloading when a reply finished or the socket joined again, and paging older messages.
+ * The conversation screen's orchestration around its reducer (`model/conversation.ts`, which holds all of the
+ * screen's state): the routed conversation's pages through the query cache (a late answer for another one is
+ * ignored), sending (shown at once, restored on failure; 504 goes on over the relay), creating a conversation
+ * for the first message, the relay socket and its state, reloading when a reply finished or the socket joined
+ * again, and paging older messages.
  */
 export function useConversation(
   appId: number,
@@ -79,216 +83,131 @@ export function useConversation(
   const navigate = useNavigate();
   const consoleApi = useConversationApi();
   const api = injectedApi ?? consoleApi;
-
-  const [conversation, setConversation] = useState<Conversation | null>(null);
   const [state, dispatch] = useReducer(conversationReducer, initialConversationState);
-  const [relayState, setRelayState] = useState<unknown>(null);
-  const [stateError, setStateError] = useState<string | null>(null);
-  /** The server's message while sends are refused past the plan's requests or tokens (402 code 60). */
-  const [usageLimit, setUsageLimit] = useState<string | null>(null);
-  const [input, setInput] = useState('');
-  const [creating, setCreating] = useState(false);
-  const [loadingToken, setLoadingToken] = useState<string | null>(null);
-  const [showAll, setShowAll] = useState(false);
+  /** The routed conversation once it is shown (loaded, or created here). */
+  const shownToken = state.conversation && state.token;
 
-  /** The token whose conversation is shown (set before routing to a conversation created here). */
-  const loadedTokenRef = useRef<string | null>(null);
-  const loadSeq = useRef(0);
-  /** The token being fetched by the route effect. */
-  const loadingTokenRef = useRef<string | null>(null);
-  const stateRef = useRef(state);
-  stateRef.current = state;
-  const stateTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  // One action per route change; it comes before the pages below, which are for the new route.
+  useEffect(() => dispatch({ type: 'routed', token }), [token]);
+
+  // The newest page is fetched when a conversation is opened, not again for one created here (its answer
+  // carried it), and after that only when asked to (reloads below).
+  const newest = useQuery({
+    ...conversationQueryOptions(token ?? '', api.load),
+    enabled: token !== null && token !== shownToken,
+  });
+  useEffect(() => {
+    if (token && newest.data) dispatch({ type: 'loaded', token, page: newest.data });
+  }, [token, newest.data]);
+  useEffect(() => {
+    if (!newest.error) return;
+    if (shownToken) {
+      console.warn('[conversations] reloading the conversation failed', newest.error);
+      return;
+    }
+    dispatch({
+      type: 'error',
+      message: localMessage('error', serverMessage(newest.error) ?? t('conversations.errors.failedToLoad')),
+    });
+    navigate(`/apps/${appId}/chat`, { replace: true });
+  }, [newest.error, shownToken, appId, navigate, t]);
+
+  const older = useInfiniteQuery(olderMessagesQueryOptions(token ?? '', state.olderCursor, api.loadOlder));
+  useEffect(() => {
+    const page = older.data?.pages.at(-1);
+    if (token && page) dispatch({ type: 'olderLoaded', token, page });
+  }, [token, older.data]);
+  useEffect(() => {
+    if (older.error) console.warn('[conversations] loading older messages failed', older.error);
+  }, [older.error]);
 
   const socket = useRelaySocket(
     token,
-    conversation?.relay_url ?? null,
+    state.conversation?.relay_url ?? null,
     {
       onMessage: (message) => dispatch({ type: 'relay', message, now: new Date().toISOString() }),
-      onState: (next) => {
-        setRelayState(next);
-        setStateError(null);
-      },
-      onStateError: (error) => setStateError(error ?? ''),
+      onState: (next) => dispatch({ type: 'relayState', state: next }),
+      onStateError: (error) => dispatch({ type: 'stateError', error }),
       onRejoined: () => {
         dispatch({ type: 'rejoined' });
-        if (loadedTokenRef.current) requestState(loadedTokenRef.current);
+        if (shownToken) requestState(shownToken);
       },
     },
     { connect, socketWait },
   );
   const { requestState, waitForSocket } = socket;
 
-  const addError = useCallback(
-    (text: string) => dispatch({ type: 'error', message: localMessage('error', text) }),
-    [],
-  );
-
-  /** About 1 s after a conversation is loaded, its state is fetched (docs/reference/console.md). */
-  const scheduleStateFetch = useCallback(
-    (target: string) => {
-      clearTimeout(stateTimer.current);
-      stateTimer.current = setTimeout(() => {
-        if (loadedTokenRef.current === target) requestState(target);
-      }, stateFetchDelayMs);
-    },
-    [requestState, stateFetchDelayMs],
-  );
-  useEffect(() => () => clearTimeout(stateTimer.current), []);
-
-  const showConversation = useCallback((c: Conversation) => {
-    setConversation(c);
-    setRelayState(c.state ?? {});
-    setStateError(null);
-  }, []);
-
-  // Route handling: no token → clear; another token than the loaded one → load it.
+  /** About 1 s after a conversation is shown, its state is fetched (docs/reference/console.md). */
   useEffect(() => {
-    if (!token) {
-      loadSeq.current += 1;
-      loadingTokenRef.current = null;
-      setLoadingToken(null);
-      if (loadedTokenRef.current !== null) {
-        loadedTokenRef.current = null;
-        clearTimeout(stateTimer.current);
-        dispatch({ type: 'reset' });
-        setConversation(null);
-        setRelayState(null);
-        setStateError(null);
-      }
-      return;
-    }
-    if (token === loadedTokenRef.current || token === loadingTokenRef.current) return;
-    const seq = ++loadSeq.current;
-    loadingTokenRef.current = token;
-    loadedTokenRef.current = null;
-    clearTimeout(stateTimer.current);
-    dispatch({ type: 'reset' });
-    setConversation(null);
-    setRelayState(null);
-    setStateError(null);
-    setLoadingToken(token);
-    api.load(token).then(
-      (answer) => {
-        if (seq !== loadSeq.current) return;
-        loadingTokenRef.current = null;
-        loadedTokenRef.current = token;
-        setLoadingToken(null);
-        showConversation(answer.conversation);
-        dispatch({ type: 'loaded', messages: answer.data, cursor: answer.next_cursor });
-        scheduleStateFetch(token);
-      },
-      (error: unknown) => {
-        if (seq !== loadSeq.current) return;
-        loadingTokenRef.current = null;
-        setLoadingToken(null);
-        addError(serverMessage(error) ?? t('conversations.errors.failedToLoad'));
-        navigate(`/apps/${appId}/chat`, { replace: true });
-      },
-    );
-  }, [token, appId, navigate, addError, showConversation, scheduleStateFetch, t, api.load]);
+    if (!shownToken) return;
+    const timer = setTimeout(() => requestState(shownToken), stateFetchDelayMs);
+    return () => clearTimeout(timer);
+  }, [shownToken, requestState, stateFetchDelayMs]);
 
-  // completion.finished: fetch the stored messages again.
+  // completion.finished or a rejoin: fetch the stored messages again.
   const lastReload = useRef(state.reloadRequests);
+  const { refetch } = newest;
   useEffect(() => {
     if (state.reloadRequests === lastReload.current) return;
     lastReload.current = state.reloadRequests;
-    const target = loadedTokenRef.current;
-    if (!target) return;
-    api.load(target).then(
-      (answer) => {
-        if (loadedTokenRef.current !== target) return;
-        setConversation(answer.conversation);
-        dispatch({ type: 'loaded', messages: answer.data, cursor: answer.next_cursor });
-      },
-      (error: unknown) => console.warn('[conversations] reloading the conversation failed', error),
-    );
-  }, [state.reloadRequests, api.load]);
+    if (shownToken) void refetch();
+  }, [state.reloadRequests, shownToken, refetch]);
 
   /** Scrolled to the top: the page before the oldest message shown (docs/adr/0026-messages-contract.md). */
+  const { fetchNextPage, isFetching: fetchingOlder } = older;
   const loadOlder = useCallback(() => {
-    const target = loadedTokenRef.current;
-    const { olderCursor, loadingOlder } = stateRef.current;
-    if (!target || !olderCursor || loadingOlder) return;
-    dispatch({ type: 'olderRequested' });
-    api.loadOlder(target, olderCursor).then(
-      (page) => {
-        if (loadedTokenRef.current !== target) return;
-        dispatch({ type: 'olderLoaded', messages: page.data, cursor: page.next_cursor });
-      },
-      (error: unknown) => {
-        console.warn('[conversations] loading older messages failed', error);
-        if (loadedTokenRef.current === target) dispatch({ type: 'olderFailed' });
-      },
-    );
-  }, [api.loadOlder]);
+    if (shownToken && state.olderCursor && !fetchingOlder) void fetchNextPage();
+  }, [shownToken, state.olderCursor, fetchingOlder, fetchNextPage]);
 
-  /** Sends to the given (or the loaded) conversation: shown at once, restored on failure. */
+  /** Sends to the conversation shown: at once in the list, restored on failure. */
   const send = useCallback(
-    async (text: string, target: string | null = loadedTokenRef.current) => {
-      if (!target) {
-        addError(t('conversations.errors.noConversation'));
-        return;
-      }
-      const restore = stateRef.current.messages;
-      dispatch({ type: 'sendStarted', message: localMessage('user', text) });
-      setInput('');
+    async (text: string, target: string) => {
+      dispatch({ type: 'sendStarted', token: target, message: localMessage('user', text) });
       const socketId = await waitForSocket(target);
       try {
         const answer = await api.send({ token: target, content: text, socketId });
-        if (loadedTokenRef.current !== target) return;
-        setUsageLimit(null);
-        setConversation(answer.conversation);
-        dispatch({ type: 'sendSucceeded', messages: answer.data });
+        dispatch({ type: 'sendSucceeded', token: target, answer });
       } catch (error) {
-        if (loadedTokenRef.current !== target) return;
         if (error instanceof ApiError && error.status === 504) {
           // The reply goes on over the relay and is stored when done.
-          dispatch({ type: 'sendTimedOut' });
+          dispatch({ type: 'sendTimedOut', token: target });
           return;
         }
-        if (isUsageLimit(error)) setUsageLimit(error.serverMessage ?? '');
         dispatch({
           type: 'sendFailed',
-          restore,
+          token: target,
+          text,
           error: localMessage('error', serverMessage(error) ?? t('conversations.errors.failedToSend')),
+          usageLimit: usageLimitOf(error),
         });
-        setInput((current) => (current.trim() === '' ? text : current));
       }
     },
-    [addError, waitForSocket, t, api.send],
+    [waitForSocket, t, api.send],
   );
 
   /** No conversation yet: create one for the app, route to it, then send the typed text. */
   const start = useCallback(
     async (text: string) => {
-      setCreating(true);
-      setInput('');
+      dispatch({ type: 'createStarted' });
       let created: ConversationCreated;
       try {
         created = await api.create(appId);
       } catch (error) {
-        setCreating(false);
-        setInput((current) => (current.trim() === '' ? text : current));
         // The plan is used up: the server opened no conversation and says why, as it does for a send.
-        if (isUsageLimit(error)) setUsageLimit(error.serverMessage ?? '');
-        addError(serverMessage(error) ?? t('conversations.errors.failedToCreate'));
+        dispatch({
+          type: 'createFailed',
+          text,
+          error: localMessage('error', serverMessage(error) ?? t('conversations.errors.failedToCreate')),
+          usageLimit: usageLimitOf(error),
+        });
         return;
       }
-      setCreating(false);
-      const { messages, ...rest } = created;
-      loadSeq.current += 1;
-      loadingTokenRef.current = null;
-      loadedTokenRef.current = created.token;
-      dispatch({ type: 'reset' });
-      showConversation(rest);
-      dispatch({ type: 'loaded', messages, cursor: null });
+      dispatch({ type: 'created', created });
       events.emit('conversation-created', { conversation: created, appId });
       navigate(`/apps/${appId}/chat/${created.token}`);
-      scheduleStateFetch(created.token);
       await send(text, created.token);
     },
-    [appId, addError, navigate, send, showConversation, scheduleStateFetch, t, api.create],
+    [appId, navigate, send, t, api.create],
   );
 
   const onSend = (raw: string) => {
@@ -296,37 +215,37 @@ export function useConversation(
       console.warn('[conversations] not sending a blank message');
       return;
     }
-    if (creating) return;
-    if (loadedTokenRef.current) void send(raw);
+    if (state.creating) return;
+    if (shownToken) void send(raw, shownToken);
     else if (!token) void start(raw);
-    else void send(raw, null);
+    else
+      dispatch({ type: 'error', message: localMessage('error', t('conversations.errors.noConversation')) });
   };
 
-  const shown = useMemo(() => visibleMessages(state.messages, showAll), [state.messages, showAll]);
+  const shown = useMemo(
+    () => visibleMessages(state.messages, state.showAll),
+    [state.messages, state.showAll],
+  );
 
   return {
     state,
     /** The messages the Messages tab lists (all of them with "show all"). */
     shown,
-    showAll,
-    setShowAll,
+    setShowAll: (value: boolean) => dispatch({ type: 'showAll', value }),
     /** The routed conversation is being fetched. */
-    loading: loadingToken !== null && loadingToken === token,
-    hasConversation: conversation !== null || token !== null,
-    creating,
-    showInProgress: showInProgress(state) || creating,
+    loading: token !== null && newest.isLoading,
+    hasConversation: state.conversation !== null || token !== null,
+    showInProgress: showInProgress(state) || state.creating,
     loadOlder,
-    input,
-    setInput,
+    /** An older page is being fetched. */
+    loadingOlder: older.isFetchingNextPage,
+    setInput: (text: string) => dispatch({ type: 'typed', text }),
     onSend,
-    usageLimit,
-    dismissUsageLimit: () => setUsageLimit(null),
+    dismissUsageLimit: () => dispatch({ type: 'usageLimitDismissed' }),
     socketStatus: socket.status,
     /** While the relay is being reconnected, typing goes on and sending waits. */
     sendDisabled: socket.status === 'disconnected',
-    relayState,
-    stateError,
-    dismissStateError: () => setStateError(null),
+    dismissStateError: () => dispatch({ type: 'stateErrorDismissed' }),
     refreshState: () => token && requestState(token),
     overrideState: socket.overrideState,
   };

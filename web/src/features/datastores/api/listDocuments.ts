@@ -26,7 +26,7 @@ const documentsQueryOptions = (
 ) =>
   queryOptions({
     refetchInterval: poll ? 1500 : false,
-    queryKey: [...datastoreKeys.documents(datastoreId), page, pageSize, version] as const,
+    queryKey: datastoreKeys.documentPage(datastoreId, page, pageSize, version),
     meta: LOCAL_ERROR,
     queryFn: () => listDocuments(datastoreId, page, pageSize, version),
     placeholderData: keepPreviousData,

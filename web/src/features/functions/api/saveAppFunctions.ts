@@ -2,6 +2,7 @@ import { type App, type AppResponse, LOADING_BUTTON_MIN_MS } from '@llmor/contra
 import { useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
 import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
+import { appDetailKey } from '../../../lib/entities/apps';
 import { withMinDuration } from '../../../lib/minDuration';
 import { functionKeys } from './keys';
 
@@ -44,8 +45,8 @@ export function useSaveAppFunctions(vendorId: number, appId: string) {
       withMinDuration(saveAppFunctions(vendorId, app, functions, signal), LOADING_BUTTON_MIN_MS),
     onSuccess: (response) => {
       client.setQueryData(functionKeys.app(vendorId, appId), response);
-      // The app page's own cache (apps feature: ['apps', vendorId, 'app', id]) shows modified_at.
-      void client.invalidateQueries({ queryKey: ['apps', vendorId, 'app', appId] });
+      // The app page's own cache shows modified_at.
+      void client.invalidateQueries({ queryKey: appDetailKey(vendorId, appId) });
     },
   });
 }

@@ -73,7 +73,7 @@ export function useProviderModels(
   // A string compares by value: the debounce restarts only when an input changes.
   const [asked] = useDebouncedValue(ready ? JSON.stringify(inputs) : '', PROVIDER_MODELS_DEBOUNCE_MS);
   const query = useQuery({
-    queryKey: [...modelKeys.available(vendorId), 'provider-models', model?.id, asked],
+    queryKey: modelKeys.providerModels(vendorId, model?.id, asked),
     meta: LOCAL_ERROR,
     enabled: !!model && !!asked,
     queryFn: ({ signal }) =>

@@ -8,6 +8,9 @@ export const modelKeys = {
   list: (vendorId: number, query: ModelsListParams) => ['models', vendorId, 'list', query] as const,
   detail: modelDetailKey,
   available: (vendorId: number) => ['models', vendorId, 'available'] as const,
+  /** The install form's model list, by the parameters it was asked with (a JSON text). */
+  providerModels: (vendorId: number, modelId: string | undefined, asked: string) =>
+    ['models', vendorId, 'available', 'provider-models', modelId, asked] as const,
 };
 
 export type ModelsListParams = Pick<ModelsListQuery, 'page' | 'page_size' | 'order' | 'order_dir'>;

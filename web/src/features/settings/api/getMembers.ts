@@ -14,7 +14,7 @@ function getMembers(vendorId: number, query: MembersQuery): Promise<ListEnvelope
 
 const membersQueryOptions = (vendorId: number, query: MembersQuery) =>
   queryOptions({
-    queryKey: [...settingsKeys.members(vendorId), query] as const,
+    queryKey: settingsKeys.memberList(vendorId, query),
     meta: LOCAL_ERROR,
     queryFn: () => getMembers(vendorId, query),
     placeholderData: keepPreviousData,

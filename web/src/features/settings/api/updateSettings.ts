@@ -2,6 +2,7 @@ import type { DataEnvelope, VendorSettings, VendorSettingsBody } from '@llmor/co
 import { useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
 import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
+import { vendorsKey } from '../../../lib/entities/vendors';
 import { settingsKeys } from './keys';
 
 /** PUT /v1/vendors/{vendorId}/settings: only the fields sent change; secrets are write-only. */
@@ -25,7 +26,7 @@ export function useUpdateSettings(vendorId: number) {
     onSuccess: (answer) => {
       client.setQueryData(settingsKeys.settings(vendorId), answer);
       // The vendor's name and currency show in the switcher and the session.
-      void client.invalidateQueries({ queryKey: ['vendors'] });
+      void client.invalidateQueries({ queryKey: vendorsKey });
     },
   });
 }

@@ -2,12 +2,7 @@ import type { UsageResponse } from '@llmor/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
 import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
-
-/** Query keys of the usage feature. */
-const usageKeys = {
-  all: (vendorId: number) => ['usage', vendorId] as const,
-  app: (vendorId: number, appId: string) => ['usage', vendorId, 'app', appId] as const,
-};
+import { usageKeys } from './keys';
 
 /** GET /v1/vendors/{vendorId}/usage?app_id= → {data: {today, last_7_days, last_30_days, total}}. */
 function getUsage(vendorId: number, appId: string): Promise<UsageResponse> {
