@@ -4,7 +4,7 @@ import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 import { appKeys } from './keys';
 
 /** DELETE /v1/vendors/{vendorId}/apps/{appId} → 204. Errors become a toast, not a banner. */
-export function deleteApp(vendorId: number, appId: number, signal?: AbortSignal): Promise<void> {
+function deleteApp(vendorId: number, appId: number, signal?: AbortSignal): Promise<void> {
   return apiRequest<void>(`/v1/vendors/${vendorId}/apps/${appId}`, {
     signal,
     method: 'DELETE',

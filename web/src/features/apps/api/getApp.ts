@@ -6,13 +6,13 @@ import { isApiError } from '../../../lib/api/error';
 import { appKeys } from './keys';
 
 /** GET /v1/vendors/{vendorId}/apps/{appId}?resolve=creator → {data: app}. */
-export function getApp(vendorId: number, appId: number | string): Promise<AppResponse> {
+function getApp(vendorId: number, appId: number | string): Promise<AppResponse> {
   return apiRequest<AppResponse>(`/v1/vendors/${vendorId}/apps/${encodeURIComponent(String(appId))}`, {
     query: { resolve: 'creator' },
   });
 }
 
-export const appQueryOptions = (vendorId: number, appId: number | string) =>
+const appQueryOptions = (vendorId: number, appId: number | string) =>
   queryOptions({
     queryKey: appKeys.detail(vendorId, appId),
     // The app page reports a failure itself (one alert, or a not-found page), never as a banner.

@@ -5,13 +5,13 @@ import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 import { appKeys } from './keys';
 
 /** GET /v1/vendors/{vendorId}/apps/{appId}/parameters → {data: ParameterDefinition[]}. */
-export function getAppParameters(vendorId: number, appId: number | string): Promise<AppParametersResponse> {
+function getAppParameters(vendorId: number, appId: number | string): Promise<AppParametersResponse> {
   return apiRequest<AppParametersResponse>(
     `/v1/vendors/${vendorId}/apps/${encodeURIComponent(String(appId))}/parameters`,
   );
 }
 
-export const appParametersQueryOptions = (vendorId: number, appId: number | string) =>
+const appParametersQueryOptions = (vendorId: number, appId: number | string) =>
   queryOptions({
     queryKey: appKeys.parameters(vendorId, appId),
     meta: LOCAL_ERROR,

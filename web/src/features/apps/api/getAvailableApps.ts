@@ -4,11 +4,11 @@ import { apiRequest } from '../../../lib/api/client';
 import { appKeys } from './keys';
 
 /** GET /v1/vendors/{vendorId}/apps/available → {data: {app_key: {name, description, type, icon}}}. */
-export function getAvailableApps(vendorId: number): Promise<AvailableAppsResponse> {
+function getAvailableApps(vendorId: number): Promise<AvailableAppsResponse> {
   return apiRequest<AvailableAppsResponse>(`/v1/vendors/${vendorId}/apps/available`);
 }
 
-export const availableAppsQueryOptions = (vendorId: number) =>
+const availableAppsQueryOptions = (vendorId: number) =>
   queryOptions({
     queryKey: appKeys.available(vendorId),
     queryFn: () => getAvailableApps(vendorId),

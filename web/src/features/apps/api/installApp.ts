@@ -5,11 +5,7 @@ import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 import { appKeys } from './keys';
 
 /** POST /v1/vendors/{vendorId}/apps {app_key, parameters} → 201 {data: app}. Errors: shown by the dialog. */
-export function installApp(
-  vendorId: number,
-  body: AppInstallBody,
-  signal?: AbortSignal,
-): Promise<AppResponse> {
+function installApp(vendorId: number, body: AppInstallBody, signal?: AbortSignal): Promise<AppResponse> {
   return apiRequest<AppResponse>(`/v1/vendors/${vendorId}/apps`, {
     signal,
     method: 'POST',

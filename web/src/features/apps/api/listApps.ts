@@ -5,7 +5,7 @@ import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 import { type AppsListParams, appKeys } from './keys';
 
 /** GET /v1/vendors/{vendorId}/apps → {data, total_count, filter_count}. */
-export function listApps(vendorId: number, p: AppsListParams): Promise<AppsList> {
+function listApps(vendorId: number, p: AppsListParams): Promise<AppsList> {
   return apiRequest<AppsList>(`/v1/vendors/${vendorId}/apps`, {
     query: {
       resolve: 'creator',
@@ -20,7 +20,7 @@ export function listApps(vendorId: number, p: AppsListParams): Promise<AppsList>
   });
 }
 
-export const appsListQueryOptions = (vendorId: number, p: AppsListParams) =>
+const appsListQueryOptions = (vendorId: number, p: AppsListParams) =>
   queryOptions({
     queryKey: appKeys.list(vendorId, p),
     meta: LOCAL_ERROR,

@@ -12,7 +12,7 @@ export async function searchCompletionModels(vendorId: number, search: string): 
 }
 
 /** The chosen model, to label the picker (it may not be in a search page). */
-export const pickedModelQueryOptions = (vendorId: number, id: number) =>
+const pickedModelQueryOptions = (vendorId: number, id: number) =>
   queryOptions({
     ...modelQueryOptions(vendorId, id),
     select: (r): VendorModelPick => ({

@@ -6,7 +6,7 @@ import { withMinDuration } from '../../../lib/minDuration';
 import { appKeys } from './keys';
 
 /** PUT /v1/vendors/{vendorId}/apps/{appId} → {data: app}. Errors (message + field map) go to the form. */
-export function updateApp(
+function updateApp(
   vendorId: number,
   appId: number,
   body: AppUpdateBody,

@@ -15,7 +15,7 @@ import { useApp } from '../api/getApp';
 import { appKeys } from '../api/keys';
 import '../i18n';
 
-export type AppTab = 'conversations' | 'settings';
+type AppTab = 'conversations' | 'settings';
 
 export interface AppPageProps {
   tab: AppTab;

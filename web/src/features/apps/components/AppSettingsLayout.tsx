@@ -24,7 +24,7 @@ interface NavGroup {
 }
 
 /** Settings sidebar groups (docs/reference/console.md App page, docs/reference/console.md). */
-export const SETTINGS_NAV: readonly NavGroup[] = [
+const SETTINGS_NAV: readonly NavGroup[] = [
   {
     label: 'groupApp',
     items: [

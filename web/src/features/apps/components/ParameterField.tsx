@@ -31,7 +31,7 @@ import { isTooLong } from '../lib';
 import { ConversationEditor } from './ConversationEditor';
 
 /** Lua editor height in the Configuration form (docs/reference/console.md). */
-export const SILICON_EDITOR_HEIGHT = 600;
+const SILICON_EDITOR_HEIGHT = 600;
 
 export interface ParameterFieldProps {
   def: ParameterDefinition;

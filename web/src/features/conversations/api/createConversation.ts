@@ -5,7 +5,7 @@ import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
 import { conversationKeys } from './keys';
 
 /** POST /v1/conversations {vendor_app_id, vendor_channel: 'management', parameters: {}} → 201 {data}. */
-export async function createConversation(appId: number, signal?: AbortSignal): Promise<ConversationCreated> {
+async function createConversation(appId: number, signal?: AbortSignal): Promise<ConversationCreated> {
   const body: CreateConversationBody = { vendor_app_id: appId, vendor_channel: 'management', parameters: {} };
   // The view reports a failure as an error message; no banner as well.
   const answer = await apiRequest<DataEnvelope<ConversationCreated>>('/v1/conversations', {

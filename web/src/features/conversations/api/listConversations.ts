@@ -5,13 +5,13 @@ import { LOCAL_ERROR } from '../../../lib/api/dataLayer';
 import { conversationKeys } from './keys';
 
 /** GET /v1/conversations?vendor_app_id=&page=&page_size=20&order=id&order_dir=desc (newest first). */
-export function listConversations(appId: number, page: number): Promise<ListEnvelope<ConversationListItem>> {
+function listConversations(appId: number, page: number): Promise<ListEnvelope<ConversationListItem>> {
   return apiRequest<ListEnvelope<ConversationListItem>>('/v1/conversations', {
     query: { vendor_app_id: appId, page, page_size: HISTORY_PAGE_SIZE, order: 'id', order_dir: 'desc' },
   });
 }
 
-export const conversationsQueryOptions = (appId: number, page: number) =>
+const conversationsQueryOptions = (appId: number, page: number) =>
   queryOptions({
     queryKey: conversationKeys.list(appId, page),
     queryFn: () => listConversations(appId, page),

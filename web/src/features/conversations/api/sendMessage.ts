@@ -7,7 +7,7 @@ import { LOCAL_ERROR, useApiMutation } from '../../../lib/api/dataLayer';
  * default report is skipped (docs/reference/api.md): the view shows failures as an error-role message. A 504 means the reply goes
  * on over the relay. `X-Relay-Socket` names this browser's socket, so it gets `input_async: false`.
  */
-export function sendMessage(
+function sendMessage(
   token: string,
   content: string,
   socketId?: string,

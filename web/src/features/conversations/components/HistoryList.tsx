@@ -10,7 +10,7 @@ import { events } from '../../../lib/events';
 import { useConversations } from '../api/listConversations';
 
 /** '#' plus the last 6 characters of the token. */
-export const tokenTail = (token: string) => `#${token.slice(-CONVERSATION_TOKEN_TAIL)}`;
+const tokenTail = (token: string) => `#${token.slice(-CONVERSATION_TOKEN_TAIL)}`;
 
 const CHANNEL_COLORS: Record<ConversationChannel, string> = {
   management: 'gray',

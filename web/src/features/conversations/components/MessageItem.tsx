@@ -12,7 +12,7 @@ const isLabelled = (role: string): role is (typeof LABELLED_ROLES)[number] =>
   (LABELLED_ROLES as readonly string[]).includes(role);
 
 /** Role label: Assistant, Error, User, System (docs/reference/console.md names the first two), or the raw role. */
-export function useRoleLabel() {
+function useRoleLabel() {
   const { t } = useTranslation();
   return (role: string) => (isLabelled(role) ? t(`conversations.messages.${role}`) : role);
 }

@@ -16,7 +16,7 @@ export interface StatePanelProps {
 }
 
 /** Parses the editor text; undefined when it is not JSON. */
-export function parseStateText(text: string): { ok: true; value: unknown } | { ok: false } {
+function parseStateText(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {

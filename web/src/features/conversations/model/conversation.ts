@@ -175,11 +175,7 @@ function completeCall(calls: CallView[], id: string, result: unknown): CallView[
 }
 
 /** Streaming transitions of docs/reference/rules.md, plus the relay log and debug data. */
-export function applyRelayMessage(
-  state: ConversationState,
-  message: RelayMessage,
-  now: string,
-): ConversationState {
+function applyRelayMessage(state: ConversationState, message: RelayMessage, now: string): ConversationState {
   const { type, data } = message;
   let next = state;
   switch (type) {

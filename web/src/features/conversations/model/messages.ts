@@ -25,7 +25,7 @@ export interface ChatMessage {
 }
 
 /** Roles shown unless the debug display is on (docs/reference/console.md, Conversations page). */
-export const DEFAULT_VISIBLE_ROLES: readonly string[] = ['user', 'assistant', 'error'];
+const DEFAULT_VISIBLE_ROLES: readonly string[] = ['user', 'assistant', 'error'];
 
 let localSeq = 0;
 /** A key for a message that has no id yet. */
