@@ -9,17 +9,17 @@ import { authRoutes } from './modules/auth/routes';
 import { sessionJobs } from './modules/auth/service';
 import { SessionVerifier } from './modules/auth/sessions';
 import { billingRoutes } from './modules/billing/routes';
-import * as billing from './modules/billing/service';
+import { ReplySpending } from './modules/billing/service';
 import { outsideCallers, relayCallers } from './modules/clients/callers';
 import { clientRoutes } from './modules/clients/routes';
-import { CompletionEngine } from './modules/completion/engine';
+import { CompletionEngine, type EngineOptions } from './modules/completion/engine';
 import { greetingFor } from './modules/completion/input';
-import type { ConversationPorts, RelayCallerPort } from './modules/conversations/ports';
+import type { AppRow, ConversationPorts } from './modules/conversations/ports';
 import { handleRelayConnection } from './modules/conversations/relay';
 import { conversationRoutes } from './modules/conversations/routes';
 import { closeParsePool, registerParsePoolMetrics } from './modules/datastores/parse-pool';
 import { datastoreRoutes } from './modules/datastores/routes';
-import * as knowledge from './modules/datastores/service';
+import { type KnowledgeContext, ReplyKnowledge } from './modules/datastores/service';
 import { datastoreJobs, sweep } from './modules/datastores/sync';
 import { warmMemoryIndexes } from './modules/datastores/vectors';
 import { registerEmbedCors } from './modules/embeds/cors';
@@ -78,15 +78,18 @@ export interface BuildOptions {
   serveWeb?: boolean;
   /** The relay presence's heartbeat and timeout with Redis (tests shorten them). */
   relayPresence?: PresenceTiming;
+  /** The conversation rooms' publisher (default a hub on this app's socket.io; tests record it). */
+  relay?: RelayHub;
+  /** The completion engine's replaceable parts (tests' fakes); the rest of its collaborators are the server's. */
+  engine?: Partial<Pick<EngineOptions, 'resolveModel' | 'tools' | 'responders'>>;
   now?: () => number;
 }
 
 /**
  * The one context object of a server: the platform services, the domain services the root builds and
- * the ports it wires. Every module gets this same object typed as what it needs, so a test that swaps a
- * service (`ctx.relay`, `ctx.completion.resolveModel`) reaches every module.
+ * the ports it wires. Every module gets this same object typed as what it needs.
  */
-export interface ServerContext extends AppContext, ConversationPorts, knowledge.KnowledgeContext {
+export interface ServerContext extends AppContext, ConversationPorts, KnowledgeContext {
   sessions: SessionVerifier;
   completion: CompletionEngine;
 }
@@ -125,7 +128,6 @@ export async function buildApp(
   const db = opts.database.db;
   // One registry per server; each domain registers its own families on it (docs/adr/0035-metrics.md).
   const metrics = createMetrics();
-  const completion = new CompletionEngine(metrics);
   registerSiliconPoolMetrics(metrics);
   registerParsePoolMetrics(metrics, opts.config);
   // Timing every statement is the hot path's cost: only when the metrics are exposed.
@@ -138,9 +140,9 @@ export async function buildApp(
   app.addHook('onClose', () => broadcast.close());
   const worker = opts.config.ROLES.includes('worker');
   const queue = new JobQueue(opts.database, app.log, { worker, metrics });
-  const relay = new RelayHub(metrics);
-  let relayCallerPort: RelayCallerPort | undefined;
-  const ctx: ServerContext = {
+  const relay = opts.relay ?? new RelayHub(metrics);
+  // The platform part first: the domain services built on it reach the finished context (the same object).
+  const platform: AppContext & KnowledgeContext = {
     config: opts.config,
     database: opts.database,
     db,
@@ -153,6 +155,16 @@ export async function buildApp(
     relay,
     publicUrl: linkBaseUrl(opts.config),
     outbound: new OutboundGuard({ allow: opts.config.OUTBOUND_ALLOW }),
+  };
+  const spending = new ReplySpending(platform);
+  const completion = new CompletionEngine({
+    relay,
+    metrics,
+    spending,
+    knowledge: new ReplyKnowledge(platform),
+    ...opts.engine,
+  });
+  const ctx: ServerContext = Object.assign(platform, {
     sessions: new SessionVerifier(
       db,
       broadcast,
@@ -166,32 +178,13 @@ export async function buildApp(
     ),
     completion,
     apps: {
-      greeting: (app, locale) => (app.type === 'silicon' ? null : greetingFor(app.parameters, locale)),
+      greeting: (app: AppRow, locale: string | undefined) =>
+        app.type === 'silicon' ? null : greetingFor(app.parameters, locale),
     },
     replies: completion,
-    // Built on first use: its checks need the finished context.
-    get relayCallers() {
-      relayCallerPort ??= relayCallers(ctx);
-      return relayCallerPort;
-    },
-    spending: {
-      replyTerms: (vendorId, plan) => billing.replyTerms(ctx, vendorId, plan),
-      refusedReply: (vendorId, terms) => billing.refusedReply(ctx, vendorId, terms),
-      assertReplyRoom: (vendorId) => billing.assertReplyRoom(ctx, vendorId),
-      reserveCall: (vendorId, reservation) => billing.reserveCall(ctx, vendorId, reservation),
-      recordTokens: (vendorId, tokens, reservation) =>
-        billing.recordTokens(ctx, vendorId, tokens, reservation),
-    },
-  };
-  completion.spending = ctx.spending;
-  completion.knowledge = {
-    retrieve: (app, names, query, k, signal, meter, trace) =>
-      knowledge.retrieve(ctx, app, names, query, k, signal, meter, trace),
-    search: async (app, name, query, k, meter, trace) => {
-      const ds = await knowledge.datastoreByName(ctx, app, name);
-      return ds ? knowledge.searchDatastore(ctx, app.vendorId, ds, query, k, undefined, meter, trace) : null;
-    },
-  };
+    relayCallers: relayCallers(platform),
+    spending,
+  });
 
   const pipeline = new Pipeline({
     config: opts.config,

@@ -15,7 +15,12 @@ let app: AppRow;
 let secondApp: AppRow;
 
 beforeAll(async () => {
-  server = await createTestServer();
+  server = await createTestServer({
+    engine: {
+      resolveModel: () =>
+        new ScriptedModel(Array.from({ length: 20 }, () => [text('Widget '), text('reply'), finish()])),
+    },
+  });
   vendor = await makeVendor(server.ctx);
   const user = await makeUser(server.ctx, { vendors: [vendor] });
   owner = await Client.signedIn(server.app, user.email, user.password);
@@ -23,8 +28,6 @@ beforeAll(async () => {
   const model = await makeVendorModel(server.ctx, vendor);
   app = await makeChatApp(server.ctx, vendor, { model });
   secondApp = await makeChatApp(server.ctx, vendor, { model });
-  server.ctx.completion.resolveModel = () =>
-    new ScriptedModel(Array.from({ length: 20 }, () => [text('Widget '), text('reply'), finish()]));
 });
 afterAll(async () => {
   await server?.close();

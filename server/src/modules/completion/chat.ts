@@ -177,15 +177,15 @@ export const chatResponder: Responder = modelResponder(async (turn) => {
   if (!retrieval) return { messages };
   const query = turn.userMessage.message ?? '';
   const passages = query.trim()
-    ? await turn.engine.knowledge.retrieve(
-        turn.app,
-        retrieval.names,
+    ? await turn.engine.knowledge.retrieve({
+        app: turn.app,
+        names: retrieval.names,
         query,
-        retrieval.topK,
-        turn.signal,
-        turn.meter,
-        turn.trace,
-      )
+        k: retrieval.topK,
+        signal: turn.signal,
+        meter: turn.meter,
+        trace: turn.trace,
+      })
     : [];
   turn.debug({ datastore_passages: passages });
   return { messages: withPassages(messages, passages), sources: passages.map(messageSource) };

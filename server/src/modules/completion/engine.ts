@@ -5,6 +5,7 @@ import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../platform/context';
 import { conflict, paymentRequired } from '../../platform/errors';
 import type { Metrics } from '../../platform/metrics';
+import type { RelayHub } from '../../platform/relay/hub';
 import { annotateSpan, inSpan, type TraceContext } from '../../platform/tracing';
 import type { ReplyObserver, ReplyOutcome, ReplyReservation, ReplyTerms } from '../conversations/ports';
 import { presentMessage } from '../conversations/present';
@@ -45,7 +46,6 @@ import {
   type Turn,
 } from './types';
 
-export const DEFAULT_COMPLETION_TIMEOUT_MS = 180_000;
 /** How long stopped replies get to store what they have (ADR 0025); the stop's deadline allows for it. */
 const SHUTDOWN_WAIT_MS = 5_000;
 export const UNEXPECTED_ERROR_TEXT = 'The reply could not be completed because of an unexpected error.';
@@ -109,37 +109,56 @@ export const INTERRUPTED_TEXT = 'The reply was interrupted (the server stopped).
 export const LEASE_MS = 5_000;
 const LEASE_RENEW_MS = 1_000;
 
+/** What an engine is built with: its collaborators, given once (the server's, or a test server's fakes). */
+export interface EngineOptions {
+  /** Publishes each reply's events to its conversation's room. */
+  relay: RelayHub;
+  /** Where replies and provider calls are counted for `/metrics` (none: a private registry). */
+  metrics?: Metrics;
+  /** Where a reply's provider calls and tokens count (billing); none: nowhere, every reply allowed. */
+  spending?: EngineSeams['spending'];
+  /** The app's datastores (retrieval for chatbots, `datastore.search` in Lua); none: no datastores. */
+  knowledge?: KnowledgePort;
+  /** The app's tools; default its installed functions, run in the Lua sandbox (tools.ts). */
+  tools?: ToolProvider;
+  /** Installed model → ChatModel; default the models module's providers, one client per model. */
+  resolveModel?: ModelResolver;
+  /** One responder per app type (silicon plugs in here); default chat, oneshot and silicon. */
+  responders?: Record<string, Responder>;
+}
+
+/** Without billing (engine tests) calls and tokens count nowhere. */
+const countedNowhere: EngineSeams['spending'] = {
+  reserveCall: async () => {},
+  recordTokens: async () => {},
+  refusedReply: async () =>
+    paymentRequired('The plan allows no more requests this period.', ErrorCode.USAGE_LIMIT_REACHED),
+};
+
+const RESPONDERS: Record<string, Responder> = {
+  chatbot: chatResponder,
+  generic: chatResponder,
+  oneshot: oneshotResponder,
+  silicon: siliconResponder,
+};
+
 /**
  * Answers user messages. One reply at a time per conversation, on any instance (a map in this process,
  * a lease on the conversation row across processes): a second send while one runs answers 409. Every reply ends with `completion.finished` + `completion.ended`, whatever
- * happened, and is bounded by a timeout that aborts the provider request.
+ * happened, and is bounded by `COMPLETION_TIMEOUT_MS`, which aborts the provider request.
  *
- * Seams (replace on `ctx.completion`): `resolveModel` (installed model → ChatModel), `tools` (the app's
- * functions), `responders` (one strategy per app type; silicon plugs in here).
+ * Its collaborators (`EngineOptions`) are given to the constructor and fixed from then on: a test passes
+ * its fakes through `createTestServer`.
  */
 export class CompletionEngine implements EngineSeams {
   /** Replies and provider calls as `/metrics` shows them (docs/adr/0035-metrics.md). */
   readonly metrics: CompletionMetrics;
-  resolveModel: ModelResolver;
-  /** The app's installed functions, run in the Lua sandbox (tools.ts). */
-  tools: ToolProvider = functionTools;
-  /** The app's datastores (retrieval for chatbots, `datastore.search` in Lua); wired by the server. */
-  knowledge: KnowledgePort = noKnowledge;
-  /** Without billing wired (engine tests) calls and tokens count nowhere. */
-  spending: EngineSeams['spending'] = {
-    reserveCall: async () => {},
-    recordTokens: async () => {},
-    refusedReply: async () =>
-      paymentRequired('The plan allows no more requests this period.', ErrorCode.USAGE_LIMIT_REACHED),
-  };
-  responders: Record<string, Responder> = {
-    chatbot: chatResponder,
-    generic: chatResponder,
-    oneshot: oneshotResponder,
-    silicon: siliconResponder,
-  };
-  /** Overrides `COMPLETION_TIMEOUT_MS` (tests). */
-  timeoutMs: number | undefined;
+  readonly relay: RelayHub;
+  readonly resolveModel: ModelResolver;
+  readonly tools: ToolProvider;
+  readonly knowledge: KnowledgePort;
+  readonly spending: EngineSeams['spending'];
+  private readonly responders: Record<string, Responder>;
   /** This process's id on the reply leases it holds (ADR 0025). */
   readonly instanceId: string = randomUUID();
   /** Each conversation's context as its last reply here left it (docs/adr/0050). */
@@ -150,9 +169,14 @@ export class CompletionEngine implements EngineSeams {
   /** The renewal under way: one at a time, so a slow database does not pile them up on the pool. */
   private renewing: Promise<void> | undefined;
 
-  constructor(registry?: Metrics) {
-    this.metrics = new CompletionMetrics(registry, () => this.running.size);
-    this.resolveModel = providerModels(this.metrics);
+  constructor(opts: EngineOptions) {
+    this.metrics = new CompletionMetrics(opts.metrics, () => this.running.size);
+    this.relay = opts.relay;
+    this.resolveModel = opts.resolveModel ?? providerModels(this.metrics);
+    this.tools = opts.tools ?? functionTools;
+    this.knowledge = opts.knowledge ?? noKnowledge;
+    this.spending = opts.spending ?? countedNowhere;
+    this.responders = opts.responders ?? RESPONDERS;
   }
 
   isRunning(conversationId: number): boolean {
@@ -208,10 +232,6 @@ export class CompletionEngine implements EngineSeams {
     if (released.length > 0) {
       ctx.log.warn({ conversations: released }, `released ${released.length} interrupted replies' leases`);
     }
-  }
-
-  private replyTimeoutMs(ctx: AppContext): number {
-    return this.timeoutMs ?? ctx.config.COMPLETION_TIMEOUT_MS ?? DEFAULT_COMPLETION_TIMEOUT_MS;
   }
 
   /**
@@ -329,7 +349,7 @@ export class CompletionEngine implements EngineSeams {
       if (poster) ctx.relay.emit(token, type, { input_async: false }, { only: poster });
     };
 
-    const timeoutMs = this.replyTimeoutMs(ctx);
+    const timeoutMs = ctx.config.COMPLETION_TIMEOUT_MS;
     const timeout = new AbortController();
     const timer = setTimeout(
       () =>

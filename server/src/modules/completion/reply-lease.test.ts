@@ -46,10 +46,13 @@ async function diedMidReply(server: Server, conversation: ConversationRow, lease
     .where(eq(schema.conversations.id, conversation.id));
 }
 
+/** Every reply of the server answers `answer` (a fresh scripted model per reply). */
+const answering = (answer: string) => () => new ScriptedModel([[text(answer), finish()]]);
+
 describe('reply lease', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await createTestServer();
+    server = await createTestServer({ engine: { resolveModel: answering('Answer') } });
   });
   afterAll(async () => {
     await server?.close();
@@ -179,7 +182,6 @@ describe('reply lease', () => {
     const user = await makeUser(server.ctx, { vendors: [vendor] });
     const app = await makeChatApp(server.ctx, vendor, { model: await makeVendorModel(server.ctx, vendor) });
     const conversation = await makeConversation(server.ctx, app);
-    server.ctx.completion.resolveModel = () => new ScriptedModel([[text('Answer'), finish()]]);
     await diedMidReply(server, conversation, '-1 second');
     const client = await Client.signedIn(server.app, user.email, user.password);
     client.vendorKey = vendor.key;
@@ -245,9 +247,11 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('a restart after a process di
     await diedMidReply(before, conversation, '1 hour');
     await before.close();
 
-    const after = await createTestServer({ env: { DATA_DIR: dataDir } });
+    const after = await createTestServer({
+      env: { DATA_DIR: dataDir },
+      engine: { resolveModel: answering('Answer') },
+    });
     servers.push(after);
-    after.ctx.completion.resolveModel = () => new ScriptedModel([[text('Answer'), finish()]]);
     const client = await Client.signedIn(after.app, user.email, user.password);
     client.vendorKey = vendor.key;
     const res = await client.post(`/v1/conversations/${conversation.token}`, { content: 'Again' });
@@ -266,8 +270,16 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('one reply per conversation ac
   let a: ListeningTestServer;
   let b: ListeningTestServer;
   beforeAll(async () => {
-    a = await createListeningTestServer();
-    b = await createListeningTestServer({ databaseUrl: a.databaseUrl });
+    a = await createListeningTestServer({
+      engine: {
+        resolveModel: () =>
+          new ScriptedModel([[text('Slow '), { type: 'delay', ms: 1_500 }, text('answer'), finish()]]),
+      },
+    });
+    b = await createListeningTestServer({
+      databaseUrl: a.databaseUrl,
+      engine: { resolveModel: answering('From B') },
+    });
   });
   afterAll(async () => {
     await b?.close();
@@ -279,9 +291,6 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('one reply per conversation ac
     const user = await makeUser(a.ctx, { vendors: [vendor] });
     const app = await makeChatApp(a.ctx, vendor, { model: await makeVendorModel(a.ctx, vendor) });
     const conversation = await makeConversation(a.ctx, app);
-    a.ctx.completion.resolveModel = () =>
-      new ScriptedModel([[text('Slow '), { type: 'delay', ms: 1_500 }, text('answer'), finish()]]);
-    b.ctx.completion.resolveModel = () => new ScriptedModel([[text('From B'), finish()]]);
     const onA = await Client.signedIn(a.app, user.email, user.password);
     const onB = await Client.signedIn(b.app, user.email, user.password);
     onA.vendorKey = vendor.key;

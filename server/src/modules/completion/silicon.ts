@@ -219,7 +219,14 @@ export const siliconResponder: Responder = async (replyTurn) => {
         if (!Number.isInteger(count) || count < 1 || count > SEARCH_K_MAX) {
           throw new Error(`datastore.search: k must be a whole number from 1 to ${SEARCH_K_MAX}`);
         }
-        const hits = await turn.engine.knowledge.search(app, name, query, count, turn.meter, turn.trace);
+        const hits = await turn.engine.knowledge.search({
+          app,
+          name,
+          query,
+          k: count,
+          meter: turn.meter,
+          trace: turn.trace,
+        });
         if (hits === null) throw new Error(`datastore.search: this app has no datastore named '${name}'`);
         return hits;
       },
@@ -236,10 +243,7 @@ export const siliconResponder: Responder = async (replyTurn) => {
   turn.debug({ silicon_functions: Object.keys(host).filter((n) => n.startsWith('functions.')) });
 
   // Host waits count (ADR 0021): a run that only waits on the model still ends, and frees its worker.
-  const wallMs = Math.min(
-    ctx.config.SILICON_RUN_WALL_MS,
-    turn.engine.timeoutMs ?? ctx.config.COMPLETION_TIMEOUT_MS,
-  );
+  const wallMs = Math.min(ctx.config.SILICON_RUN_WALL_MS, ctx.config.COMPLETION_TIMEOUT_MS);
   const r = await raceAbort(
     siliconPool().run({
       code,

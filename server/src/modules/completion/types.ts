@@ -60,24 +60,18 @@ export interface Passage {
  */
 export interface KnowledgePort {
   /** The best `k` passages for `query` across the named datastores of the app (all when `names` is null). */
-  retrieve(
-    app: AppRow,
-    names: string[] | null,
-    query: string,
-    k: number,
-    signal: AbortSignal,
-    meter: ReplyMeter,
-    trace: TraceContext,
-  ): Promise<Passage[]>;
+  retrieve(query: KnowledgeQuery & { names: string[] | null; signal: AbortSignal }): Promise<Passage[]>;
   /** Hits of one datastore of the app by name (Lua `datastore.search`); null when it has none of that name. */
-  search(
-    app: AppRow,
-    name: string,
-    query: string,
-    k: number,
-    meter: ReplyMeter,
-    trace: TraceContext,
-  ): Promise<SearchHit[] | null>;
+  search(query: KnowledgeQuery & { name: string }): Promise<SearchHit[] | null>;
+}
+
+/** A reply's question to the app's datastores: its query embedding is admitted and counted by `meter`. */
+export interface KnowledgeQuery {
+  app: AppRow;
+  query: string;
+  k: number;
+  meter: ReplyMeter;
+  trace: TraceContext;
 }
 
 export const DATASTORES_UNAVAILABLE_TEXT = 'Datastores are not available in this server';
@@ -91,13 +85,11 @@ export const noKnowledge: KnowledgePort = {
 
 /** The engine's replaceable parts a responder calls (`CompletionEngine` holds them). */
 export interface EngineSeams {
-  resolveModel: ModelResolver;
-  tools: ToolProvider;
-  knowledge: KnowledgePort;
+  readonly resolveModel: ModelResolver;
+  readonly tools: ToolProvider;
+  readonly knowledge: KnowledgePort;
   /** Where a reply's provider calls and tokens count against the vendor's plan (billing, wired by the server). */
-  spending: Pick<SpendingPort, 'reserveCall' | 'recordTokens' | 'refusedReply'>;
-  /** Overrides `COMPLETION_TIMEOUT_MS` (tests). */
-  timeoutMs: number | undefined;
+  readonly spending: Pick<SpendingPort, 'reserveCall' | 'recordTokens' | 'refusedReply'>;
 }
 
 /** One user message being answered. Responders store what they produce and stream through `emit`. */
