@@ -87,11 +87,10 @@ function modelResponder(buildInput: (turn: Turn) => ModelInput | Promise<ModelIn
   return async (turn) => {
     const { ctx, app, signal } = turn;
     const modelRow =
-      turn.model !== undefined
-        ? turn.model
-        : app.completionVendorModelId
-          ? await findVendorModel(ctx.db, app.vendorId, app.completionVendorModelId)
-          : null;
+      turn.model ??
+      (app.completionVendorModelId
+        ? await findVendorModel(ctx.db, app.vendorId, app.completionVendorModelId)
+        : null);
     if (!modelRow) throw new ReplyError(NO_MODEL_TEXT);
     const model = await turn.engine.resolveModel(ctx, modelRow);
     const tools = await turn.engine.tools.list(ctx, app, turn.installed);

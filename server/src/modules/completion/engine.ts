@@ -7,10 +7,9 @@ import { conflict, paymentRequired } from '../../platform/errors';
 import type { Metrics } from '../../platform/metrics';
 import type { RelayHub } from '../../platform/relay/hub';
 import { annotateSpan, inSpan, type TraceContext } from '../../platform/tracing';
-import type { ReplyObserver, ReplyOutcome, ReplyReservation, ReplyTerms } from '../conversations/ports';
+import type { ReplyOutcome, ReplyRequest, ReplyReservation } from '../conversations/ports';
 import { presentMessage } from '../conversations/present';
 import {
-  type ConversationRow,
   insertMessage,
   type MessageRow,
   type NewMessage,
@@ -25,14 +24,7 @@ import { ContextCache, type KeptContext, keptRange } from './context-cache';
 import { contextWindow, HISTORY_MAX_MESSAGES } from './input';
 import { ReplyMeter } from './meter';
 import { CompletionMetrics, outcomeOf } from './metrics';
-import {
-  type AppRow,
-  claimReplyLease,
-  type FinalUsage,
-  finishReply,
-  type LeaseClaimed,
-  type VendorModelRow,
-} from './repo';
+import { claimReplyLease, type FinalUsage, finishReply, type LeaseClaimed } from './repo';
 import { siliconResponder } from './silicon';
 import { functionTools } from './tools';
 import {
@@ -74,22 +66,16 @@ function providerModels(metrics: CompletionMetrics): ModelResolver {
   };
 }
 
-export interface CompletionInput {
-  app: AppRow;
-  conversation: ConversationRow;
-  content: string;
-  /** socket.id of the poster's relay connection (header X-Relay-Socket), if it sent one. */
-  posterSocket?: string;
-  /** Also hears the reply's room events (text chunks, tool calls, debug, end). */
-  observe?: ReplyObserver;
-  /** Count the reply's request against these terms in the lease statement (`startReply`, docs/adr/0046). */
-  reserve?: ReplyTerms;
-  /** The caller's own instructions for this reply only, read after the app's prompt (ADR 0024). */
-  instructions?: string;
-  /** The app's completion model as the request read it (null: none); read by the responder when absent. */
-  model?: VendorModelRow | null;
-  /** The trace of the request that sent the message: the reply's span goes under it (tracing on). */
-  trace?: TraceContext;
+/** A reply whose lease its first statement took: what `run` answers it with. */
+interface ClaimedReply {
+  request: ReplyRequest;
+  claimed: LeaseClaimed;
+  /** The context this process kept, updated by the claim's read. */
+  context: KeptContext;
+  /** The request the reply was counted as, if it was. */
+  reservation: ReplyReservation | undefined;
+  signal: AbortSignal;
+  trace: TraceContext;
 }
 
 interface Running {
@@ -188,8 +174,8 @@ export class CompletionEngine implements EngineSeams {
    * conversation. The promise resolves with what the reply did when it is stored and announced; it rejects
    * only if the user's message itself cannot be stored.
    */
-  start(ctx: AppContext, input: CompletionInput): Promise<ReplyOutcome> {
-    const id = input.conversation.id;
+  start(ctx: AppContext, request: ReplyRequest): Promise<ReplyOutcome> {
+    const id = request.conversation.id;
     if (this.running.has(id)) {
       throw conflict(BUSY_TEXT);
     }
@@ -197,8 +183,8 @@ export class CompletionEngine implements EngineSeams {
     const entry: Running = { controller, done: Promise.resolve() };
     this.running.set(id, entry);
     this.beat(ctx);
-    const done = inSpan('reply', replySpanAttributes(input), input.trace, (trace) =>
-      this.leaseAndRun(ctx, input, controller.signal, trace),
+    const done = inSpan('reply', replySpanAttributes(request), request.trace, (trace) =>
+      this.leaseAndRun(ctx, request, controller.signal, trace),
     ).finally(() => {
       if (this.running.get(id) === entry) this.running.delete(id);
       this.beat(ctx);
@@ -244,17 +230,24 @@ export class CompletionEngine implements EngineSeams {
    */
   private async leaseAndRun(
     ctx: AppContext,
-    input: CompletionInput,
+    request: ReplyRequest,
     signal: AbortSignal,
     trace: TraceContext,
   ): Promise<ReplyOutcome> {
-    const { vendorId, id } = input.conversation;
+    const { vendorId, id } = request.conversation;
     const kept = this.contexts.get(vendorId, id);
     const lease = { holder: this.instanceId, ms: LEASE_MS, history: CONTEXT_HISTORY, kept: keptRange(kept) };
-    const posted: NewMessage = { role: 'user', creator: 'user', message: input.content };
-    const { reserve } = input;
+    const posted: NewMessage = { role: 'user', creator: 'user', message: request.content };
+    const { reserve } = request;
     const claim = (counted: boolean) =>
-      claimReplyLease(ctx.db, vendorId, id, lease, posted, input.app.id, counted ? undefined : reserve);
+      claimReplyLease(ctx.db, {
+        vendorId,
+        conversationId: id,
+        appId: request.app.id,
+        lease,
+        posted,
+        reserve: counted ? undefined : reserve,
+      });
     let claimed = await claim(false);
     if (claimed === 'refused') throw await this.spending.refusedReply(vendorId, reserve!);
     if (!claimed) {
@@ -267,7 +260,7 @@ export class CompletionEngine implements EngineSeams {
     try {
       this.metrics.context(!kept ? 'none' : claimed.verified ? 'used' : 'stale');
       const context = this.contexts.window(vendorId, id, kept, claimed.earlier, claimed.verified);
-      return await this.run(ctx, input, claimed, context, reservation, signal, trace);
+      return await this.run(ctx, { request, claimed, context, reservation, signal, trace });
     } catch (err) {
       await this.release(ctx, vendorId, id);
       throw err;
@@ -308,16 +301,11 @@ export class CompletionEngine implements EngineSeams {
 
   private async run(
     ctx: AppContext,
-    input: CompletionInput,
-    claimed: LeaseClaimed,
-    context: KeptContext,
-    reservation: ReplyReservation | undefined,
-    signal: AbortSignal,
-    trace: TraceContext,
+    { request, claimed, context, reservation, signal, trace }: ClaimedReply,
   ): Promise<ReplyOutcome> {
-    const { app, conversation } = input;
+    const { app, conversation } = request;
     const { token } = conversation;
-    const poster = input.posterSocket;
+    const poster = request.posterSocket;
     const startedAt = Date.now();
     const measured = this.metrics.reply(conversation.channel);
     const userMessage = claimed.posted;
@@ -341,7 +329,7 @@ export class CompletionEngine implements EngineSeams {
     const emit = (type: string, data: unknown) => {
       if (type === RelayMessageType.completionStream) measured.firstText();
       ctx.relay.emit(token, type, data);
-      input.observe?.(type, data);
+      request.observe?.(type, data);
     };
     /** The poster's own socket learns the input was its own; everyone else that it came from elsewhere. */
     const emitInputAsync = (type: string) => {
@@ -380,9 +368,9 @@ export class CompletionEngine implements EngineSeams {
         history,
         userMessage,
         installed: claimed.installed,
-        model: input.model,
+        model: request.model,
         reservation,
-        instructions: input.instructions,
+        instructions: request.instructions,
         meter,
         usage: outcome.usage,
         signal: turnSignal,
@@ -415,7 +403,7 @@ export class CompletionEngine implements EngineSeams {
       last.usage = undefined;
     }
     try {
-      outcome.state = await this.finish(ctx, input, last, kept);
+      outcome.state = await this.finish(ctx, request, last, kept);
       if (last.usage && !last.usage.plan) {
         const { tokensPrompt, tokensCompletion } = last.usage.record;
         await this.spending.recordTokens(conversation.vendorId, tokensPrompt! + tokensCompletion!);
@@ -425,7 +413,7 @@ export class CompletionEngine implements EngineSeams {
       result = 'error';
       outcome.error = UNEXPECTED_ERROR_TEXT;
       const failure: NewMessage = { role: 'error', creator: 'system', message: UNEXPECTED_ERROR_TEXT };
-      outcome.state = await this.finish(ctx, input, { messages: [failure] }, kept).catch(
+      outcome.state = await this.finish(ctx, request, { messages: [failure] }, kept).catch(
         (storeErr: unknown) => {
           ctx.log.error({ err: storeErr }, 'could not store the error message');
           return this.release(ctx, conversation.vendorId, conversation.id).then((r) => r?.state);
@@ -447,19 +435,25 @@ export class CompletionEngine implements EngineSeams {
   /** The reply's last statement; answers the state as the lease was let go (undefined: not ours any more). */
   private async finish(
     ctx: AppContext,
-    input: CompletionInput,
+    request: ReplyRequest,
     last: { messages: NewMessage[]; usage?: FinalUsage },
     kept: (row: MessageRow) => void,
   ): Promise<unknown> {
-    const { vendorId, id } = input.conversation;
-    const done = await finishReply(ctx.db, vendorId, id, this.instanceId, last.messages, last.usage);
+    const { vendorId, id } = request.conversation;
+    const done = await finishReply(ctx.db, {
+      vendorId,
+      conversationId: id,
+      holder: this.instanceId,
+      stored: last.messages,
+      usage: last.usage,
+    });
     for (const row of done.messages) kept(row);
     return done.released?.state;
   }
 }
 
 /** What a reply's span says of it: ids and kinds, never the message or a token (docs/adr/0040-traces.md). */
-function replySpanAttributes({ app, conversation }: CompletionInput) {
+function replySpanAttributes({ app, conversation }: ReplyRequest) {
   return {
     'llmor.vendor.id': conversation.vendorId,
     'llmor.app.id': app.id,

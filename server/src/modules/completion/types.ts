@@ -103,8 +103,8 @@ export interface Turn {
   userMessage: MessageRow;
   /** The app's installed functions, read with the lease (the default tools). */
   installed?: InstalledFunctionRow[];
-  /** The app's completion model if the request read it with the app (null: none); undefined: not read. */
-  model?: VendorModelRow | null;
+  /** `ReplyRequest.model`: the app's completion model when the request read it with the app. */
+  model?: VendorModelRow;
   /** The request the reply was counted as, if it was sent through `startReply`. */
   reservation?: ReplyReservation;
   /** The caller's instructions for this reply (`withInstructions` places them after the app's prompt). */

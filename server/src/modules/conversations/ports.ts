@@ -1,13 +1,40 @@
 import type { AppContext } from '../../platform/context';
-import type { schema } from '../../platform/db';
 import type { AppRow, Identity, SessionPort } from '../../platform/http/identity';
 import type { TraceContext } from '../../platform/tracing';
 import type { PlanTerms, ReplyTerms } from '../billing/service';
+import type { VendorModelRow } from '../models/repo';
 import type { Caller, ClientCaller, EmbedCaller } from './access';
 import type { ConversationRow, MessageRow } from './repo';
 
 export type { AppRow };
-export type VendorModelRow = typeof schema.vendorModels.$inferSelect;
+
+/**
+ * One reply, as the channel that received the user's message asks it of the engine (`replies.start`):
+ * declared once, read from `startReply` to the responders. It is declared here, below the completion
+ * module that answers it, because conversations may not import completion (docs/ARCHITECTURE.md).
+ * An optional field is absent when it does not apply or is not known; no field uses null.
+ */
+export interface ReplyRequest {
+  app: AppRow;
+  conversation: ConversationRow;
+  /** The user's message. */
+  content: string;
+  /** socket.id of the poster's relay connection (header X-Relay-Socket): it learns the input was its own. */
+  posterSocket?: string;
+  /** Also hears the reply's room events (text chunks, tool calls, debug, end). */
+  observe?: ReplyObserver;
+  /** Count the reply's request against these terms in its first write; its tokens count in that period (docs/adr/0046). */
+  reserve?: ReplyTerms;
+  /** The caller's own instructions for this reply only, read after the app's prompt (ADR 0024). */
+  instructions?: string;
+  /**
+   * The app's completion model when the request read it with the app; absent, the responder reads it by
+   * the app's `completionVendorModelId` (an app without one has none).
+   */
+  model?: VendorModelRow;
+  /** The trace of the request that sent the message: the reply's span goes under it (tracing on). */
+  trace?: TraceContext;
+}
 
 /**
  * What a reply did, as the engine answers it, so callers need not read it back (docs/adr/0026).
@@ -44,24 +71,7 @@ export interface ConversationPorts {
      * a conflict at once if a reply already runs in this conversation; rejects with the plan's refusal
      * (402), or a conflict if another instance's reply holds the lease, before anything is stored or sent.
      */
-    start(
-      ctx: AppContext,
-      input: {
-        app: AppRow;
-        conversation: ConversationRow;
-        content: string;
-        posterSocket?: string;
-        observe?: ReplyObserver;
-        /** Count the reply's request against these terms in its first write; its tokens count in that period. */
-        reserve?: ReplyTerms;
-        /** The caller's instructions for this reply only, read after the app's prompt. */
-        instructions?: string;
-        /** The app's completion model, when the caller read it with the app (null: it has none). */
-        model?: VendorModelRow | null;
-        /** The sending request's trace: the reply's span goes under it (tracing on). */
-        trace?: TraceContext;
-      },
-    ): Promise<ReplyOutcome>;
+    start(ctx: AppContext, request: ReplyRequest): Promise<ReplyOutcome>;
     /** Stops every running reply (server shutdown). */
     close(): Promise<void>;
   };

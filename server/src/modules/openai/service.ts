@@ -179,12 +179,13 @@ async function runReply(
         if (type === RelayMessageType.completionStream) onText((data as { chunk: string }).chunk);
       }
     : undefined;
-  const { done } = await startReply(ctx, request.caller, conversation, content, {
-    app,
-    model,
-    plan,
+  const { done } = await startReply(ctx, {
+    caller: request.caller,
+    conversation,
+    content,
+    read: { app, model, plan },
     observe,
-    ...(request.instructions ? { instructions: request.instructions } : {}),
+    instructions: request.instructions,
     trace: request.trace,
   });
   const outcome = await done;
