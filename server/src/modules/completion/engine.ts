@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ErrorCode, RelayMessageType } from '@llmor/contracts';
+import { ErrorCode } from '@llmor/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../platform/context';
@@ -7,8 +7,8 @@ import { conflict, paymentRequired } from '../../platform/errors';
 import type { Metrics } from '../../platform/metrics';
 import type { RelayHub } from '../../platform/relay/hub';
 import { annotateSpan, inSpan, type TraceContext } from '../../platform/tracing';
-import type { ReplyOutcome, ReplyRequest, ReplyReservation } from '../conversations/ports';
-import { presentMessage } from '../conversations/present';
+import type { ReplyEvent, ReplyOutcome, ReplyRequest, ReplyReservation } from '../conversations/ports';
+import { RelaySink } from '../conversations/relay-sink';
 import {
   insertMessage,
   type MessageRow,
@@ -305,7 +305,6 @@ export class CompletionEngine implements EngineSeams {
   ): Promise<ReplyOutcome> {
     const { app, conversation } = request;
     const { token } = conversation;
-    const poster = request.posterSocket;
     const startedAt = Date.now();
     const measured = this.metrics.reply(conversation.channel);
     const userMessage = claimed.posted;
@@ -326,15 +325,11 @@ export class CompletionEngine implements EngineSeams {
     };
     /** What the reply's last statement stores with the lease's release (`finishReply`). */
     const last: { messages: NewMessage[]; usage?: FinalUsage } = { messages: [] };
-    const emit = (type: string, data: unknown) => {
-      if (type === RelayMessageType.completionStream) measured.firstText();
-      ctx.relay.emit(token, type, data);
-      request.observe?.(type, data);
-    };
-    /** The poster's own socket learns the input was its own; everyone else that it came from elsewhere. */
-    const emitInputAsync = (type: string) => {
-      ctx.relay.emit(token, type, { input_async: true }, { except: poster });
-      if (poster) ctx.relay.emit(token, type, { input_async: false }, { only: poster });
+    // The conversation's room first, then the request's own sinks.
+    const sinks = [new RelaySink(this.relay, token, request.posterSocket), ...(request.sinks ?? [])];
+    const emit = (event: ReplyEvent) => {
+      if (event.kind === 'text') measured.firstText();
+      for (const sink of sinks) sink.event(event);
     };
 
     const timeoutMs = ctx.config.COMPLETION_TIMEOUT_MS;
@@ -349,13 +344,8 @@ export class CompletionEngine implements EngineSeams {
     timer.unref();
     const turnSignal = AbortSignal.any([signal, timeout.signal]);
 
-    emitInputAsync(RelayMessageType.completionStarted);
-    ctx.relay.emit(
-      token,
-      RelayMessageType.userInput,
-      { message: presentMessage(userMessage) },
-      { except: poster },
-    );
+    emit({ kind: 'started' });
+    emit({ kind: 'user_input', message: userMessage });
     let result: Parameters<typeof measured.end>[0] = 'ok';
     try {
       const history = contextWindow([...context.messages, userMessage]);
@@ -376,7 +366,8 @@ export class CompletionEngine implements EngineSeams {
         signal: turnSignal,
         trace,
         emit,
-        debug: (data) => emit(RelayMessageType.debug, data),
+        debug: (data) => emit({ kind: 'debug', data }),
+        custom: (type, data) => emit({ kind: 'custom', type, data }),
         store,
         conclude: (message, usage) => {
           last.messages.push(message);
@@ -423,9 +414,9 @@ export class CompletionEngine implements EngineSeams {
       clearTimeout(timer);
       measured.end(result);
       annotateSpan(trace, { 'llmor.reply.outcome': result }, outcome.error ?? undefined);
-      emit(RelayMessageType.debug, { took_ms: Date.now() - startedAt });
-      emitInputAsync(RelayMessageType.completionFinished);
-      emit(RelayMessageType.completionEnded, {});
+      emit({ kind: 'debug', data: { took_ms: Date.now() - startedAt } });
+      emit({ kind: 'finished' });
+      emit({ kind: 'ended' });
     }
     // What this reply stored, so the next one reads nothing new (or only what others stored since).
     this.contexts.append(conversation.vendorId, conversation.id, context, outcome.messages);

@@ -26,7 +26,7 @@
  * streamed as one `completion_stream` chunk and stored as the assistant message. A failed run (any status
  * but 1) becomes an error-role message such as `Line 3: attempt to index a nil value (local 'x')`.
  */
-import { isPlainObject, RelayMessageType, SEARCH_K_MAX } from '@llmor/contracts';
+import { isPlainObject, SEARCH_K_MAX } from '@llmor/contracts';
 import { getConversationState } from '../conversations/state';
 import { type InstalledFunctionRow, listInstalledFunctions } from '../functions/repo';
 import {
@@ -141,7 +141,7 @@ function functionsHost(
       const input = args ?? {};
       if (!isPlainObject(input)) throw new Error(`${name}: the arguments must be a table (a JSON object)`);
       const id = `silicon_${turn.userMessage.id}_${++seq}`;
-      turn.emit(RelayMessageType.functionCallBegin, { id, name: fn.functionKey, arguments: input });
+      turn.emit({ kind: 'tool_call_begin', id, name: fn.functionKey, arguments: input });
       const { result: r } = await runAndStore(turn.ctx, fn, {
         code: fn.code,
         arguments: input,
@@ -151,7 +151,8 @@ function functionsHost(
         pool: nestedSiliconPool(),
         trace: turn.trace,
       });
-      turn.emit(RelayMessageType.functionCallEnd, {
+      turn.emit({
+        kind: 'tool_call_end',
         id,
         name: fn.functionKey,
         result: r.status === 1 ? (r.result ?? null) : { error: failureText(r) },
@@ -200,7 +201,7 @@ export const siliconResponder: Responder = async (replyTurn) => {
     listInstalledFunctions(ctx.db, app.vendorId, app.id),
     getConversationState(ctx, target),
   ]);
-  const common = () => baseHost({ ctx, target, emit: turn.emit });
+  const common = () => baseHost({ ctx, target, emit: turn.custom });
   const host = guarded(
     {
       ...common(),
@@ -264,6 +265,6 @@ export const siliconResponder: Responder = async (replyTurn) => {
   if (r.status !== 1) throw new ReplyError(failureText(r));
   const reply = replyText(r.result);
   if (reply === null) return;
-  if (reply !== '') turn.emit(RelayMessageType.completionStream, { chunk: reply });
+  if (reply !== '') turn.emit({ kind: 'text', chunk: reply });
   turn.conclude({ role: 'assistant', creator: 'system', message: reply });
 };

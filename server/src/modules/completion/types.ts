@@ -1,7 +1,7 @@
 import type { DocumentSource, SearchHit } from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
 import type { TraceContext } from '../../platform/tracing';
-import type { ReplyReservation, SpendingPort } from '../conversations/ports';
+import type { ReplyEvent, ReplyReservation, SpendingPort } from '../conversations/ports';
 import type { ConversationRow, MessageRow, NewMessage } from '../conversations/repo';
 import type { InstalledFunctionRow } from '../functions/repo';
 import type { ChatModel, ToolCall, ToolSpec } from '../models/providers/types';
@@ -20,6 +20,7 @@ export interface ToolContext {
   signal: AbortSignal;
   /** The reply's trace: the tool's span goes under it. */
   trace?: TraceContext;
+  /** A message of the script's own to the conversation's room (Lua `relay.emit`). */
   emit(type: string, data: unknown): void;
 }
 
@@ -116,10 +117,12 @@ export interface Turn {
   signal: AbortSignal;
   /** The reply's span context: provider calls, tool runs and searches go under it (tracing on). */
   trace: TraceContext;
-  /** Sends a relay `message` to everyone in the conversation's room. */
-  emit(type: string, data: unknown): void;
-  /** Merges into the debug data the console shows (a relay `debug` event). */
+  /** Tells the reply's sinks (its conversation's room first) what the reply does. */
+  emit(event: ReplyEvent): void;
+  /** Merges into the debug data the console shows (a `debug` event). */
   debug(data: Record<string, unknown>): void;
+  /** A script's own message to the room (a `custom` event; what a tool's `emit` sends). */
+  custom(type: string, data: unknown): void;
   store(message: NewMessage): Promise<MessageRow>;
   /**
    * The reply's last message and its last model request's usage: stored when the responder returns, in

@@ -21,8 +21,8 @@ export interface ReplyRequest {
   content: string;
   /** socket.id of the poster's relay connection (header X-Relay-Socket): it learns the input was its own. */
   posterSocket?: string;
-  /** Also hears the reply's room events (text chunks, tool calls, debug, end). */
-  observe?: ReplyObserver;
+  /** Also hear the reply's events, after its conversation's room (the OpenAI stream; docs/flows.md). */
+  sinks?: readonly ReplySink[];
   /** Count the reply's request against these terms in its first write; its tokens count in that period (docs/adr/0046). */
   reserve?: ReplyTerms;
   /** The caller's own instructions for this reply only, read after the app's prompt (ADR 0024). */
@@ -52,8 +52,38 @@ export interface ReplyOutcome {
   state?: unknown;
 }
 
-/** Sees every relay event of one reply as it is published (the OpenAI-compatible endpoint streams them). */
-export type ReplyObserver = (type: string, data: unknown) => void;
+/**
+ * What a reply says as it runs, in order, to each of its sinks (docs/flows.md): the engine's one event
+ * type. Every reply begins with `started` and `user_input` and ends with `finished` then `ended`, whatever
+ * happened; a failed reply's error is in its outcome. The relay sink (`relay-sink.ts`) is the only one that
+ * knows the relay's message types.
+ */
+export type ReplyEvent =
+  /** The reply began, before any model request. */
+  | { kind: 'started' }
+  /** The user's message as stored: the room hears it (the poster already has it). */
+  | { kind: 'user_input'; message: MessageRow }
+  /** A piece of the answer's text, as the model streams it. */
+  | { kind: 'text'; chunk: string }
+  /** A tool call of the model (or a silicon script's function call), before it runs. */
+  | { kind: 'tool_call_begin'; id: string; name: string; arguments: unknown }
+  /** The call's result; `status` 1 success, negative failures (docs/reference/api.md "Functions"). */
+  | { kind: 'tool_call_end'; id: string; name: string; result: unknown; status: number }
+  /** A round of tool calls is done: the model is asked again. */
+  | { kind: 'iteration'; iteration: number }
+  /** Debug data the console shows (model, tokens, passages, timings), merged into what it has. */
+  | { kind: 'debug'; data: Record<string, unknown> }
+  /** A script's own message (Lua `relay.emit(type, data)`): any type but the engine's. */
+  | { kind: 'custom'; type: string; data: unknown }
+  /** The reply's answer (or its error) is stored. */
+  | { kind: 'finished' }
+  /** Nothing more comes. */
+  | { kind: 'ended' };
+
+/** Hears every event of one reply, synchronously and in order; it runs inside the reply, so never throws. */
+export interface ReplySink {
+  event(event: ReplyEvent): void;
+}
 
 /**
  * What conversations need from modules above them, provided by the composition root (`app.ts`): the

@@ -215,7 +215,7 @@ export const gatewayTimeout = (seconds: number) =>
 export interface ReplySend
   extends Pick<
     ReplyRequest,
-    'conversation' | 'content' | 'posterSocket' | 'observe' | 'instructions' | 'trace'
+    'conversation' | 'content' | 'posterSocket' | 'sinks' | 'instructions' | 'trace'
   > {
   caller: Caller;
   /**
@@ -244,7 +244,7 @@ export async function startReply(
     conversation,
     content: send.content,
     posterSocket: send.posterSocket,
-    observe: send.observe,
+    sinks: send.sinks,
     reserve,
     instructions: send.instructions,
     model: known?.model ?? undefined,
