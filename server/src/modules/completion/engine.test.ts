@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { schema } from '../../platform/db';
 import { AppError } from '../../platform/errors';
 import { createTestServer, makeVendor, type TestServer } from '../../test/harness';
+import type { ReplySink } from '../conversations/ports';
 import { listMessages, type MessageRow } from '../conversations/repo';
 import { ProviderError } from '../models/providers/types';
 import type { VendorRow } from '../vendors/repo';
@@ -100,6 +101,24 @@ const msg = (role: string, message: string | null, extra: Record<string, unknown
 });
 
 describe('completion engine', () => {
+  it("tells the request's own sinks every typed event of the reply, in order, after the room", async () => {
+    useModel([[text('Hel'), text('lo'), finish()]]);
+    const { app, conversation } = await setup();
+    const heard: string[] = [];
+    let roomHeard = 0;
+    const sink: ReplySink = {
+      event: (event) => {
+        // The room (the relay sink) heard each event first.
+        const room = relay.of(conversation.token).length;
+        expect(room, event.kind).toBeGreaterThan(roomHeard);
+        roomHeard = room;
+        if (event.kind !== 'debug') heard.push(event.kind === 'text' ? `text ${event.chunk}` : event.kind);
+      },
+    };
+    await server.ctx.completion.start(server.ctx, { app, conversation, content: 'Hi', sinks: [sink] });
+    expect(heard).toEqual(['started', 'user_input', 'text Hel', 'text lo', 'finished', 'ended']);
+  });
+
   it('streams text in order, stores user and assistant messages and builds the chat input', async () => {
     const model = useModel([[text('Hel'), text('lo'), text(''), text('!'), finish()]]);
     const { conversation, send, stored } = await setup({
