@@ -56,7 +56,7 @@ export interface Passage {
 }
 
 /**
- * What replies know: the app's datastores (the datastores module implements it; wired in app.ts). Each
+ * What replies know: the app's datastores (the datastores module's `ReplyKnowledge`, given to the engine in start/context.ts). Each
  * query embedding is a provider call of the reply, admitted and counted by its `meter` (ADR 0021).
  */
 export interface KnowledgePort {

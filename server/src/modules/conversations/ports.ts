@@ -86,7 +86,7 @@ export interface ReplySink {
 }
 
 /**
- * What conversations need from modules above them, provided by the composition root (`app.ts`): the
+ * What conversations need from modules above them, provided by the composition root (`start/context.ts`): the
  * apps they belong to and the engine that answers them. Conversations import neither, so the module
  * graph stays acyclic (completion and functions build on conversations, not the other way round).
  */
