@@ -56,8 +56,9 @@ export interface Passage {
 }
 
 /**
- * What replies know: the app's datastores (the datastores module's `ReplyKnowledge`, given to the engine in start/context.ts). Each
- * query embedding is a provider call of the reply, admitted and counted by its `meter` (ADR 0021).
+ * What replies know: the app's datastores (the datastores module's `ReplyKnowledge`, given to the engine in
+ * start/context.ts). Each query embedding is a provider call of the reply, admitted and counted by its
+ * `meter` (ADR 0021).
  */
 export interface KnowledgePort {
   /** The best `k` passages for `query` across the named datastores of the app (all when `names` is null). */
