@@ -87,8 +87,9 @@ export interface ReplySink {
 
 /**
  * What conversations need from modules above them, provided by the composition root
- * (`start/context.ts`): the apps they belong to and the engine that answers them. Conversations import neither, so the module
- * graph stays acyclic (completion and functions build on conversations, not the other way round).
+ * (`start/context.ts`): the apps they belong to and the engine that answers them. Conversations import
+ * neither, so the module graph stays acyclic (completion and functions build on conversations, not the
+ * other way round).
  */
 export interface ConversationPorts {
   apps: {
