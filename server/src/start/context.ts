@@ -39,7 +39,7 @@ export interface ContextOptions {
   /** The conversation rooms' publisher (default a hub on this app's socket.io; tests record it). */
   relay?: RelayHub;
   /** The completion engine's replaceable parts (tests' fakes); the rest of its collaborators are the server's. */
-  engine?: Partial<Pick<EngineOptions, 'resolveModel' | 'tools' | 'responders'>>;
+  engine?: Partial<Pick<EngineOptions, 'resolveModel' | 'tools'>>;
   now?: () => number;
 }
 

@@ -109,8 +109,6 @@ export interface EngineOptions {
   tools?: ToolProvider;
   /** Installed model → ChatModel; default the models module's providers, one client per model. */
   resolveModel?: ModelResolver;
-  /** One responder per app type (silicon plugs in here); default chat, oneshot and silicon. */
-  responders?: Record<string, Responder>;
 }
 
 /** Without billing (engine tests) calls and tokens count nowhere. */
@@ -121,6 +119,7 @@ const countedNowhere: EngineSeams['spending'] = {
     paymentRequired('The plan allows no more requests this period.', ErrorCode.USAGE_LIMIT_REACHED),
 };
 
+/** One responder per app type (a strategy per type; silicon plugs in here). */
 const RESPONDERS: Record<string, Responder> = {
   chatbot: chatResponder,
   generic: chatResponder,
@@ -130,8 +129,9 @@ const RESPONDERS: Record<string, Responder> = {
 
 /**
  * Answers user messages. One reply at a time per conversation, on any instance (a map in this process,
- * a lease on the conversation row across processes): a second send while one runs answers 409. Every reply ends with `completion.finished` + `completion.ended`, whatever
- * happened, and is bounded by `COMPLETION_TIMEOUT_MS`, which aborts the provider request.
+ * a lease on the conversation row across processes): a second send while one runs answers 409. Every
+ * reply ends with its `finished` and `ended` events, whatever happened, and is bounded by
+ * `COMPLETION_TIMEOUT_MS`, which aborts the provider request.
  *
  * Its collaborators (`EngineOptions`) are given to the constructor and fixed from then on: a test passes
  * its fakes through `createTestServer`.
@@ -139,12 +139,11 @@ const RESPONDERS: Record<string, Responder> = {
 export class CompletionEngine implements EngineSeams {
   /** Replies and provider calls as `/metrics` shows them (docs/adr/0035-metrics.md). */
   readonly metrics: CompletionMetrics;
-  readonly relay: RelayHub;
+  private readonly relay: RelayHub;
   readonly resolveModel: ModelResolver;
   readonly tools: ToolProvider;
   readonly knowledge: KnowledgePort;
   readonly spending: EngineSeams['spending'];
-  private readonly responders: Record<string, Responder>;
   /** This process's id on the reply leases it holds (ADR 0025). */
   readonly instanceId: string = randomUUID();
   /** Each conversation's context as its last reply here left it (docs/adr/0050). */
@@ -162,7 +161,6 @@ export class CompletionEngine implements EngineSeams {
     this.tools = opts.tools ?? functionTools;
     this.knowledge = opts.knowledge ?? noKnowledge;
     this.spending = opts.spending ?? countedNowhere;
-    this.responders = opts.responders ?? RESPONDERS;
   }
 
   isRunning(conversationId: number): boolean {
@@ -381,7 +379,7 @@ export class CompletionEngine implements EngineSeams {
         },
       };
       turn.debug({ app_type: app.type });
-      const responder = this.responders[app.type];
+      const responder = RESPONDERS[app.type];
       if (!responder) throw new ReplyError(`Apps of type '${app.type}' cannot answer messages.`);
       await responder(turn);
     } catch (err) {
