@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeAccessToken, RELAY_PATH, type RelayAuth, signingMessage } from '@llmor/contracts';
 import { loadConfig } from '@llmor/server/platform/config';
-import { type RunningServer, startServer } from '@llmor/server/server';
+import { type RunningServer, type StartOptions, startServer } from '@llmor/server/server';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -23,10 +23,14 @@ export interface Console {
 }
 
 /**
- * `extra` adds configuration (e.g. a fake outside service's URL). `E2E_WEB_DIST` serves a console built
- * elsewhere (one build per checkout at a time: `vite build` empties its output folder).
+ * `extra` adds configuration (e.g. a fake outside service's URL); `engine` the completion engine's fakes (a
+ * slowed model). `E2E_WEB_DIST` serves a console built elsewhere (one build per checkout at a time:
+ * `vite build` empties its output folder).
  */
-export async function startConsole(extra: Record<string, string> = {}): Promise<Console> {
+export async function startConsole(
+  extra: Record<string, string> = {},
+  engine?: StartOptions['engine'],
+): Promise<Console> {
   const dataDir = mkdtempSync(join(tmpdir(), 'llmor-e2e-'));
   const env = {
     DATA_DIR: dataDir,
@@ -38,14 +42,14 @@ export async function startConsole(extra: Record<string, string> = {}): Promise<
     ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),
     ...extra,
   };
-  const server = await startServer(loadConfig({ ...env, PORT: '0' }));
+  const server = await startServer(loadConfig({ ...env, PORT: '0' }), { engine });
   const console: Console = {
     server,
     url: server.url,
     restart: async () => {
       const port = new URL(console.url).port;
       await console.server.close();
-      console.server = await startServer(loadConfig({ ...env, PORT: port }));
+      console.server = await startServer(loadConfig({ ...env, PORT: port }), { engine });
     },
     close: async () => {
       await console.server.close();

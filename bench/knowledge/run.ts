@@ -183,8 +183,10 @@ try {
   t1 = performance.now();
   await ranked(new VectorIndexes(ctx.database), 0);
   const coldSearch = performance.now() - t1;
-  await searchDatastore(ctx, vendor!.id, row, queries[0]!, 10); // warm-up
-  const hybrid = await timeEach(queries, (q) => searchDatastore(ctx, vendor!.id, row, q, 10));
+  const search = (query: string) =>
+    searchDatastore(ctx, { vendorId: vendor!.id, datastore: row, query, k: 10 });
+  await search(queries[0]!); // warm-up
+  const hybrid = await timeEach(queries, search);
   const engine = await timeEach(
     queries.map((_, i) => i),
     (i) => ranked(ctx.vectorIndexes, i),

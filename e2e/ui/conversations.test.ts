@@ -22,10 +22,12 @@ let appId: number;
 let vendorId: number;
 
 beforeAll(async () => {
-  app = await startConsole();
-  browser = await launchBrowser();
   // The offline demo model streams word by word; slow it a little so a browser can watch the reply grow.
-  app.server.ctx.completion.resolveModel = (ctx, row) => chatModelFor(ctx, row, { demoChunkDelayMs: 120 });
+  app = await startConsole(
+    {},
+    { resolveModel: (ctx, row) => chatModelFor(ctx, row, { demoChunkDelayMs: 120 }) },
+  );
+  browser = await launchBrowser();
 
   ({ appId, vendorId } = await installDemoChatbot(await signedClient(app.url, 'demo')));
 });

@@ -69,10 +69,12 @@ const embedConversations = async () =>
   app.server.ctx.db.select().from(schema.conversations).where(eq(schema.conversations.channel, 'embed'));
 
 beforeAll(async () => {
-  app = await startConsole();
-  browser = await launchBrowser();
   // The offline demo model streams word by word; slow it so the widget's growing reply can be watched.
-  app.server.ctx.completion.resolveModel = (ctx, row) => chatModelFor(ctx, row, { demoChunkDelayMs: 100 });
+  app = await startConsole(
+    {},
+    { resolveModel: (ctx, row) => chatModelFor(ctx, row, { demoChunkDelayMs: 100 }) },
+  );
+  browser = await launchBrowser();
   ({ appId, vendorId } = await installDemoChatbot(await signedClient(app.url, 'demo')));
   hosts.allowed = await startHostPage();
   hosts.refused = await startHostPage();

@@ -1,8 +1,8 @@
-import { VERSION } from './app';
 import { loadConfig } from './platform/config';
 import { startTracing } from './platform/tracing';
 import type { SeedResult } from './seed';
 import { startServer } from './server';
+import { VERSION } from './start/version';
 import { startupFailure } from './startup';
 
 /** The admin sign-in line, printed as soon as the seed ran (before listening can fail). */

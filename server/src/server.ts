@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { RedisClientType } from 'redis';
-import { buildApp, type ServerContext } from './app';
+import { type BuildOptions, buildApp, type ServerContext } from './app';
 import { prepareVectorStore } from './modules/datastores/vectors';
 import { closeSiliconPools } from './modules/functions/sandbox';
 import { type Config, linkBaseUrl, redisNamespace } from './platform/config';
@@ -20,14 +20,15 @@ export interface RunningServer {
 }
 
 /** Opens the database, migrates, seeds and serves the chosen roles. Used by main.ts, e2e and bench. */
-export async function startServer(
-  config: Config,
-  opts: {
-    now?: () => number;
-    /** Told the seed's outcome at once, before anything else can fail (a generated password is shown once). */
-    onSeeded?: (result: SeedResult) => void;
-  } = {},
-): Promise<RunningServer> {
+export interface StartOptions {
+  now?: () => number;
+  /** Told the seed's outcome at once, before anything else can fail (a generated password is shown once). */
+  onSeeded?: (result: SeedResult) => void;
+  /** The completion engine's replaceable parts (browser journeys slow the demo model). */
+  engine?: BuildOptions['engine'];
+}
+
+export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
@@ -54,6 +55,7 @@ export async function startServer(
       secretBox: new SecretBox(loadEncryptionKey(config)),
       serveWeb: config.ROLES.includes('api'),
       now: opts.now,
+      engine: opts.engine,
     });
     if (redis && sharedLimits) {
       logRedisState(redis, app.log, 'rate limits');

@@ -6,7 +6,7 @@ import { encodeAccessToken, RELAY_PATH, type RelayAuth, signingMessage } from '@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { buildApp, type ServerContext } from '../app';
+import { type BuildOptions, buildApp, type ServerContext } from '../app';
 import { type AppRow, insertApp } from '../modules/apps/repo';
 import { insertUser, type UserRow } from '../modules/auth/repo';
 import { type FunctionRow, insertFunction } from '../modules/functions/repo';
@@ -59,7 +59,13 @@ const TEST_ROLES = 'api,relay';
 /** The fakes of outside services listen on loopback; tests of the outbound guard set their own list. */
 const TEST_OUTBOUND_ALLOW = '127.0.0.1';
 
-export async function createTestServer(opts: { env?: Record<string, string> } = {}): Promise<TestServer> {
+/**
+ * `relay` and `engine`: the fakes a suite's server is built with (a recording relay, scripted models,
+ * fake tools); a test never swaps a service of a running server.
+ */
+export async function createTestServer(
+  opts: { env?: Record<string, string> } & Pick<BuildOptions, 'relay' | 'engine'> = {},
+): Promise<TestServer> {
   const baseUrl = process.env.DATABASE_URL;
   const pgdb = baseUrl ? await freshPostgresUrl(baseUrl) : null;
   const config = loadConfig({
@@ -81,6 +87,8 @@ export async function createTestServer(opts: { env?: Record<string, string> } = 
     secretBox: new SecretBox(Buffer.alloc(32, 7)),
     serveWeb: false,
     now: () => Date.now() + clock.offsetSeconds * 1000,
+    relay: opts.relay,
+    engine: opts.engine,
   });
   await app.ready();
   return {
@@ -243,10 +251,15 @@ export interface ListeningTestServer extends TestServer {
  * A test server listening on a real port (0 = any free one), for socket.io clients. With `databaseUrl`
  * it joins that database (a second instance sharing the first one's data; the owner drops it);
  * otherwise it makes its own like createTestServer. `env` adds configuration (e.g. REDIS_URL);
- * `relayPresence` shortens the relay presence's heartbeat and timeout.
+ * `relayPresence` shortens the relay presence's heartbeat and timeout; `relay` and `engine` as for
+ * createTestServer.
  */
 export async function createListeningTestServer(
-  opts: { databaseUrl?: string; env?: Record<string, string>; relayPresence?: PresenceTiming } = {},
+  opts: {
+    databaseUrl?: string;
+    env?: Record<string, string>;
+    relayPresence?: PresenceTiming;
+  } & Pick<BuildOptions, 'relay' | 'engine'> = {},
 ): Promise<ListeningTestServer> {
   const baseUrl = process.env.DATABASE_URL;
   const pgdb = opts.databaseUrl || !baseUrl ? null : await freshPostgresUrl(baseUrl);
@@ -270,6 +283,8 @@ export async function createListeningTestServer(
       serveWeb: false,
       now: () => Date.now() + clock.offsetSeconds * 1000,
       relayPresence: opts.relayPresence,
+      relay: opts.relay,
+      engine: opts.engine,
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();

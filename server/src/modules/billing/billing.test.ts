@@ -25,10 +25,8 @@ let providerCalls = 0;
 
 /** Every model request answers "ok" with 10 + 5 tokens, and is counted. */
 function countingModel() {
-  server.ctx.completion.resolveModel = () => {
-    providerCalls++;
-    return new ScriptedModel([[text('ok'), finish({ promptTokens: 10, completionTokens: 5 })]]);
-  };
+  providerCalls++;
+  return new ScriptedModel([[text('ok'), finish({ promptTokens: 10, completionTokens: 5 })]]);
 }
 
 async function snapshot(): Promise<string> {
@@ -71,10 +69,9 @@ const assign = (vendorId: number, planId: number, quantity?: number) =>
   });
 
 beforeAll(async () => {
-  server = await createTestServer();
+  server = await createTestServer({ engine: { resolveModel: countingModel } });
   const su = await makeUser(server.ctx, { isSu: true });
   admin = await Client.signedIn(server.app, su.email, su.password);
-  countingModel();
 });
 afterAll(async () => {
   await server?.close();

@@ -31,14 +31,12 @@ describe.runIf(Boolean(DATABASE_URL))('requests limit across two instances (Post
   let providerCalls = 0;
 
   beforeAll(async () => {
-    a = await createListeningTestServer();
-    b = await createListeningTestServer({ databaseUrl: a.databaseUrl });
-    for (const server of [a, b]) {
-      server.ctx.completion.resolveModel = () => {
-        providerCalls++;
-        return new ScriptedModel([[text('ok'), finish()]]);
-      };
-    }
+    const resolveModel = () => {
+      providerCalls++;
+      return new ScriptedModel([[text('ok'), finish()]]);
+    };
+    a = await createListeningTestServer({ engine: { resolveModel } });
+    b = await createListeningTestServer({ databaseUrl: a.databaseUrl, engine: { resolveModel } });
   });
   afterAll(async () => {
     await b?.close();

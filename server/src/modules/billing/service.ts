@@ -142,50 +142,64 @@ export interface ReplyTerms {
   limits: Pick<PlanLimits, 'requests' | 'tokens'>;
 }
 
-export async function replyTerms(
-  ctx: AppContext,
-  vendorId: number,
-  /** The plan in force when the request read it with its other rows (`planTermsQuery`). */
-  terms?: PlanTerms | null,
-): Promise<ReplyTerms> {
-  const { period, limits } =
-    terms === undefined ? await billingState(ctx, vendorId) : termsState(terms, new Date());
-  return { period, limits: { requests: limits.requests, tokens: limits.tokens } };
-}
-
-/** The refusal (402 code 60) of a reply whose request its terms did not allow. */
-export const refusedReply = (ctx: AppContext, vendorId: number, { period, limits }: ReplyTerms) =>
-  usedUp(ctx, vendorId, period, limits);
-
 /**
- * Counts one more provider call of a running reply (ADR 0021) as a request, by the same statement and
- * rule as a reply's first write, in the reply's period: a call is refused (402 code 60) once the requests are
- * used up or the tokens used reach the limit, before the provider is asked.
+ * The plan as replies meet it: the conversations' `SpendingPort` and the completion engine's spending,
+ * this object itself (the server builds one).
  */
-export async function reserveCall(
-  ctx: AppContext,
-  vendorId: number,
-  reservation?: Reservation,
-): Promise<void> {
-  const { period, limits } = await billingState(ctx, vendorId);
-  const counted = reservation ? { start: reservation.periodStart, end: period.end } : period;
-  if (await reserveRequest(ctx.db, vendorId, counted.start, limits)) return;
-  throw await usedUp(ctx, vendorId, counted, limits);
-}
+export class ReplySpending {
+  constructor(private readonly ctx: AppContext) {}
 
-/**
- * Refuses (402 code 60, the text `refusedReply` answers) when the period's requests or tokens are used up,
- * counting nothing: a conversation is not opened for a send the plan would refuse.
- */
-export async function assertReplyRoom(ctx: AppContext, vendorId: number): Promise<void> {
-  const { period, limits } = await billingState(ctx, vendorId);
-  if (limits.requests === null && limits.tokens === null) return;
-  const used = await readUsage(ctx.db, vendorId, period.start);
-  // The rule of `reserveRequest`: room while both counts are below their limits.
-  const full =
-    (limits.requests !== null && used.requests >= limits.requests) ||
-    (limits.tokens !== null && used.tokens >= limits.tokens);
-  if (full) throw await usedUp(ctx, vendorId, period, limits);
+  async replyTerms(
+    vendorId: number,
+    /** The plan in force when the request read it with its other rows (`planTermsQuery`). */
+    terms?: PlanTerms | null,
+  ): Promise<ReplyTerms> {
+    const { period, limits } =
+      terms === undefined ? await billingState(this.ctx, vendorId) : termsState(terms, new Date());
+    return { period, limits: { requests: limits.requests, tokens: limits.tokens } };
+  }
+
+  /** The refusal (402 code 60) of a reply whose request its terms did not allow. */
+  refusedReply(vendorId: number, { period, limits }: ReplyTerms): Promise<Error> {
+    return usedUp(this.ctx, vendorId, period, limits);
+  }
+
+  /**
+   * Counts one more provider call of a running reply (ADR 0021) as a request, by the same statement and
+   * rule as a reply's first write, in the reply's period: a call is refused (402 code 60) once the requests
+   * are used up or the tokens used reach the limit, before the provider is asked.
+   */
+  async reserveCall(vendorId: number, reservation?: Reservation): Promise<void> {
+    const { period, limits } = await billingState(this.ctx, vendorId);
+    const counted = reservation ? { start: reservation.periodStart, end: period.end } : period;
+    if (await reserveRequest(this.ctx.db, vendorId, counted.start, limits)) return;
+    throw await usedUp(this.ctx, vendorId, counted, limits);
+  }
+
+  /**
+   * Refuses (402 code 60, the text `refusedReply` answers) when the period's requests or tokens are used
+   * up, counting nothing: a conversation is not opened for a send the plan would refuse.
+   */
+  async assertReplyRoom(vendorId: number): Promise<void> {
+    const { period, limits } = await billingState(this.ctx, vendorId);
+    if (limits.requests === null && limits.tokens === null) return;
+    const used = await readUsage(this.ctx.db, vendorId, period.start);
+    // The rule of `reserveRequest`: room while both counts are below their limits.
+    const full =
+      (limits.requests !== null && used.requests >= limits.requests) ||
+      (limits.tokens !== null && used.tokens >= limits.tokens);
+    if (full) throw await usedUp(this.ctx, vendorId, period, limits);
+  }
+
+  /**
+   * Adds a reply's tokens to the period its request was reserved in (no second look at the plan on the
+   * reply's path), else to the current period.
+   */
+  async recordTokens(vendorId: number, tokens: number, reservation?: Reservation): Promise<void> {
+    if (tokens <= 0) return;
+    const periodStart = reservation?.periodStart ?? (await billingState(this.ctx, vendorId)).period.start;
+    await addTokens(this.ctx.db, vendorId, periodStart, tokens);
+  }
 }
 
 /** The refusal of a request past the plan: which limit is used up and when the period ends. */
@@ -201,21 +215,6 @@ async function usedUp(
       ? message('usedUpTokens', { count: limits.tokens, date: day(period.end) })
       : message('usedUpRequests', { count: limits.requests ?? 0, date: day(period.end) });
   return paymentRequired(text, ErrorCode.USAGE_LIMIT_REACHED);
-}
-
-/**
- * Adds a reply's tokens to the period its request was reserved in (no second look at the plan on the
- * reply's path), else to the current period.
- */
-export async function recordTokens(
-  ctx: AppContext,
-  vendorId: number,
-  tokens: number,
-  reservation?: Reservation,
-): Promise<void> {
-  if (tokens <= 0) return;
-  const periodStart = reservation?.periodStart ?? (await billingState(ctx, vendorId)).period.start;
-  await addTokens(ctx.db, vendorId, periodStart, tokens);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../platform/crypto';
 import { schema } from '../../platform/db';
 import { Client, createTestServer, makeUser, makeVendor, type TestServer } from '../../test/harness';
@@ -17,13 +17,11 @@ let secondApp: AppRow;
 let base: string;
 
 /** Every reply answers "Hi there" (the text does not matter here, only who may ask). */
-function answerEveryReply() {
-  server.ctx.completion.resolveModel = () =>
-    new ScriptedModel(Array.from({ length: 50 }, () => [text('Hi '), text('there'), finish()]));
-}
+const answerEveryReply = () =>
+  new ScriptedModel(Array.from({ length: 50 }, () => [text('Hi '), text('there'), finish()]));
 
 beforeAll(async () => {
-  server = await createTestServer();
+  server = await createTestServer({ engine: { resolveModel: answerEveryReply } });
   vendor = await makeVendor(server.ctx);
   other = await makeVendor(server.ctx);
   const user = await makeUser(server.ctx, { vendors: [vendor] });
@@ -40,7 +38,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
 });
-beforeEach(() => answerEveryReply());
 
 async function createClient(body: Record<string, unknown> = {}, url = base) {
   const res = await owner.post(url, { name: 'Backend', ...body });

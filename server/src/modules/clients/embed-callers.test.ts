@@ -21,13 +21,16 @@ let app: AppRow;
 let secondApp: AppRow;
 
 beforeAll(async () => {
-  server = await createTestServer();
+  server = await createTestServer({
+    engine: {
+      resolveModel: () =>
+        new ScriptedModel(Array.from({ length: 20 }, () => [text('Widget '), text('reply'), finish()])),
+    },
+  });
   ({ vendor, client: owner } = await signedInVendor(server, 'member'));
   const model = await makeVendorModel(server.ctx, vendor);
   app = await makeChatApp(server.ctx, vendor, { model });
   secondApp = await makeChatApp(server.ctx, vendor, { model });
-  server.ctx.completion.resolveModel = () =>
-    new ScriptedModel(Array.from({ length: 20 }, () => [text('Widget '), text('reply'), finish()]));
 });
 afterAll(async () => {
   await server?.close();

@@ -1,4 +1,4 @@
-import { type MessageSource, RelayMessageType } from '@llmor/contracts';
+import type { MessageSource } from '@llmor/contracts';
 import type { NewMessage } from '../conversations/repo';
 import type { ChatMessage, ToolCall, Usage } from '../models/providers/types';
 import { chatInput, oneshotInput, retrievalOf, temperatureOf, withInstructions, withPassages } from './input';
@@ -62,7 +62,7 @@ async function executeTool(turn: Turn, call: ToolCall): Promise<ToolResult> {
   const { ctx, app, conversation, signal, trace } = turn;
   try {
     return await raceAbort(
-      turn.engine.tools.execute(call, { ctx, app, conversation, signal, trace, emit: turn.emit }),
+      turn.engine.tools.execute(call, { ctx, app, conversation, signal, trace, emit: turn.custom }),
       signal,
     );
   } catch (err) {
@@ -87,11 +87,10 @@ function modelResponder(buildInput: (turn: Turn) => ModelInput | Promise<ModelIn
   return async (turn) => {
     const { ctx, app, signal } = turn;
     const modelRow =
-      turn.model !== undefined
-        ? turn.model
-        : app.completionVendorModelId
-          ? await findVendorModel(ctx.db, app.vendorId, app.completionVendorModelId)
-          : null;
+      turn.model ??
+      (app.completionVendorModelId
+        ? await findVendorModel(ctx.db, app.vendorId, app.completionVendorModelId)
+        : null);
     if (!modelRow) throw new ReplyError(NO_MODEL_TEXT);
     const model = await turn.engine.resolveModel(ctx, modelRow);
     const tools = await turn.engine.tools.list(ctx, app, turn.installed);
@@ -125,7 +124,7 @@ function modelResponder(buildInput: (turn: Turn) => ModelInput | Promise<ModelIn
           if (event.type === 'text') {
             if (!event.text) continue;
             text += event.text;
-            turn.emit(RelayMessageType.completionStream, { chunk: event.text });
+            turn.emit({ kind: 'text', chunk: event.text });
           } else if (event.type === 'tool_call') calls.push(event.call);
           else if (event.type === 'finish') usage = event.usage;
         }
@@ -146,13 +145,10 @@ function modelResponder(buildInput: (turn: Turn) => ModelInput | Promise<ModelIn
       await turn.store({ role: 'assistant', creator: 'system', message: text, functionCalls: calls });
       messages.push({ role: 'assistant', content: text, toolCalls: calls });
       for (const call of calls) {
-        turn.emit(RelayMessageType.functionCallBegin, {
-          id: call.id,
-          name: call.name,
-          arguments: call.arguments,
-        });
+        turn.emit({ kind: 'tool_call_begin', id: call.id, name: call.name, arguments: call.arguments });
         const outcome = await executeTool(turn, call);
-        turn.emit(RelayMessageType.functionCallEnd, {
+        turn.emit({
+          kind: 'tool_call_end',
           id: call.id,
           name: call.name,
           result: outcome.result,
@@ -162,7 +158,7 @@ function modelResponder(buildInput: (turn: Turn) => ModelInput | Promise<ModelIn
         await turn.store({ role: 'tool', creator: 'system', message: content, functionResponse: call.id });
         messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content });
       }
-      turn.emit(RelayMessageType.functionCallIteration, { iteration: round + 1 });
+      turn.emit({ kind: 'iteration', iteration: round + 1 });
     }
   };
 }
@@ -177,15 +173,15 @@ export const chatResponder: Responder = modelResponder(async (turn) => {
   if (!retrieval) return { messages };
   const query = turn.userMessage.message ?? '';
   const passages = query.trim()
-    ? await turn.engine.knowledge.retrieve(
-        turn.app,
-        retrieval.names,
+    ? await turn.engine.knowledge.retrieve({
+        app: turn.app,
+        names: retrieval.names,
         query,
-        retrieval.topK,
-        turn.signal,
-        turn.meter,
-        turn.trace,
-      )
+        k: retrieval.topK,
+        signal: turn.signal,
+        meter: turn.meter,
+        trace: turn.trace,
+      })
     : [];
   turn.debug({ datastore_passages: passages });
   return { messages: withPassages(messages, passages), sources: passages.map(messageSource) };

@@ -43,13 +43,16 @@ afterAll(() => server?.close());
 /** An engine of its own (as another process has), its figures in its own registry. */
 function engine(turns: Step[][]) {
   const registry = createMetrics();
-  const made = new CompletionEngine(registry);
   const model = new ScriptedModel(turns);
-  made.resolveModel = () => model;
-  made.tools = new FakeTools(
-    [{ name: 'lookup', description: 'Looks up', parameters: { type: 'object' } }],
-    () => ({ result: { found: true }, status: 1 }),
-  );
+  const made = new CompletionEngine({
+    relay: server.ctx.relay,
+    metrics: registry,
+    resolveModel: () => model,
+    tools: new FakeTools(
+      [{ name: 'lookup', description: 'Looks up', parameters: { type: 'object' } }],
+      () => ({ result: { found: true }, status: 1 }),
+    ),
+  });
   return { engine: made, model, kept: () => contextsByKept(registry) };
 }
 

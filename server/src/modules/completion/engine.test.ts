@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { schema } from '../../platform/db';
 import { AppError } from '../../platform/errors';
 import { createTestServer, makeVendor, type TestServer } from '../../test/harness';
+import type { ReplySink } from '../conversations/ports';
 import { listMessages, type MessageRow } from '../conversations/repo';
 import { ProviderError } from '../models/providers/types';
 import type { VendorRow } from '../vendors/repo';
@@ -14,54 +15,68 @@ import {
   call,
   FakeTools,
   finish,
+  ModelChoice,
   makeChatApp,
   makeConversation,
   makeVendorModel,
   RecordingRelay,
   ScriptedModel,
   type Step,
+  ToolChoice,
   text,
 } from './testing';
 import { noTools } from './types';
 
 let server: TestServer;
 let vendor: VendorRow;
-let relay: RecordingRelay;
+const relay = new RecordingRelay();
+const models = new ModelChoice();
+const tools = new ToolChoice(noTools);
+/** A test server with this suite's fakes. */
+const fakedServer = (env?: Record<string, string>) =>
+  createTestServer({ env, relay, engine: { resolveModel: models.resolve, tools } });
 
 beforeAll(async () => {
-  server = await createTestServer();
+  server = await fakedServer();
   vendor = await makeVendor(server.ctx);
 });
 afterAll(async () => {
   await server?.close();
 });
 beforeEach(() => {
-  relay = new RecordingRelay();
-  server.ctx.relay = relay;
-  server.ctx.completion.tools = noTools;
-  server.ctx.completion.timeoutMs = undefined;
+  relay.clear();
+  tools.use(noTools);
 });
 
 function useModel(turns: Step[][]): ScriptedModel {
   const model = new ScriptedModel(turns);
-  server.ctx.completion.resolveModel = () => model;
+  models.use(model);
   return model;
 }
 
+/** `on`: another server than the suite's (its own vendor). */
 async function setup(
-  opts: { type?: string; parameters?: Record<string, unknown>; cost?: number; noModel?: boolean } = {},
+  opts: {
+    type?: string;
+    parameters?: Record<string, unknown>;
+    cost?: number;
+    noModel?: boolean;
+    on?: TestServer;
+  } = {},
 ) {
-  const vm = await makeVendorModel(server.ctx, vendor, { costPer1kMinor: opts.cost ?? 0 });
-  const app = await makeChatApp(server.ctx, vendor, {
+  const on = opts.on ?? server;
+  const owner = opts.on ? await makeVendor(on.ctx) : vendor;
+  const vm = await makeVendorModel(on.ctx, owner, { costPer1kMinor: opts.cost ?? 0 });
+  const app = await makeChatApp(on.ctx, owner, {
     type: opts.type,
     parameters: opts.parameters,
     model: opts.noModel ? null : vm,
   });
-  const conversation = await makeConversation(server.ctx, app);
+  const conversation = await makeConversation(on.ctx, app);
   const send = (content: string, posterSocket?: string) =>
-    server.ctx.completion.start(server.ctx, { app, conversation, content, posterSocket });
+    on.ctx.completion.start(on.ctx, { app, conversation, content, posterSocket });
   const stored = async () =>
-    (await listMessages(server.ctx.db, vendor.id, conversation.id)).map((m) => ({
+    (await listMessages(on.ctx.db, owner.id, conversation.id)).map((m) => ({
       role: m.role,
       creator: m.creator,
       message: m.message,
@@ -86,6 +101,24 @@ const msg = (role: string, message: string | null, extra: Record<string, unknown
 });
 
 describe('completion engine', () => {
+  it("tells the request's own sinks every typed event of the reply, in order, after the room", async () => {
+    useModel([[text('Hel'), text('lo'), finish()]]);
+    const { app, conversation } = await setup();
+    const heard: string[] = [];
+    let roomHeard = 0;
+    const sink: ReplySink = {
+      event: (event) => {
+        // The room (the relay sink) heard each event first.
+        const room = relay.of(conversation.token).length;
+        expect(room, event.kind).toBeGreaterThan(roomHeard);
+        roomHeard = room;
+        if (event.kind !== 'debug') heard.push(event.kind === 'text' ? `text ${event.chunk}` : event.kind);
+      },
+    };
+    await server.ctx.completion.start(server.ctx, { app, conversation, content: 'Hi', sinks: [sink] });
+    expect(heard).toEqual(['started', 'user_input', 'text Hel', 'text lo', 'finished', 'ended']);
+  });
+
   it('streams text in order, stores user and assistant messages and builds the chat input', async () => {
     const model = useModel([[text('Hel'), text('lo'), text(''), text('!'), finish()]]);
     const { conversation, send, stored } = await setup({
@@ -199,14 +232,14 @@ describe('completion engine', () => {
       [text('Sunny everywhere.'), finish()],
       [text('Still sunny.'), finish()],
     ]);
-    const tools = new FakeTools(
+    const weather = new FakeTools(
       [{ name: 'weather', description: 'Weather', parameters: { type: 'object' } }],
       (c) =>
         c.name === 'clock'
           ? { result: { error: 'broken' }, status: -1 }
           : { result: { city: (c.arguments as { city: string }).city, temp: 21 }, status: 1 },
     );
-    server.ctx.completion.tools = tools;
+    tools.use(weather);
     const { conversation, send, stored } = await setup();
     await send('Weather?');
 
@@ -226,7 +259,7 @@ describe('completion engine', () => {
       ['completion.finished', { input_async: true }],
       ['completion.ended', {}],
     ]);
-    expect(tools.calls.map((c) => [c.call.id, c.conversationId])).toEqual([
+    expect(weather.calls.map((c) => [c.call.id, c.conversationId])).toEqual([
       ['c1', conversation.id],
       ['c2', conversation.id],
       ['c3', conversation.id],
@@ -345,15 +378,15 @@ describe('completion engine', () => {
       finish(undefined, 'tool_calls'),
     ]);
     const model = useModel(turns);
-    const tools = new FakeTools([{ name: 'loop', description: '', parameters: {} }], () => ({
+    const loop = new FakeTools([{ name: 'loop', description: '', parameters: {} }], () => ({
       result: 1,
       status: 1,
     }));
-    server.ctx.completion.tools = tools;
+    tools.use(loop);
     const { conversation, send, stored } = await setup();
     await send('Loop');
     expect(model.requests).toHaveLength(MAX_TOOL_ROUNDS + 1);
-    expect(tools.calls).toHaveLength(MAX_TOOL_ROUNDS);
+    expect(loop.calls).toHaveLength(MAX_TOOL_ROUNDS);
     const iterations = relay
       .of(conversation.token)
       .filter((e) => e.type === 'function_call_iteration')
@@ -368,11 +401,11 @@ describe('completion engine', () => {
   it('lets running replies finish within the drain when stopping, then stops the rest, which store their error', async () => {
     const quick = await setup();
     const slow = await setup();
-    const models = new Map([
+    const byModel = new Map([
       [quick.vm.id, new ScriptedModel([[{ type: 'delay', ms: 50 }, text('Done'), finish()]])],
       [slow.vm.id, new ScriptedModel([[text('Thinking'), { type: 'hang' }]])],
     ]);
-    server.ctx.completion.resolveModel = (_ctx, row) => models.get(row.id)!;
+    models.use((_ctx, row) => byModel.get(row.id)!);
     const sent = [quick.send('Quick?'), slow.send('Slow?')];
     await server.ctx.completion.close(server.ctx.log, 2_000);
     await Promise.all(sent);
@@ -387,17 +420,21 @@ describe('completion engine', () => {
 
   it('gives up on a model that hangs and ignores the abort signal', async () => {
     useModel([[text('Thinking'), { type: 'hang' }]]);
-    server.ctx.completion.timeoutMs = 300;
-    const { send, stored, types } = await setup();
-    const started = Date.now();
-    await send('Q');
-    expect(Date.now() - started).toBeLessThan(5_000);
-    expect(await stored()).toEqual([
-      msg('user', 'Q'),
-      msg('assistant', 'Thinking'),
-      msg('error', 'The model did not finish its answer within 0.3 seconds.'),
-    ]);
-    expect(types().slice(-2)).toEqual(['completion.finished', 'completion.ended']);
+    const impatient = await fakedServer({ COMPLETION_TIMEOUT_MS: '300' });
+    try {
+      const { send, stored, types } = await setup({ on: impatient });
+      const started = Date.now();
+      await send('Q');
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(await stored()).toEqual([
+        msg('user', 'Q'),
+        msg('assistant', 'Thinking'),
+        msg('error', 'The model did not finish its answer within 0.3 seconds.'),
+      ]);
+      expect(types().slice(-2)).toEqual(['completion.finished', 'completion.ended']);
+    } finally {
+      await impatient.close();
+    }
   });
 
   it('answers without a model request when the app has no completion model, or is a silicon app without a script', async () => {

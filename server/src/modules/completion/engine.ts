@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { ErrorCode, RelayMessageType } from '@llmor/contracts';
+import { ErrorCode } from '@llmor/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../platform/context';
 import { conflict, paymentRequired } from '../../platform/errors';
 import type { Metrics } from '../../platform/metrics';
+import type { RelayHub } from '../../platform/relay/hub';
 import { annotateSpan, inSpan, type TraceContext } from '../../platform/tracing';
-import type { ReplyObserver, ReplyOutcome, ReplyReservation, ReplyTerms } from '../conversations/ports';
-import { presentMessage } from '../conversations/present';
+import type { ReplyEvent, ReplyOutcome, ReplyRequest, ReplyReservation } from '../conversations/ports';
+import { RelaySink } from '../conversations/relay-sink';
 import {
-  type ConversationRow,
   insertMessage,
   type MessageRow,
   type NewMessage,
@@ -24,14 +24,7 @@ import { ContextCache, type KeptContext, keptRange } from './context-cache';
 import { contextWindow, HISTORY_MAX_MESSAGES } from './input';
 import { ReplyMeter } from './meter';
 import { CompletionMetrics, outcomeOf } from './metrics';
-import {
-  type AppRow,
-  claimReplyLease,
-  type FinalUsage,
-  finishReply,
-  type LeaseClaimed,
-  type VendorModelRow,
-} from './repo';
+import { claimReplyLease, type FinalUsage, finishReply, type LeaseClaimed } from './repo';
 import { siliconResponder } from './silicon';
 import { functionTools } from './tools';
 import {
@@ -45,7 +38,6 @@ import {
   type Turn,
 } from './types';
 
-export const DEFAULT_COMPLETION_TIMEOUT_MS = 180_000;
 /** How long stopped replies get to store what they have (ADR 0025); the stop's deadline allows for it. */
 const SHUTDOWN_WAIT_MS = 5_000;
 export const UNEXPECTED_ERROR_TEXT = 'The reply could not be completed because of an unexpected error.';
@@ -74,22 +66,16 @@ function providerModels(metrics: CompletionMetrics): ModelResolver {
   };
 }
 
-export interface CompletionInput {
-  app: AppRow;
-  conversation: ConversationRow;
-  content: string;
-  /** socket.id of the poster's relay connection (header X-Relay-Socket), if it sent one. */
-  posterSocket?: string;
-  /** Also hears the reply's room events (text chunks, tool calls, debug, end). */
-  observe?: ReplyObserver;
-  /** Count the reply's request against these terms in the lease statement (`startReply`, docs/adr/0046). */
-  reserve?: ReplyTerms;
-  /** The caller's own instructions for this reply only, read after the app's prompt (ADR 0024). */
-  instructions?: string;
-  /** The app's completion model as the request read it (null: none); read by the responder when absent. */
-  model?: VendorModelRow | null;
-  /** The trace of the request that sent the message: the reply's span goes under it (tracing on). */
-  trace?: TraceContext;
+/** A reply whose lease its first statement took: what `run` answers it with. */
+interface ClaimedReply {
+  request: ReplyRequest;
+  claimed: LeaseClaimed;
+  /** The context this process kept, updated by the claim's read. */
+  context: KeptContext;
+  /** The request the reply was counted as, if it was. */
+  reservation: ReplyReservation | undefined;
+  signal: AbortSignal;
+  trace: TraceContext;
 }
 
 interface Running {
@@ -109,37 +95,55 @@ export const INTERRUPTED_TEXT = 'The reply was interrupted (the server stopped).
 export const LEASE_MS = 5_000;
 const LEASE_RENEW_MS = 1_000;
 
+/** What an engine is built with: its collaborators, given once (the server's, or a test server's fakes). */
+export interface EngineOptions {
+  /** Publishes each reply's events to its conversation's room. */
+  relay: RelayHub;
+  /** Where replies and provider calls are counted for `/metrics` (none: a private registry). */
+  metrics?: Metrics;
+  /** Where a reply's provider calls and tokens count (billing); none: nowhere, every reply allowed. */
+  spending?: EngineSeams['spending'];
+  /** The app's datastores (retrieval for chatbots, `datastore.search` in Lua); none: no datastores. */
+  knowledge?: KnowledgePort;
+  /** The app's tools; default its installed functions, run in the Lua sandbox (tools.ts). */
+  tools?: ToolProvider;
+  /** Installed model → ChatModel; default the models module's providers, one client per model. */
+  resolveModel?: ModelResolver;
+}
+
+/** Without billing (engine tests) calls and tokens count nowhere. */
+const countedNowhere: EngineSeams['spending'] = {
+  reserveCall: async () => {},
+  recordTokens: async () => {},
+  refusedReply: async () =>
+    paymentRequired('The plan allows no more requests this period.', ErrorCode.USAGE_LIMIT_REACHED),
+};
+
+/** One responder per app type (a strategy per type; silicon plugs in here). */
+const RESPONDERS: Record<string, Responder> = {
+  chatbot: chatResponder,
+  generic: chatResponder,
+  oneshot: oneshotResponder,
+  silicon: siliconResponder,
+};
+
 /**
  * Answers user messages. One reply at a time per conversation, on any instance (a map in this process,
- * a lease on the conversation row across processes): a second send while one runs answers 409. Every reply ends with `completion.finished` + `completion.ended`, whatever
- * happened, and is bounded by a timeout that aborts the provider request.
+ * a lease on the conversation row across processes): a second send while one runs answers 409. Every
+ * reply ends with its `finished` and `ended` events, whatever happened, and is bounded by
+ * `COMPLETION_TIMEOUT_MS`, which aborts the provider request.
  *
- * Seams (replace on `ctx.completion`): `resolveModel` (installed model → ChatModel), `tools` (the app's
- * functions), `responders` (one strategy per app type; silicon plugs in here).
+ * Its collaborators (`EngineOptions`) are given to the constructor and fixed from then on: a test passes
+ * its fakes through `createTestServer`.
  */
 export class CompletionEngine implements EngineSeams {
   /** Replies and provider calls as `/metrics` shows them (docs/adr/0035-metrics.md). */
   readonly metrics: CompletionMetrics;
-  resolveModel: ModelResolver;
-  /** The app's installed functions, run in the Lua sandbox (tools.ts). */
-  tools: ToolProvider = functionTools;
-  /** The app's datastores (retrieval for chatbots, `datastore.search` in Lua); wired by the server. */
-  knowledge: KnowledgePort = noKnowledge;
-  /** Without billing wired (engine tests) calls and tokens count nowhere. */
-  spending: EngineSeams['spending'] = {
-    reserveCall: async () => {},
-    recordTokens: async () => {},
-    refusedReply: async () =>
-      paymentRequired('The plan allows no more requests this period.', ErrorCode.USAGE_LIMIT_REACHED),
-  };
-  responders: Record<string, Responder> = {
-    chatbot: chatResponder,
-    generic: chatResponder,
-    oneshot: oneshotResponder,
-    silicon: siliconResponder,
-  };
-  /** Overrides `COMPLETION_TIMEOUT_MS` (tests). */
-  timeoutMs: number | undefined;
+  private readonly relay: RelayHub;
+  readonly resolveModel: ModelResolver;
+  readonly tools: ToolProvider;
+  readonly knowledge: KnowledgePort;
+  readonly spending: EngineSeams['spending'];
   /** This process's id on the reply leases it holds (ADR 0025). */
   readonly instanceId: string = randomUUID();
   /** Each conversation's context as its last reply here left it (docs/adr/0050). */
@@ -150,9 +154,13 @@ export class CompletionEngine implements EngineSeams {
   /** The renewal under way: one at a time, so a slow database does not pile them up on the pool. */
   private renewing: Promise<void> | undefined;
 
-  constructor(registry?: Metrics) {
-    this.metrics = new CompletionMetrics(registry, () => this.running.size);
-    this.resolveModel = providerModels(this.metrics);
+  constructor(opts: EngineOptions) {
+    this.metrics = new CompletionMetrics(opts.metrics, () => this.running.size);
+    this.relay = opts.relay;
+    this.resolveModel = opts.resolveModel ?? providerModels(this.metrics);
+    this.tools = opts.tools ?? functionTools;
+    this.knowledge = opts.knowledge ?? noKnowledge;
+    this.spending = opts.spending ?? countedNowhere;
   }
 
   isRunning(conversationId: number): boolean {
@@ -164,8 +172,8 @@ export class CompletionEngine implements EngineSeams {
    * conversation. The promise resolves with what the reply did when it is stored and announced; it rejects
    * only if the user's message itself cannot be stored.
    */
-  start(ctx: AppContext, input: CompletionInput): Promise<ReplyOutcome> {
-    const id = input.conversation.id;
+  start(ctx: AppContext, request: ReplyRequest): Promise<ReplyOutcome> {
+    const id = request.conversation.id;
     if (this.running.has(id)) {
       throw conflict(BUSY_TEXT);
     }
@@ -173,8 +181,8 @@ export class CompletionEngine implements EngineSeams {
     const entry: Running = { controller, done: Promise.resolve() };
     this.running.set(id, entry);
     this.beat(ctx);
-    const done = inSpan('reply', replySpanAttributes(input), input.trace, (trace) =>
-      this.leaseAndRun(ctx, input, controller.signal, trace),
+    const done = inSpan('reply', replySpanAttributes(request), request.trace, (trace) =>
+      this.leaseAndRun(ctx, request, controller.signal, trace),
     ).finally(() => {
       if (this.running.get(id) === entry) this.running.delete(id);
       this.beat(ctx);
@@ -210,10 +218,6 @@ export class CompletionEngine implements EngineSeams {
     }
   }
 
-  private replyTimeoutMs(ctx: AppContext): number {
-    return this.timeoutMs ?? ctx.config.COMPLETION_TIMEOUT_MS ?? DEFAULT_COMPLETION_TIMEOUT_MS;
-  }
-
   /**
    * The same rule across instances: the conversation's reply lease in the database (409 if held), taken
    * in the statement that reads the messages before the new one (the context's history) and, for a reply
@@ -224,17 +228,24 @@ export class CompletionEngine implements EngineSeams {
    */
   private async leaseAndRun(
     ctx: AppContext,
-    input: CompletionInput,
+    request: ReplyRequest,
     signal: AbortSignal,
     trace: TraceContext,
   ): Promise<ReplyOutcome> {
-    const { vendorId, id } = input.conversation;
+    const { vendorId, id } = request.conversation;
     const kept = this.contexts.get(vendorId, id);
     const lease = { holder: this.instanceId, ms: LEASE_MS, history: CONTEXT_HISTORY, kept: keptRange(kept) };
-    const posted: NewMessage = { role: 'user', creator: 'user', message: input.content };
-    const { reserve } = input;
+    const posted: NewMessage = { role: 'user', creator: 'user', message: request.content };
+    const { reserve } = request;
     const claim = (counted: boolean) =>
-      claimReplyLease(ctx.db, vendorId, id, lease, posted, input.app.id, counted ? undefined : reserve);
+      claimReplyLease(ctx.db, {
+        vendorId,
+        conversationId: id,
+        appId: request.app.id,
+        lease,
+        posted,
+        reserve: counted ? undefined : reserve,
+      });
     let claimed = await claim(false);
     if (claimed === 'refused') throw await this.spending.refusedReply(vendorId, reserve!);
     if (!claimed) {
@@ -247,7 +258,7 @@ export class CompletionEngine implements EngineSeams {
     try {
       this.metrics.context(!kept ? 'none' : claimed.verified ? 'used' : 'stale');
       const context = this.contexts.window(vendorId, id, kept, claimed.earlier, claimed.verified);
-      return await this.run(ctx, input, claimed, context, reservation, signal, trace);
+      return await this.run(ctx, { request, claimed, context, reservation, signal, trace });
     } catch (err) {
       await this.release(ctx, vendorId, id);
       throw err;
@@ -288,16 +299,10 @@ export class CompletionEngine implements EngineSeams {
 
   private async run(
     ctx: AppContext,
-    input: CompletionInput,
-    claimed: LeaseClaimed,
-    context: KeptContext,
-    reservation: ReplyReservation | undefined,
-    signal: AbortSignal,
-    trace: TraceContext,
+    { request, claimed, context, reservation, signal, trace }: ClaimedReply,
   ): Promise<ReplyOutcome> {
-    const { app, conversation } = input;
+    const { app, conversation } = request;
     const { token } = conversation;
-    const poster = input.posterSocket;
     const startedAt = Date.now();
     const measured = this.metrics.reply(conversation.channel);
     const userMessage = claimed.posted;
@@ -318,18 +323,14 @@ export class CompletionEngine implements EngineSeams {
     };
     /** What the reply's last statement stores with the lease's release (`finishReply`). */
     const last: { messages: NewMessage[]; usage?: FinalUsage } = { messages: [] };
-    const emit = (type: string, data: unknown) => {
-      if (type === RelayMessageType.completionStream) measured.firstText();
-      ctx.relay.emit(token, type, data);
-      input.observe?.(type, data);
-    };
-    /** The poster's own socket learns the input was its own; everyone else that it came from elsewhere. */
-    const emitInputAsync = (type: string) => {
-      ctx.relay.emit(token, type, { input_async: true }, { except: poster });
-      if (poster) ctx.relay.emit(token, type, { input_async: false }, { only: poster });
+    // The conversation's room first, then the request's own sinks.
+    const sinks = [new RelaySink(this.relay, token, request.posterSocket), ...(request.sinks ?? [])];
+    const emit = (event: ReplyEvent) => {
+      if (event.kind === 'text') measured.firstText();
+      for (const sink of sinks) sink.event(event);
     };
 
-    const timeoutMs = this.replyTimeoutMs(ctx);
+    const timeoutMs = ctx.config.COMPLETION_TIMEOUT_MS;
     const timeout = new AbortController();
     const timer = setTimeout(
       () =>
@@ -341,13 +342,8 @@ export class CompletionEngine implements EngineSeams {
     timer.unref();
     const turnSignal = AbortSignal.any([signal, timeout.signal]);
 
-    emitInputAsync(RelayMessageType.completionStarted);
-    ctx.relay.emit(
-      token,
-      RelayMessageType.userInput,
-      { message: presentMessage(userMessage) },
-      { except: poster },
-    );
+    emit({ kind: 'started' });
+    emit({ kind: 'user_input', message: userMessage });
     let result: Parameters<typeof measured.end>[0] = 'ok';
     try {
       const history = contextWindow([...context.messages, userMessage]);
@@ -360,15 +356,16 @@ export class CompletionEngine implements EngineSeams {
         history,
         userMessage,
         installed: claimed.installed,
-        model: input.model,
+        model: request.model,
         reservation,
-        instructions: input.instructions,
+        instructions: request.instructions,
         meter,
         usage: outcome.usage,
         signal: turnSignal,
         trace,
         emit,
-        debug: (data) => emit(RelayMessageType.debug, data),
+        debug: (data) => emit({ kind: 'debug', data }),
+        custom: (type, data) => emit({ kind: 'custom', type, data }),
         store,
         conclude: (message, usage) => {
           last.messages.push(message);
@@ -382,7 +379,7 @@ export class CompletionEngine implements EngineSeams {
         },
       };
       turn.debug({ app_type: app.type });
-      const responder = this.responders[app.type];
+      const responder = RESPONDERS[app.type];
       if (!responder) throw new ReplyError(`Apps of type '${app.type}' cannot answer messages.`);
       await responder(turn);
     } catch (err) {
@@ -395,7 +392,7 @@ export class CompletionEngine implements EngineSeams {
       last.usage = undefined;
     }
     try {
-      outcome.state = await this.finish(ctx, input, last, kept);
+      outcome.state = await this.finish(ctx, request, last, kept);
       if (last.usage && !last.usage.plan) {
         const { tokensPrompt, tokensCompletion } = last.usage.record;
         await this.spending.recordTokens(conversation.vendorId, tokensPrompt! + tokensCompletion!);
@@ -405,7 +402,7 @@ export class CompletionEngine implements EngineSeams {
       result = 'error';
       outcome.error = UNEXPECTED_ERROR_TEXT;
       const failure: NewMessage = { role: 'error', creator: 'system', message: UNEXPECTED_ERROR_TEXT };
-      outcome.state = await this.finish(ctx, input, { messages: [failure] }, kept).catch(
+      outcome.state = await this.finish(ctx, request, { messages: [failure] }, kept).catch(
         (storeErr: unknown) => {
           ctx.log.error({ err: storeErr }, 'could not store the error message');
           return this.release(ctx, conversation.vendorId, conversation.id).then((r) => r?.state);
@@ -415,9 +412,9 @@ export class CompletionEngine implements EngineSeams {
       clearTimeout(timer);
       measured.end(result);
       annotateSpan(trace, { 'llmor.reply.outcome': result }, outcome.error ?? undefined);
-      emit(RelayMessageType.debug, { took_ms: Date.now() - startedAt });
-      emitInputAsync(RelayMessageType.completionFinished);
-      emit(RelayMessageType.completionEnded, {});
+      emit({ kind: 'debug', data: { took_ms: Date.now() - startedAt } });
+      emit({ kind: 'finished' });
+      emit({ kind: 'ended' });
     }
     // What this reply stored, so the next one reads nothing new (or only what others stored since).
     this.contexts.append(conversation.vendorId, conversation.id, context, outcome.messages);
@@ -427,19 +424,25 @@ export class CompletionEngine implements EngineSeams {
   /** The reply's last statement; answers the state as the lease was let go (undefined: not ours any more). */
   private async finish(
     ctx: AppContext,
-    input: CompletionInput,
+    request: ReplyRequest,
     last: { messages: NewMessage[]; usage?: FinalUsage },
     kept: (row: MessageRow) => void,
   ): Promise<unknown> {
-    const { vendorId, id } = input.conversation;
-    const done = await finishReply(ctx.db, vendorId, id, this.instanceId, last.messages, last.usage);
+    const { vendorId, id } = request.conversation;
+    const done = await finishReply(ctx.db, {
+      vendorId,
+      conversationId: id,
+      holder: this.instanceId,
+      stored: last.messages,
+      usage: last.usage,
+    });
     for (const row of done.messages) kept(row);
     return done.released?.state;
   }
 }
 
 /** What a reply's span says of it: ids and kinds, never the message or a token (docs/adr/0040-traces.md). */
-function replySpanAttributes({ app, conversation }: CompletionInput) {
+function replySpanAttributes({ app, conversation }: ReplyRequest) {
   return {
     'llmor.vendor.id': conversation.vendorId,
     'llmor.app.id': app.id,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { schema } from '../../platform/db';
+import { type Db, schema } from '../../platform/db';
 import {
   Client,
   createListeningTestServer,
@@ -23,7 +23,7 @@ import {
   renewReplyLeases,
 } from '../conversations/repo';
 import { INTERRUPTED_TEXT } from './engine';
-import { claimReplyLease, finishReply } from './repo';
+import { claimReplyLease, finishReply, type LeaseClaim } from './repo';
 import { finish, makeChatApp, makeConversation, makeVendorModel, ScriptedModel, text } from './testing';
 
 type Server = Pick<TestServer, 'ctx'>;
@@ -46,10 +46,20 @@ async function diedMidReply(server: Server, conversation: ConversationRow, lease
     .where(eq(schema.conversations.id, conversation.id));
 }
 
+/** A claim that counts nothing against the plan: never refused. */
+async function claimUnreserved(db: Db, claim: Omit<LeaseClaim, 'reserve'>) {
+  const claimed = await claimReplyLease(db, claim);
+  if (claimed === 'refused') throw new Error('A claim that counts nothing was refused.');
+  return claimed;
+}
+
+/** Every reply of the server answers `answer` (a fresh scripted model per reply). */
+const answering = (answer: string) => () => new ScriptedModel([[text(answer), finish()]]);
+
 describe('reply lease', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await createTestServer();
+    server = await createTestServer({ engine: { resolveModel: answering('Answer') } });
   });
   afterAll(async () => {
     await server?.close();
@@ -61,14 +71,13 @@ describe('reply lease', () => {
     const conversation = await makeConversation(server.ctx, app);
     const { db } = server.ctx;
     const claim = (vendorId = vendor.id) =>
-      claimReplyLease(
-        db,
-        vendorId,
-        conversation.id,
-        { holder: 'me', ms: 60_000, history: 10 },
-        posted('Hi'),
-        app.id,
-      );
+      claimUnreserved(db, {
+        vendorId: vendorId,
+        conversationId: conversation.id,
+        lease: { holder: 'me', ms: 60_000, history: 10 },
+        posted: posted('Hi'),
+        appId: app.id,
+      });
     const first = await claim();
     expect(first?.earlier).toEqual([]);
     expect(first?.posted).toMatchObject({ role: 'user', message: 'Hi', conversationId: conversation.id });
@@ -109,7 +118,13 @@ describe('reply lease', () => {
     const conversation = await makeConversation(server.ctx, app);
     const { db } = server.ctx;
     const lease = { holder: 'me', ms: 60_000, history: 10 };
-    await claimReplyLease(db, vendor.id, conversation.id, lease, posted('Hi'), app.id);
+    await claimUnreserved(db, {
+      vendorId: vendor.id,
+      conversationId: conversation.id,
+      lease: lease,
+      posted: posted('Hi'),
+      appId: app.id,
+    });
     const usage = {
       record: {
         appId: app.id,
@@ -122,11 +137,31 @@ describe('reply lease', () => {
     };
     const answer = { role: 'assistant', creator: 'system', message: 'Hello' };
     // Not the holder: the messages are stored, the lease stays.
-    const theirs = await finishReply(db, vendor.id, conversation.id, 'them', [answer], usage);
+    const theirs = await finishReply(db, {
+      vendorId: vendor.id,
+      conversationId: conversation.id,
+      holder: 'them',
+      stored: [answer],
+      usage: usage,
+    });
     expect(theirs.released).toBeNull();
     expect(theirs.messages.map((m) => m.message)).toEqual(['Hello']);
-    expect(await claimReplyLease(db, vendor.id, conversation.id, lease, posted('Again'), app.id)).toBeNull();
-    const mine = await finishReply(db, vendor.id, conversation.id, 'me', [answer, answer], usage);
+    expect(
+      await claimUnreserved(db, {
+        vendorId: vendor.id,
+        conversationId: conversation.id,
+        lease: lease,
+        posted: posted('Again'),
+        appId: app.id,
+      }),
+    ).toBeNull();
+    const mine = await finishReply(db, {
+      vendorId: vendor.id,
+      conversationId: conversation.id,
+      holder: 'me',
+      stored: [answer, answer],
+      usage: usage,
+    });
     expect(mine.released).toEqual({ state: {} });
     expect(mine.messages.map((m) => m.id)).toEqual([...mine.messages.map((m) => m.id)].sort((a, b) => a - b));
     expect(await messagesOf(server, conversation)).toEqual([
@@ -141,7 +176,13 @@ describe('reply lease', () => {
       .where(eq(schema.usageRecords.conversationId, conversation.id));
     expect(records.map((r) => r.tokensPrompt + r.tokensCompletion)).toEqual([7, 7]);
     expect(
-      await claimReplyLease(db, vendor.id, conversation.id, lease, posted('Again'), app.id),
+      await claimUnreserved(db, {
+        vendorId: vendor.id,
+        conversationId: conversation.id,
+        lease: lease,
+        posted: posted('Again'),
+        appId: app.id,
+      }),
     ).not.toBeNull();
   });
 
@@ -151,22 +192,20 @@ describe('reply lease', () => {
     const mine = await makeConversation(server.ctx, app);
     const theirs = await makeConversation(server.ctx, app);
     const { db } = server.ctx;
-    await claimReplyLease(
-      db,
-      vendor.id,
-      mine.id,
-      { holder: 'me', ms: 1_000, history: 1 },
-      posted('Hi'),
-      app.id,
-    );
-    await claimReplyLease(
-      db,
-      vendor.id,
-      theirs.id,
-      { holder: 'them', ms: 1_000, history: 1 },
-      posted('Hi'),
-      app.id,
-    );
+    await claimUnreserved(db, {
+      vendorId: vendor.id,
+      conversationId: mine.id,
+      lease: { holder: 'me', ms: 1_000, history: 1 },
+      posted: posted('Hi'),
+      appId: app.id,
+    });
+    await claimUnreserved(db, {
+      vendorId: vendor.id,
+      conversationId: theirs.id,
+      lease: { holder: 'them', ms: 1_000, history: 1 },
+      posted: posted('Hi'),
+      appId: app.id,
+    });
     await renewReplyLeases(db, 'me', 600_000);
     const until = async (c: ConversationRow) =>
       (await findConversation(db, vendor.id, c.token))!.replyLeaseUntil!.getTime() - Date.now();
@@ -179,7 +218,6 @@ describe('reply lease', () => {
     const user = await makeUser(server.ctx, { vendors: [vendor] });
     const app = await makeChatApp(server.ctx, vendor, { model: await makeVendorModel(server.ctx, vendor) });
     const conversation = await makeConversation(server.ctx, app);
-    server.ctx.completion.resolveModel = () => new ScriptedModel([[text('Answer'), finish()]]);
     await diedMidReply(server, conversation, '-1 second');
     const client = await Client.signedIn(server.app, user.email, user.password);
     client.vendorKey = vendor.key;
@@ -208,7 +246,13 @@ describe('reply lease', () => {
       await insertMessage(db, vendor.id, elsewhere.id, { role: 'user', creator: 'user', message: `x${i}` });
     }
     const lease = { holder: 'me', ms: 60_000, history: 3 };
-    const claimed = await claimReplyLease(db, vendor.id, conversation.id, lease, posted('m6'), app.id);
+    const claimed = await claimUnreserved(db, {
+      vendorId: vendor.id,
+      conversationId: conversation.id,
+      lease: lease,
+      posted: posted('m6'),
+      appId: app.id,
+    });
     // The messages before the user's, not the user's own.
     expect(claimed?.earlier.map((m) => m.message)).toEqual(['m3', 'm4', 'm5']);
     // Only what the prompt reads.
@@ -222,7 +266,15 @@ describe('reply lease', () => {
     expect(claimed?.posted.createdAt).toBeInstanceOf(Date);
     expect(claimed?.posted.id).toBeGreaterThan(claimed!.earlier[2]!.id);
     // Held: nothing is read.
-    expect(await claimReplyLease(db, vendor.id, conversation.id, lease, posted('m7'), app.id)).toBeNull();
+    expect(
+      await claimUnreserved(db, {
+        vendorId: vendor.id,
+        conversationId: conversation.id,
+        lease: lease,
+        posted: posted('m7'),
+        appId: app.id,
+      }),
+    ).toBeNull();
   });
 });
 
@@ -245,9 +297,11 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('a restart after a process di
     await diedMidReply(before, conversation, '1 hour');
     await before.close();
 
-    const after = await createTestServer({ env: { DATA_DIR: dataDir } });
+    const after = await createTestServer({
+      env: { DATA_DIR: dataDir },
+      engine: { resolveModel: answering('Answer') },
+    });
     servers.push(after);
-    after.ctx.completion.resolveModel = () => new ScriptedModel([[text('Answer'), finish()]]);
     const client = await Client.signedIn(after.app, user.email, user.password);
     client.vendorKey = vendor.key;
     const res = await client.post(`/v1/conversations/${conversation.token}`, { content: 'Again' });
@@ -266,8 +320,16 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('one reply per conversation ac
   let a: ListeningTestServer;
   let b: ListeningTestServer;
   beforeAll(async () => {
-    a = await createListeningTestServer();
-    b = await createListeningTestServer({ databaseUrl: a.databaseUrl });
+    a = await createListeningTestServer({
+      engine: {
+        resolveModel: () =>
+          new ScriptedModel([[text('Slow '), { type: 'delay', ms: 1_500 }, text('answer'), finish()]]),
+      },
+    });
+    b = await createListeningTestServer({
+      databaseUrl: a.databaseUrl,
+      engine: { resolveModel: answering('From B') },
+    });
   });
   afterAll(async () => {
     await b?.close();
@@ -279,9 +341,6 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('one reply per conversation ac
     const user = await makeUser(a.ctx, { vendors: [vendor] });
     const app = await makeChatApp(a.ctx, vendor, { model: await makeVendorModel(a.ctx, vendor) });
     const conversation = await makeConversation(a.ctx, app);
-    a.ctx.completion.resolveModel = () =>
-      new ScriptedModel([[text('Slow '), { type: 'delay', ms: 1_500 }, text('answer'), finish()]]);
-    b.ctx.completion.resolveModel = () => new ScriptedModel([[text('From B'), finish()]]);
     const onA = await Client.signedIn(a.app, user.email, user.password);
     const onB = await Client.signedIn(b.app, user.email, user.password);
     onA.vendorKey = vendor.key;

@@ -17,14 +17,15 @@ import {
   call,
   FakeTools,
   finish,
+  ModelChoice,
   makeChatApp,
   makeConversation,
   makeVendorModel,
   RecordingRelay,
+  ToolChoice,
   text,
 } from './testing';
 import { functionTools } from './tools';
-import type { ModelResolver } from './types';
 
 /** Every request answers "ok" with 10 + 5 tokens, or waits for `open()` first while `gated`. */
 class CountingModel implements ChatModel {
@@ -65,20 +66,22 @@ class CountingModel implements ChatModel {
 
 let server: TestServer;
 let admin: Client;
-let defaultResolver: ModelResolver;
+const models = new ModelChoice();
+const tools = new ToolChoice(functionTools);
 let defaultConfig: Config;
 
 beforeAll(async () => {
-  server = await createTestServer();
-  server.ctx.relay = new RecordingRelay();
-  defaultResolver = server.ctx.completion.resolveModel;
+  server = await createTestServer({
+    relay: new RecordingRelay(),
+    engine: { resolveModel: models.resolve, tools },
+  });
   defaultConfig = { ...server.ctx.config };
   const su = await makeUser(server.ctx, { isSu: true });
   admin = await Client.signedIn(server.app, su.email, su.password);
 });
 afterEach(() => {
-  server.ctx.completion.resolveModel = defaultResolver;
-  server.ctx.completion.tools = functionTools;
+  models.use();
+  tools.use(functionTools);
   Object.assign(server.ctx.config, defaultConfig);
 });
 afterAll(async () => {
@@ -87,7 +90,7 @@ afterAll(async () => {
 });
 
 function answering(model: ChatModel): void {
-  server.ctx.completion.resolveModel = () => model;
+  models.use(model);
 }
 
 async function vendorOnPlan(limits: Record<string, number | null> | null) {
@@ -180,14 +183,14 @@ end`,
     let round = 0;
     const model = new CountingModel(() => [call(`c${++round}`, 'again'), finish()]);
     answering(model);
-    const tools = new FakeTools(
+    const again = new FakeTools(
       [{ name: 'again', description: 'again', parameters: { type: 'object' } }],
       () => ({
         result: 'once more',
         status: 1,
       }),
     );
-    server.ctx.completion.tools = tools;
+    tools.use(again);
     const { vendor, owner } = await vendorOnPlan(null);
     const { conversation } = await appOf(vendor, 'chatbot', {});
 
@@ -195,7 +198,7 @@ end`,
       200,
     );
     expect(model.calls).toBe(3);
-    expect(tools.calls).toHaveLength(3);
+    expect(again.calls).toHaveLength(3);
     expect((await stored(conversation)).at(-1)).toEqual([
       'error',
       'The reply reached its limit of 3 model calls and was stopped.',

@@ -58,7 +58,16 @@ export interface KeptRange {
 
 export const NOTHING_KEPT: KeptRange = { since: 0, from: 0, count: 0 };
 
-type Lease = { holder: string; ms: number; history: number; kept?: KeptRange };
+/** A reply's claim on its conversation: the lease, the user's message, and the plan's terms to count it against. */
+export interface LeaseClaim {
+  vendorId: number;
+  conversationId: number;
+  appId: number;
+  lease: { holder: string; ms: number; history: number; kept?: KeptRange };
+  posted: NewMessage;
+  /** Count the reply's request against these terms first (absent: nothing is counted). */
+  reserve?: ReplyTerms;
+}
 
 /**
  * Takes the conversation's reply lease for `holder` (an instance id, ADR 0025) for `leaseMs` if none is
@@ -73,29 +82,7 @@ type Lease = { holder: string; ms: number; history: number; kept?: KeptRange };
  */
 export async function claimReplyLease(
   db: Db,
-  vendorId: number,
-  conversationId: number,
-  lease: Lease,
-  posted: NewMessage,
-  appId: number,
-): Promise<LeaseClaimed | null>;
-export async function claimReplyLease(
-  db: Db,
-  vendorId: number,
-  conversationId: number,
-  lease: Lease,
-  posted: NewMessage,
-  appId: number,
-  reserve: ReplyTerms | undefined,
-): Promise<LeaseClaimed | 'refused' | null>;
-export async function claimReplyLease(
-  db: Db,
-  vendorId: number,
-  conversationId: number,
-  lease: Lease,
-  posted: NewMessage,
-  appId: number,
-  reserve?: ReplyTerms,
+  { vendorId, conversationId, appId, lease, posted, reserve }: LeaseClaim,
 ): Promise<LeaseClaimed | 'refused' | null> {
   const values = {
     vendorId,
@@ -270,11 +257,13 @@ export interface FinalUsage {
  */
 export async function finishReply(
   db: Db,
-  vendorId: number,
-  conversationId: number,
-  holder: string,
-  stored: NewMessage[],
-  usage?: FinalUsage,
+  {
+    vendorId,
+    conversationId,
+    holder,
+    stored,
+    usage,
+  }: { vendorId: number; conversationId: number; holder: string; stored: NewMessage[]; usage?: FinalUsage },
 ): Promise<{ messages: MessageRow[]; released: { state: unknown } | null }> {
   const tokens = usage?.plan && usage.plan.tokens > 0 ? usage.plan : undefined;
   const shape = !usage ? 'finish_reply' : tokens ? 'finish_reply_usage_tokens' : 'finish_reply_usage';

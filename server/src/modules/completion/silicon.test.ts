@@ -17,20 +17,13 @@ import { findVendorModel, type VendorModelRow } from './repo';
 import { NO_SCRIPT_TEXT } from './silicon';
 import { makeChatApp, makeConversation, RecordingRelay } from './testing';
 
-class StateRecordingRelay extends RecordingRelay {
-  readonly states: { token: string; state: unknown }[] = [];
-  override stateChanged(token: string, state: unknown): void {
-    this.states.push({ token, state });
-  }
-}
-
 let server: TestServer;
 let vendor: VendorRow;
-let relay: StateRecordingRelay;
+const relay = new RecordingRelay();
 let demoModel: VendorModelRow;
 
 beforeAll(async () => {
-  server = await createTestServer();
+  server = await createTestServer({ relay });
   vendor = await makeVendor(server.ctx);
   const user = await makeUser(server.ctx, { vendors: [vendor] });
   const client = await Client.signedIn(server.app, user.email, user.password);
@@ -45,9 +38,7 @@ afterAll(async () => {
   await closeSiliconPools();
 });
 beforeEach(() => {
-  relay = new StateRecordingRelay();
-  server.ctx.relay = relay;
-  server.ctx.completion.timeoutMs = undefined;
+  relay.clear();
 });
 
 async function siliconApp(

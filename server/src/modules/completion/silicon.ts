@@ -26,7 +26,7 @@
  * streamed as one `completion_stream` chunk and stored as the assistant message. A failed run (any status
  * but 1) becomes an error-role message such as `Line 3: attempt to index a nil value (local 'x')`.
  */
-import { isPlainObject, RelayMessageType, SEARCH_K_MAX } from '@llmor/contracts';
+import { isPlainObject, SEARCH_K_MAX } from '@llmor/contracts';
 import { getConversationState } from '../conversations/state';
 import { type InstalledFunctionRow, listInstalledFunctions } from '../functions/repo';
 import {
@@ -141,7 +141,7 @@ function functionsHost(
       const input = args ?? {};
       if (!isPlainObject(input)) throw new Error(`${name}: the arguments must be a table (a JSON object)`);
       const id = `silicon_${turn.userMessage.id}_${++seq}`;
-      turn.emit(RelayMessageType.functionCallBegin, { id, name: fn.functionKey, arguments: input });
+      turn.emit({ kind: 'tool_call_begin', id, name: fn.functionKey, arguments: input });
       const { result: r } = await runAndStore(turn.ctx, fn, {
         code: fn.code,
         arguments: input,
@@ -151,7 +151,8 @@ function functionsHost(
         pool: nestedSiliconPool(),
         trace: turn.trace,
       });
-      turn.emit(RelayMessageType.functionCallEnd, {
+      turn.emit({
+        kind: 'tool_call_end',
         id,
         name: fn.functionKey,
         result: r.status === 1 ? (r.result ?? null) : { error: failureText(r) },
@@ -200,7 +201,7 @@ export const siliconResponder: Responder = async (replyTurn) => {
     listInstalledFunctions(ctx.db, app.vendorId, app.id),
     getConversationState(ctx, target),
   ]);
-  const common = () => baseHost({ ctx, target, emit: turn.emit });
+  const common = () => baseHost({ ctx, target, emit: turn.custom });
   const host = guarded(
     {
       ...common(),
@@ -219,7 +220,14 @@ export const siliconResponder: Responder = async (replyTurn) => {
         if (!Number.isInteger(count) || count < 1 || count > SEARCH_K_MAX) {
           throw new Error(`datastore.search: k must be a whole number from 1 to ${SEARCH_K_MAX}`);
         }
-        const hits = await turn.engine.knowledge.search(app, name, query, count, turn.meter, turn.trace);
+        const hits = await turn.engine.knowledge.search({
+          app,
+          name,
+          query,
+          k: count,
+          meter: turn.meter,
+          trace: turn.trace,
+        });
         if (hits === null) throw new Error(`datastore.search: this app has no datastore named '${name}'`);
         return hits;
       },
@@ -236,10 +244,7 @@ export const siliconResponder: Responder = async (replyTurn) => {
   turn.debug({ silicon_functions: Object.keys(host).filter((n) => n.startsWith('functions.')) });
 
   // Host waits count (ADR 0021): a run that only waits on the model still ends, and frees its worker.
-  const wallMs = Math.min(
-    ctx.config.SILICON_RUN_WALL_MS,
-    turn.engine.timeoutMs ?? ctx.config.COMPLETION_TIMEOUT_MS,
-  );
+  const wallMs = Math.min(ctx.config.SILICON_RUN_WALL_MS, ctx.config.COMPLETION_TIMEOUT_MS);
   const r = await raceAbort(
     siliconPool().run({
       code,
@@ -260,6 +265,6 @@ export const siliconResponder: Responder = async (replyTurn) => {
   if (r.status !== 1) throw new ReplyError(failureText(r));
   const reply = replyText(r.result);
   if (reply === null) return;
-  if (reply !== '') turn.emit(RelayMessageType.completionStream, { chunk: reply });
+  if (reply !== '') turn.emit({ kind: 'text', chunk: reply });
   turn.conclude({ role: 'assistant', creator: 'system', message: reply });
 };

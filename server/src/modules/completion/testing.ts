@@ -9,6 +9,7 @@ import { schema } from '../../platform/db';
 import { RelayHub } from '../../platform/relay/hub';
 import { makeApp } from '../../test/harness';
 import { type ConversationRow, insertConversation } from '../conversations/repo';
+import { chatModelFor } from '../models/providers/index';
 import type {
   ChatModel,
   ChatRequest,
@@ -19,7 +20,7 @@ import type {
 } from '../models/providers/types';
 import type { VendorRow } from '../vendors/repo';
 import type { AppRow, VendorModelRow } from './repo';
-import type { ToolContext, ToolProvider, ToolResult } from './types';
+import type { ModelResolver, ToolContext, ToolProvider, ToolResult } from './types';
 
 /** Completion tests' model factory is the shared one. */
 export { makeVendorModel } from '../../test/harness';
@@ -87,9 +88,10 @@ export interface Recorded {
   opts: { except?: string; only?: string };
 }
 
-/** A relay that records what the engine publishes instead of sending it. */
+/** A relay that records what the engine and the conversation's state publish instead of sending it. */
 export class RecordingRelay extends RelayHub {
   readonly events: Recorded[] = [];
+  readonly states: { token: string; state: unknown }[] = [];
 
   override emit(
     token: string,
@@ -100,8 +102,50 @@ export class RecordingRelay extends RelayHub {
     this.events.push({ token, type, data, opts });
   }
 
+  override stateChanged(token: string, state: unknown): void {
+    this.states.push({ token, state });
+  }
+
   of(token: string): Recorded[] {
     return this.events.filter((e) => e.token === token);
+  }
+
+  /** Forgets what was recorded (a suite's server keeps its relay from test to test). */
+  clear(): void {
+    this.events.length = 0;
+    this.states.length = 0;
+  }
+}
+
+/**
+ * The engine's models on a test server whose tests each choose theirs (`createTestServer({ engine:
+ * { resolveModel: models.resolve } })`): the model or resolver last `use`d, else the installed model's
+ * provider.
+ */
+export class ModelChoice {
+  private chosen: ModelResolver | undefined;
+
+  use(model?: ChatModel | ModelResolver): void {
+    this.chosen = model === undefined || typeof model === 'function' ? model : () => model;
+  }
+
+  readonly resolve: ModelResolver = (ctx, row) => (this.chosen ?? chatModelFor)(ctx, row);
+}
+
+/** The engine's tools on a test server whose tests each choose theirs: the provider last `use`d. */
+export class ToolChoice implements ToolProvider {
+  constructor(private chosen: ToolProvider) {}
+
+  use(tools: ToolProvider): void {
+    this.chosen = tools;
+  }
+
+  list(...args: Parameters<ToolProvider['list']>): Promise<ToolSpec[]> {
+    return this.chosen.list(...args);
+  }
+
+  execute(call: ToolCall, tool: ToolContext): Promise<ToolResult> {
+    return this.chosen.execute(call, tool);
   }
 }
 

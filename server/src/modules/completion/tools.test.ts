@@ -18,17 +18,10 @@ import { RecordingRelay } from './testing';
 import { functionTools, toolParameters } from './tools';
 
 /** Also records `state_change` announcements. */
-class StateRecordingRelay extends RecordingRelay {
-  readonly states: { token: string; state: unknown }[] = [];
-  override stateChanged(token: string, state: unknown): void {
-    this.states.push({ token, state });
-  }
-}
-
 let server: TestServer;
 let vendor: VendorRow;
 let client: Client;
-let relay: StateRecordingRelay;
+const relay = new RecordingRelay();
 let modelId: number;
 
 const ADDER = `schema = {
@@ -54,7 +47,7 @@ end
 `;
 
 beforeAll(async () => {
-  server = await createTestServer();
+  server = await createTestServer({ relay });
   vendor = await makeVendor(server.ctx);
   const user = await makeUser(server.ctx, { vendors: [vendor] });
   client = await Client.signedIn(server.app, user.email, user.password);
@@ -70,8 +63,7 @@ afterAll(async () => {
   await closeSiliconPools();
 });
 beforeEach(() => {
-  relay = new StateRecordingRelay();
-  server.ctx.relay = relay;
+  relay.clear();
 });
 
 const api = (path: string) => `/v1/vendors/${vendor.id}${path}`;

@@ -1,7 +1,7 @@
 import type { DocumentSource, SearchHit } from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
 import type { TraceContext } from '../../platform/tracing';
-import type { ReplyReservation, SpendingPort } from '../conversations/ports';
+import type { ReplyEvent, ReplyReservation, SpendingPort } from '../conversations/ports';
 import type { ConversationRow, MessageRow, NewMessage } from '../conversations/repo';
 import type { InstalledFunctionRow } from '../functions/repo';
 import type { ChatModel, ToolCall, ToolSpec } from '../models/providers/types';
@@ -20,6 +20,7 @@ export interface ToolContext {
   signal: AbortSignal;
   /** The reply's trace: the tool's span goes under it. */
   trace?: TraceContext;
+  /** A message of the script's own to the conversation's room (Lua `relay.emit`). */
   emit(type: string, data: unknown): void;
 }
 
@@ -55,29 +56,24 @@ export interface Passage {
 }
 
 /**
- * What replies know: the app's datastores (the datastores module implements it; wired in app.ts). Each
- * query embedding is a provider call of the reply, admitted and counted by its `meter` (ADR 0021).
+ * What replies know: the app's datastores (the datastores module's `ReplyKnowledge`, given to the engine in
+ * start/context.ts). Each query embedding is a provider call of the reply, admitted and counted by its
+ * `meter` (ADR 0021).
  */
 export interface KnowledgePort {
   /** The best `k` passages for `query` across the named datastores of the app (all when `names` is null). */
-  retrieve(
-    app: AppRow,
-    names: string[] | null,
-    query: string,
-    k: number,
-    signal: AbortSignal,
-    meter: ReplyMeter,
-    trace: TraceContext,
-  ): Promise<Passage[]>;
+  retrieve(query: KnowledgeQuery & { names: string[] | null; signal: AbortSignal }): Promise<Passage[]>;
   /** Hits of one datastore of the app by name (Lua `datastore.search`); null when it has none of that name. */
-  search(
-    app: AppRow,
-    name: string,
-    query: string,
-    k: number,
-    meter: ReplyMeter,
-    trace: TraceContext,
-  ): Promise<SearchHit[] | null>;
+  search(query: KnowledgeQuery & { name: string }): Promise<SearchHit[] | null>;
+}
+
+/** A reply's question to the app's datastores: its query embedding is admitted and counted by `meter`. */
+export interface KnowledgeQuery {
+  app: AppRow;
+  query: string;
+  k: number;
+  meter: ReplyMeter;
+  trace: TraceContext;
 }
 
 export const DATASTORES_UNAVAILABLE_TEXT = 'Datastores are not available in this server';
@@ -91,13 +87,11 @@ export const noKnowledge: KnowledgePort = {
 
 /** The engine's replaceable parts a responder calls (`CompletionEngine` holds them). */
 export interface EngineSeams {
-  resolveModel: ModelResolver;
-  tools: ToolProvider;
-  knowledge: KnowledgePort;
+  readonly resolveModel: ModelResolver;
+  readonly tools: ToolProvider;
+  readonly knowledge: KnowledgePort;
   /** Where a reply's provider calls and tokens count against the vendor's plan (billing, wired by the server). */
-  spending: Pick<SpendingPort, 'reserveCall' | 'recordTokens' | 'refusedReply'>;
-  /** Overrides `COMPLETION_TIMEOUT_MS` (tests). */
-  timeoutMs: number | undefined;
+  readonly spending: Pick<SpendingPort, 'reserveCall' | 'recordTokens' | 'refusedReply'>;
 }
 
 /** One user message being answered. Responders store what they produce and stream through `emit`. */
@@ -111,8 +105,8 @@ export interface Turn {
   userMessage: MessageRow;
   /** The app's installed functions, read with the lease (the default tools). */
   installed?: InstalledFunctionRow[];
-  /** The app's completion model if the request read it with the app (null: none); undefined: not read. */
-  model?: VendorModelRow | null;
+  /** `ReplyRequest.model`: the app's completion model when the request read it with the app. */
+  model?: VendorModelRow;
   /** The request the reply was counted as, if it was sent through `startReply`. */
   reservation?: ReplyReservation;
   /** The caller's instructions for this reply (`withInstructions` places them after the app's prompt). */
@@ -124,10 +118,12 @@ export interface Turn {
   signal: AbortSignal;
   /** The reply's span context: provider calls, tool runs and searches go under it (tracing on). */
   trace: TraceContext;
-  /** Sends a relay `message` to everyone in the conversation's room. */
-  emit(type: string, data: unknown): void;
-  /** Merges into the debug data the console shows (a relay `debug` event). */
+  /** Tells the reply's sinks (its conversation's room first) what the reply does. */
+  emit(event: ReplyEvent): void;
+  /** Merges into the debug data the console shows (a `debug` event). */
   debug(data: Record<string, unknown>): void;
+  /** A script's own message to the room (a `custom` event; what a tool's `emit` sends). */
+  custom(type: string, data: unknown): void;
   store(message: NewMessage): Promise<MessageRow>;
   /**
    * The reply's last message and its last model request's usage: stored when the responder returns, in

@@ -10,7 +10,7 @@ import type { ConversationRow } from './repo';
  * - Console users (signed session + `X-Vendor`, resolved by the request pipeline): the `management`
  *   channel, any app of the vendor.
  * - Outside callers (docs/reference/api.md "Outside callers", ADR 0012), authenticated by the pipeline's outside-caller
- *   port (routes declared with `outsiders: true`, wired to modules/clients in app.ts) and turned into a
+ *   port (routes declared with `outsiders: true`, wired to modules/clients in start/http.ts) and turned into a
  *   caller by `callerOf`: API clients (`X-VendorToken` + `X-Vendor`, or `Authorization: Bearer` on the
  *   OpenAI-compatible endpoint), channel `api`; web embeds (`X-EmbedToken`), channel `embed`. Each reaches
  *   only its app and the conversations it opened (`conversations.client_id` / `embed_id`).
@@ -41,7 +41,7 @@ export function callerOf(input: {
   return userCaller(input.vendor, input.identity!);
 }
 
-/** The port wired in app.ts answers these (clients/callers.ts). */
+/** The port wired in start/http.ts answers these (clients/callers.ts). */
 function isOutsideCaller(outsider: Outsider): outsider is ClientCaller | EmbedCaller {
   const kind = (outsider as Partial<Caller>).kind;
   return kind === 'client' || kind === 'embed';

@@ -6,6 +6,7 @@ import { Client, createTestServer, makeUser, makeVendor, type TestServer } from 
 import type { AppRow, VendorModelRow } from '../completion/repo';
 import {
   finish,
+  ModelChoice,
   makeChatApp,
   makeConversation,
   makeVendorModel,
@@ -23,11 +24,11 @@ let client: Client;
 let otherClient: Client;
 let model: VendorModelRow;
 let app: AppRow;
-let defaultResolver: typeof server.ctx.completion.resolveModel;
+const models = new ModelChoice();
 
 function useModel(turns: Step[][]): ScriptedModel {
   const m = new ScriptedModel(turns);
-  server.ctx.completion.resolveModel = () => m;
+  models.use(m);
   return m;
 }
 
@@ -42,8 +43,7 @@ async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 5_000
 }
 
 beforeAll(async () => {
-  server = await createTestServer();
-  defaultResolver = server.ctx.completion.resolveModel;
+  server = await createTestServer({ engine: { resolveModel: models.resolve } });
   vendor = await makeVendor(server.ctx);
   other = await makeVendor(server.ctx);
   const user = await makeUser(server.ctx, { vendors: [vendor] });
@@ -235,7 +235,7 @@ describe('GET and POST /v1/conversations/{token}', () => {
     expect(empty).toMatchObject({ conversation: { state: { step: 'empty' } }, data: [] });
 
     // A script (or relay client) changes the state while the reply runs.
-    server.ctx.completion.resolveModel = () => ({
+    models.use({
       async *stream() {
         await setState({ step: 'changed mid-reply' });
         yield { type: 'text' as const, text: 'Done.' };
@@ -431,30 +431,39 @@ describe('paging messages: GET /v1/conversations/{token}?cursor=&limit=', () => 
 
 describe('the default model resolver', () => {
   it("answers through the models module's provider layer (built-in offline model) and records usage", async () => {
-    server.ctx.completion.resolveModel = defaultResolver;
-    const [demo] = await server.ctx.db
-      .insert(schema.vendorModels)
-      .values({
-        vendorId: vendor.id,
-        modelKey: 'builtin-offline-demo',
-        name: 'Offline demo',
-        type: 'chat_completion',
-        provider: 'builtin',
-      })
-      .returning();
-    const demoApp = await makeChatApp(server.ctx, vendor, { model: demo! });
-    const conversation = await makeConversation(server.ctx, demoApp);
-    const res = await client.post(`/v1/conversations/${conversation.token}`, { content: 'Hello there' });
-    expect(res.statusCode).toBe(200);
-    const roles = res.json().data.map((m: { role: string }) => m.role);
-    expect(roles).toEqual(['user', 'assistant']);
-    expect(res.json().data[1].message.length).toBeGreaterThan(0);
-    const usage = await server.ctx.db
-      .select()
-      .from(schema.usageRecords)
-      .where(eq(schema.usageRecords.conversationId, conversation.id));
-    expect(usage).toHaveLength(1);
-    expect(usage[0]!.tokensPrompt).toBeGreaterThan(0);
+    // A server of its own: the suite's answers with scripted models.
+    const plain = await createTestServer();
+    try {
+      const owner = await makeVendor(plain.ctx);
+      const user = await makeUser(plain.ctx, { vendors: [owner] });
+      const signedIn = await Client.signedIn(plain.app, user.email, user.password);
+      signedIn.vendorKey = owner.key;
+      const [demo] = await plain.ctx.db
+        .insert(schema.vendorModels)
+        .values({
+          vendorId: owner.id,
+          modelKey: 'builtin-offline-demo',
+          name: 'Offline demo',
+          type: 'chat_completion',
+          provider: 'builtin',
+        })
+        .returning();
+      const demoApp = await makeChatApp(plain.ctx, owner, { model: demo! });
+      const conversation = await makeConversation(plain.ctx, demoApp);
+      const res = await signedIn.post(`/v1/conversations/${conversation.token}`, { content: 'Hello there' });
+      expect(res.statusCode).toBe(200);
+      const roles = res.json().data.map((m: { role: string }) => m.role);
+      expect(roles).toEqual(['user', 'assistant']);
+      expect(res.json().data[1].message.length).toBeGreaterThan(0);
+      const usage = await plain.ctx.db
+        .select()
+        .from(schema.usageRecords)
+        .where(eq(schema.usageRecords.conversationId, conversation.id));
+      expect(usage).toHaveLength(1);
+      expect(usage[0]!.tokensPrompt).toBeGreaterThan(0);
+    } finally {
+      await plain.close();
+    }
   });
 });
 

@@ -1,13 +1,40 @@
 import type { AppContext } from '../../platform/context';
-import type { schema } from '../../platform/db';
 import type { AppRow, Identity, SessionPort } from '../../platform/http/identity';
 import type { TraceContext } from '../../platform/tracing';
 import type { PlanTerms, ReplyTerms } from '../billing/service';
+import type { VendorModelRow } from '../models/repo';
 import type { Caller, ClientCaller, EmbedCaller } from './access';
 import type { ConversationRow, MessageRow } from './repo';
 
 export type { AppRow };
-export type VendorModelRow = typeof schema.vendorModels.$inferSelect;
+
+/**
+ * One reply, as the channel that received the user's message asks it of the engine (`replies.start`):
+ * declared once, read from `startReply` to the responders. It is declared here, below the completion
+ * module that answers it, because conversations may not import completion (docs/ARCHITECTURE.md).
+ * An optional field is absent when it does not apply or is not known; no field uses null.
+ */
+export interface ReplyRequest {
+  app: AppRow;
+  conversation: ConversationRow;
+  /** The user's message. */
+  content: string;
+  /** socket.id of the poster's relay connection (header X-Relay-Socket): it learns the input was its own. */
+  posterSocket?: string;
+  /** Also hear the reply's events, after its conversation's room (the OpenAI stream; docs/flows.md). */
+  sinks?: readonly ReplySink[];
+  /** Count the reply's request against these terms in its first write; its tokens count in that period (docs/adr/0046). */
+  reserve?: ReplyTerms;
+  /** The caller's own instructions for this reply only, read after the app's prompt (ADR 0024). */
+  instructions?: string;
+  /**
+   * The app's completion model when the request read it with the app; absent, the responder reads it by
+   * the app's `completionVendorModelId` (an app without one has none).
+   */
+  model?: VendorModelRow;
+  /** The trace of the request that sent the message: the reply's span goes under it (tracing on). */
+  trace?: TraceContext;
+}
 
 /**
  * What a reply did, as the engine answers it, so callers need not read it back (docs/adr/0026).
@@ -25,13 +52,44 @@ export interface ReplyOutcome {
   state?: unknown;
 }
 
-/** Sees every relay event of one reply as it is published (the OpenAI-compatible endpoint streams them). */
-export type ReplyObserver = (type: string, data: unknown) => void;
+/**
+ * What a reply says as it runs, in order, to each of its sinks (docs/flows.md): the engine's one event
+ * type. Every reply begins with `started` and `user_input` and ends with `finished` then `ended`, whatever
+ * happened; a failed reply's error is in its outcome. The relay sink (`relay-sink.ts`) is the only one that
+ * knows the relay's message types.
+ */
+export type ReplyEvent =
+  /** The reply began, before any model request. */
+  | { kind: 'started' }
+  /** The user's message as stored: the room hears it (the poster already has it). */
+  | { kind: 'user_input'; message: MessageRow }
+  /** A piece of the answer's text, as the model streams it. */
+  | { kind: 'text'; chunk: string }
+  /** A tool call of the model (or a silicon script's function call), before it runs. */
+  | { kind: 'tool_call_begin'; id: string; name: string; arguments: unknown }
+  /** The call's result; `status` 1 success, negative failures (docs/reference/api.md "Functions"). */
+  | { kind: 'tool_call_end'; id: string; name: string; result: unknown; status: number }
+  /** A round of tool calls is done: the model is asked again. */
+  | { kind: 'iteration'; iteration: number }
+  /** Debug data the console shows (model, tokens, passages, timings), merged into what it has. */
+  | { kind: 'debug'; data: Record<string, unknown> }
+  /** A script's own message (Lua `relay.emit(type, data)`): any type but the engine's. */
+  | { kind: 'custom'; type: string; data: unknown }
+  /** The reply's answer (or its error) is stored. */
+  | { kind: 'finished' }
+  /** Nothing more comes. */
+  | { kind: 'ended' };
+
+/** Hears every event of one reply, synchronously and in order; it runs inside the reply, so never throws. */
+export interface ReplySink {
+  event(event: ReplyEvent): void;
+}
 
 /**
- * What conversations need from modules above them, provided by the composition root (`app.ts`): the
- * apps they belong to and the engine that answers them. Conversations import neither, so the module
- * graph stays acyclic (completion and functions build on conversations, not the other way round).
+ * What conversations need from modules above them, provided by the composition root
+ * (`start/context.ts`): the apps they belong to and the engine that answers them. Conversations import
+ * neither, so the module graph stays acyclic (completion and functions build on conversations, not the
+ * other way round).
  */
 export interface ConversationPorts {
   apps: {
@@ -44,24 +102,7 @@ export interface ConversationPorts {
      * a conflict at once if a reply already runs in this conversation; rejects with the plan's refusal
      * (402), or a conflict if another instance's reply holds the lease, before anything is stored or sent.
      */
-    start(
-      ctx: AppContext,
-      input: {
-        app: AppRow;
-        conversation: ConversationRow;
-        content: string;
-        posterSocket?: string;
-        observe?: ReplyObserver;
-        /** Count the reply's request against these terms in its first write; its tokens count in that period. */
-        reserve?: ReplyTerms;
-        /** The caller's instructions for this reply only, read after the app's prompt. */
-        instructions?: string;
-        /** The app's completion model, when the caller read it with the app (null: it has none). */
-        model?: VendorModelRow | null;
-        /** The sending request's trace: the reply's span goes under it (tracing on). */
-        trace?: TraceContext;
-      },
-    ): Promise<ReplyOutcome>;
+    start(ctx: AppContext, request: ReplyRequest): Promise<ReplyOutcome>;
     /** Stops every running reply (server shutdown). */
     close(): Promise<void>;
   };
@@ -115,7 +156,5 @@ export interface SpendingPort {
 export interface ReplyReservation {
   periodStart: Date;
 }
-
-export type { ReplyTerms };
 
 export type ConversationContext = AppContext & ConversationPorts;

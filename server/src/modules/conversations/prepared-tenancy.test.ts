@@ -64,15 +64,14 @@ async function send(t: Tenant, as: VendorRow = t.vendor, requests: number | null
   const withVendor = await findVendorConversationWithApp(db, as.key, t.conversation.token);
   expect(withVendor?.vendor.id).toBe(vendor!.id);
   expect(withVendor?.found).toEqual(found);
-  const claimed = await claimReplyLease(
-    db,
-    vendor!.id,
-    t.conversation.id,
-    lease(`holder-${as.id}`, kept),
-    { role: 'user', creator: 'user', message: `from ${as.id}` },
-    t.app.id,
-    { period: sendPeriod, limits: { requests, tokens: null } },
-  );
+  const claimed = await claimReplyLease(db, {
+    vendorId: vendor!.id,
+    conversationId: t.conversation.id,
+    lease: lease(`holder-${as.id}`, kept),
+    posted: { role: 'user', creator: 'user', message: `from ${as.id}` },
+    appId: t.app.id,
+    reserve: { period: sendPeriod, limits: { requests, tokens: null } },
+  });
   return { vendor, found, claimed };
 }
 
@@ -110,7 +109,12 @@ describe('the prepared send statements across vendors', () => {
     ]);
     expect([await countedIn(a.vendor), await countedIn(b.vendor)]).toEqual([1, 1]);
 
-    await finishReply(db, a.vendor.id, a.conversation.id, `holder-${a.vendor.id}`, []);
+    await finishReply(db, {
+      vendorId: a.vendor.id,
+      conversationId: a.conversation.id,
+      holder: `holder-${a.vendor.id}`,
+      stored: [],
+    });
     // B's limit of 1 is used up by the stolen attempt: refused, nothing taken; A's count does not matter.
     expect((await send(b, b.vendor, 1)).claimed).toBe('refused');
     // A's kept context does not hold for B's conversation: B's whole window is read.
@@ -125,11 +129,19 @@ describe('the prepared send statements across vendors', () => {
     expect(claimed?.posted.vendorId).toBe(b.vendor.id);
 
     // B's last write under A's ids lets go of nothing of A's.
-    const crossed = await finishReply(db, b.vendor.id, a.conversation.id, `holder-${a.vendor.id}`, []);
+    const crossed = await finishReply(db, {
+      vendorId: b.vendor.id,
+      conversationId: a.conversation.id,
+      holder: `holder-${a.vendor.id}`,
+      stored: [],
+    });
     expect(crossed.released).toBeNull();
-    const done = await finishReply(db, b.vendor.id, b.conversation.id, `holder-${b.vendor.id}`, [
-      { role: 'assistant', creator: 'assistant', message: 'beta reply' },
-    ]);
+    const done = await finishReply(db, {
+      vendorId: b.vendor.id,
+      conversationId: b.conversation.id,
+      holder: `holder-${b.vendor.id}`,
+      stored: [{ role: 'assistant', creator: 'assistant', message: 'beta reply' }],
+    });
     expect(done.released).not.toBeNull();
     expect(done.messages.map((m) => [m.vendorId, m.conversationId, m.message])).toEqual([
       [b.vendor.id, b.conversation.id, 'beta reply'],

@@ -15,6 +15,7 @@ import { RelayClient } from '../../test/relay-client';
 import type { AppRow } from '../completion/repo';
 import {
   finish,
+  ModelChoice,
   makeChatApp,
   makeConversation,
   makeVendorModel,
@@ -33,6 +34,8 @@ describe.runIf(Boolean(DATABASE_URL && REDIS_URL))('relay across two instances (
   const env = { REDIS_URL: REDIS_URL! };
   let a: ListeningTestServer;
   let b: ListeningTestServer;
+  const modelsOfA = new ModelChoice();
+  const modelsOfB = new ModelChoice();
   let httpB: Client;
   let vendor: VendorRow;
   let user: Awaited<ReturnType<typeof makeUser>>;
@@ -46,8 +49,13 @@ describe.runIf(Boolean(DATABASE_URL && REDIS_URL))('relay across two instances (
   const sockets: RelayClient[] = [];
 
   beforeAll(async () => {
-    a = await createListeningTestServer({ env, relayPresence });
-    b = await createListeningTestServer({ databaseUrl: a.databaseUrl, env, relayPresence });
+    a = await createListeningTestServer({ env, relayPresence, engine: { resolveModel: modelsOfA.resolve } });
+    b = await createListeningTestServer({
+      databaseUrl: a.databaseUrl,
+      env,
+      relayPresence,
+      engine: { resolveModel: modelsOfB.resolve },
+    });
     vendor = await makeVendor(a.ctx);
     user = await makeUser(a.ctx, { vendors: [vendor] });
     httpB = await Client.signedIn(b.app, user.email, user.password);
@@ -116,7 +124,7 @@ describe.runIf(Boolean(DATABASE_URL && REDIS_URL))('relay across two instances (
     const poster = await joined(a, conversation.token);
     const watcherA = await joined(a, conversation.token);
     const watcherB = await joined(b, conversation.token);
-    b.ctx.completion.resolveModel = () => new ScriptedModel([[text('across '), text('instances'), finish()]]);
+    modelsOfB.use(() => new ScriptedModel([[text('across '), text('instances'), finish()]]));
 
     const res = await send(httpB, conversation.token, 'Hello from B', { 'x-relay-socket': poster.id });
     expect(res.statusCode).toBe(200);
@@ -169,13 +177,13 @@ describe.runIf(Boolean(DATABASE_URL && REDIS_URL))('relay across two instances (
     const conversation = await makeConversation(a.ctx, app);
     await sure(b);
     const from = published.length;
-    b.ctx.completion.resolveModel = () => new ScriptedModel([[text('unheard'), finish()]]);
+    modelsOfB.use(() => new ScriptedModel([[text('unheard'), finish()]]));
     expect((await send(httpB, conversation.token, 'Nobody listens')).statusCode).toBe(200);
     await publishedFrom(b, []);
     expect(published.slice(from)).not.toContain(conversation.token);
 
     const watcher = await joined(a, conversation.token);
-    b.ctx.completion.resolveModel = () => new ScriptedModel([[text('heard'), finish()]]);
+    modelsOfB.use(() => new ScriptedModel([[text('heard'), finish()]]));
     expect((await send(httpB, conversation.token, 'Someone listens')).statusCode).toBe(200);
     await watcher.waitForMessage('completion.ended');
     expect(
@@ -200,7 +208,7 @@ describe.runIf(Boolean(DATABASE_URL && REDIS_URL))('relay across two instances (
     const from = published.length;
     const httpA = await Client.signedIn(a.app, user.email, user.password);
     httpA.vendorKey = vendor.key;
-    a.ctx.completion.resolveModel = () => new ScriptedModel([[text('only '), text('here'), finish()]]);
+    modelsOfA.use(() => new ScriptedModel([[text('only '), text('here'), finish()]]));
     expect((await send(httpA, conversation.token, 'Watched on A')).statusCode).toBe(200);
     await onA.waitForMessage('completion.ended');
     expect(onA.messages().filter((m) => m.type === 'completion_stream')).toEqual([
@@ -215,7 +223,7 @@ describe.runIf(Boolean(DATABASE_URL && REDIS_URL))('relay across two instances (
     await expect
       .poll(() => publishedFrom(a, [conversation.token]), { timeout: 5_000 })
       .toEqual([conversation.token]);
-    a.ctx.completion.resolveModel = () => new ScriptedModel([[text('both'), finish()]]);
+    modelsOfA.use(() => new ScriptedModel([[text('both'), finish()]]));
     expect((await send(httpA, conversation.token, 'Watched on A and B')).statusCode).toBe(200);
     for (const socket of [onA, onB]) {
       await socket.waitFor(
@@ -227,13 +235,17 @@ describe.runIf(Boolean(DATABASE_URL && REDIS_URL))('relay across two instances (
   it("reaches a client joined before its instance started: it learned the other instances' rooms", async () => {
     const conversation = await makeConversation(a.ctx, app);
     const onB = await joined(b, conversation.token);
-    const late = await createListeningTestServer({ databaseUrl: a.databaseUrl, env, relayPresence });
+    const late = await createListeningTestServer({
+      databaseUrl: a.databaseUrl,
+      env,
+      relayPresence,
+      engine: { resolveModel: () => new ScriptedModel([[text('late'), finish()]]) },
+    });
     try {
       await sure(late);
       expect(late.ctx.relay.watched(conversation.token)).toBe(true);
       const http = await Client.signedIn(late.app, user.email, user.password);
       http.vendorKey = vendor.key;
-      late.ctx.completion.resolveModel = () => new ScriptedModel([[text('late'), finish()]]);
       expect((await send(http, conversation.token, 'From a new instance')).statusCode).toBe(200);
       await onB.waitForMessage('completion.ended');
       expect(onB.messages().filter((m) => m.type !== 'debug')).toEqual([

@@ -10,6 +10,7 @@ import { RelayClient } from '../../test/relay-client';
 import type { AppRow } from '../completion/repo';
 import {
   finish,
+  ModelChoice,
   makeChatApp,
   makeConversation,
   makeVendorModel,
@@ -26,9 +27,10 @@ let vendor: VendorRow;
 let app: AppRow;
 let http: Client;
 const sockets: RelayClient[] = [];
+const models = new ModelChoice();
 
 beforeAll(async () => {
-  server = await createListeningTestServer();
+  server = await createListeningTestServer({ engine: { resolveModel: models.resolve } });
   vendor = await makeVendor(server.ctx);
   const user = await makeUser(server.ctx, { vendors: [vendor] });
   http = await Client.signedIn(server.app, user.email, user.password);
@@ -56,7 +58,7 @@ async function joined(token: string): Promise<RelayClient> {
 }
 
 function useModel(turns: Step[][]) {
-  server.ctx.completion.resolveModel = () => new ScriptedModel(turns);
+  models.use(() => new ScriptedModel(turns));
 }
 
 const send = (token: string, content: string, poster?: string) =>

@@ -4,10 +4,10 @@ import { type Bound, preparedOnce } from '../../platform/db/prepared';
 import type { AppRow } from '../../platform/http/identity';
 import { planTermsQuery } from '../billing/repo';
 import type { PlanTerms } from '../billing/service';
+import type { VendorModelRow } from '../models/repo';
 
 const { apps, conversations, messages, vendorModels, vendors } = schema;
 type VendorRow = typeof vendors.$inferSelect;
-type VendorModelRow = typeof vendorModels.$inferSelect;
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
 export type NewMessage = Pick<typeof messages.$inferInsert, 'role' | 'creator' | 'message'> &

@@ -123,8 +123,11 @@ export const conversationRoutes = (ctx: ConversationContext) => [
     handler: async ({ vendor, identity, outsider, params, body, request, loaded }) => {
       const caller = callerOf({ vendor, identity, outsider });
       const { conversation, ...read } = await requireConversationWithApp(ctx, caller, params.token, loaded);
-      const sent = await sendMessage(ctx, caller, conversation, body.content, {
-        ...read,
+      const sent = await sendMessage(ctx, {
+        caller,
+        conversation,
+        content: body.content,
+        read,
         posterSocket: posterSocket(request),
         relayUrl: relayUrl(ctx),
         trace: requestTrace(request),

@@ -12,12 +12,10 @@ import { RELAY_PATH } from '@llmor/contracts';
 import type { AppContext } from '../../platform/context';
 import { randomToken } from '../../platform/crypto';
 import { notFound, timedOut, validationError } from '../../platform/errors';
-import type { TraceContext } from '../../platform/tracing';
-import type { PlanTerms } from '../billing/service';
 import { vendorApp } from '../vendors/owned';
 import { type Caller, channelsOf, mayOpenConversation, mayUseApp } from './access';
 import { checkParametersSize, countEmbedOpening } from './limits';
-import type { AppRow, ConversationContext, ReplyObserver, ReplyOutcome, VendorModelRow } from './ports';
+import type { AppRow, ConversationContext, ReplyOutcome, ReplyRequest } from './ports';
 import { presentConversation, presentListItem, presentMessage } from './present';
 import {
   type ConversationRow,
@@ -213,45 +211,44 @@ export const gatewayTimeout = (seconds: number) =>
     `The reply is taking longer than ${seconds} s; it continues over the relay and is stored when done.`,
   );
 
+/** A user's message to answer, as the channel that received it hands it to `startReply`. */
+export interface ReplySend
+  extends Pick<
+    ReplyRequest,
+    'conversation' | 'content' | 'posterSocket' | 'sinks' | 'instructions' | 'trace'
+  > {
+  caller: Caller;
+  /**
+   * The conversation's app, its completion model and the plan in force, when the request read them with
+   * the conversation (`requireConversationWithApp`); absent, they are read here.
+   */
+  read?: Omit<ConversationWithApp, 'conversation'>;
+}
+
 /**
  * Starts the reply to the user's message: past the plan's limits 402 and a second send while a reply runs
  * 409, both before any provider is called. `done` settles with what the reply did.
  */
 export async function startReply(
   ctx: ConversationContext,
-  caller: Caller,
-  conversation: ConversationRow,
-  content: string,
-  opts: {
-    posterSocket?: string;
-    observe?: ReplyObserver;
-    /** The conversation's app, when the caller has already read it (`requireConversationWithApp`). */
-    app?: AppRow;
-    /** The caller's instructions for this reply, after the app's prompt (the OpenAI endpoint, ADR 0024). */
-    instructions?: string;
-    /** The app's completion model as read with it (null: it has none). */
-    model?: VendorModelRow | null;
-    /** The vendor's plan in force as read with the conversation (null: none). */
-    plan?: PlanTerms | null;
-    /** The sending request's trace: the reply's span goes under it (tracing on). */
-    trace?: TraceContext;
-  },
+  send: ReplySend,
 ): Promise<{ done: Promise<ReplyOutcome> }> {
-  const known = opts.app && opts.app.id === conversation.appId && mayUseApp(caller, opts.app);
-  const app = known ? opts.app! : await usableApp(ctx, caller, conversation.appId);
+  const { caller, conversation, read } = send;
+  const known = read && read.app.id === conversation.appId && mayUseApp(caller, read.app) ? read : undefined;
+  const app = known?.app ?? (await usableApp(ctx, caller, conversation.appId));
   // Every channel sends through here: the reply's first write counts the request against the plan (past
   // its limits 402, before any provider is called; docs/adr/0046).
-  const reserve = await ctx.spending.replyTerms(caller.vendor.id, opts.plan);
+  const reserve = await ctx.spending.replyTerms(caller.vendor.id, read?.plan);
   const done = ctx.replies.start(ctx, {
     app,
     conversation,
-    content,
-    posterSocket: opts.posterSocket,
-    observe: opts.observe,
+    content: send.content,
+    posterSocket: send.posterSocket,
+    sinks: send.sinks,
     reserve,
-    instructions: opts.instructions,
-    ...(known && opts.model !== undefined ? { model: opts.model } : {}),
-    trace: opts.trace,
+    instructions: send.instructions,
+    model: known?.model ?? undefined,
+    trace: send.trace,
   });
   return { done };
 }
@@ -262,14 +259,9 @@ export async function startReply(
  */
 export async function sendMessage(
   ctx: ConversationContext,
-  caller: Caller,
-  conversation: ConversationRow,
-  content: string,
-  opts: { posterSocket?: string; relayUrl: string; trace?: TraceContext } & Partial<
-    Omit<ConversationWithApp, 'conversation'>
-  >,
+  send: ReplySend & { relayUrl: string },
 ): Promise<MessageSent> {
-  const { done } = await startReply(ctx, caller, conversation, content, opts);
+  const { done } = await startReply(ctx, send);
   const windowMs = ctx.config.SYNC_REPLY_TIMEOUT_MS;
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<'timeout'>((resolve) => {
@@ -285,9 +277,10 @@ export async function sendMessage(
     done.catch((err: unknown) => ctx.log.error({ err }, 'background reply failed'));
     throw gatewayTimeout(windowMs / 1000);
   }
+  const { conversation } = send;
   const state = outcome.state === undefined ? conversation.state : outcome.state;
   return {
-    conversation: presentConversation({ ...conversation, state }, opts.relayUrl),
+    conversation: presentConversation({ ...conversation, state }, send.relayUrl),
     data: outcome.messages.map(presentMessage),
   };
 }

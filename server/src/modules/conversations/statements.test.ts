@@ -33,7 +33,9 @@ let client: Client;
 let app: AppRow;
 
 beforeAll(async () => {
-  server = await createTestServer();
+  server = await createTestServer({
+    engine: { resolveModel: () => new ScriptedModel([[text('Fine.'), finish()]]) },
+  });
   vendor = await makeVendor(server.ctx);
   const user = await makeUser(server.ctx, { vendors: [vendor] });
   client = await Client.signedIn(server.app, user.email, user.password);
@@ -43,7 +45,6 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 async function statementsOfSend(token: string): Promise<string[]> {
-  server.ctx.completion.resolveModel = () => new ScriptedModel([[text('Fine.'), finish()]]);
   // The session is cached for a few seconds: a read just before finds it in memory, as a client's sends do.
   expect((await client.get(`/v1/conversations/${token}?limit=1`)).statusCode).toBe(200);
   const recording = recordStatements(server.ctx.db);

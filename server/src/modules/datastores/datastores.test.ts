@@ -20,6 +20,7 @@ import {
 import type { AppRow } from '../completion/repo';
 import {
   finish,
+  ModelChoice,
   makeConversation,
   makeVendorModel,
   RecordingRelay,
@@ -38,6 +39,9 @@ let app: AppRow;
 let base: string;
 
 const WORKER = { ROLES: 'api,relay,worker' };
+/** The server's fakes: replies' events recorded, and the model a test chooses. */
+const relay = new RecordingRelay();
+const models = new ModelChoice();
 
 async function eventually<T>(probe: () => Promise<T>, ok: (v: T) => boolean, ms = 15_000): Promise<T> {
   const until = Date.now() + ms;
@@ -79,7 +83,7 @@ const QA = [
 ];
 
 beforeAll(async () => {
-  server = await createTestServer({ env: WORKER });
+  server = await createTestServer({ env: WORKER, relay, engine: { resolveModel: models.resolve } });
   vendor = await makeVendor(server.ctx);
   const owner = await makeUser(server.ctx, { vendors: [vendor], role: 'owner' });
   c = await Client.signedIn(server.app, owner.email, owner.password);
@@ -380,9 +384,7 @@ describe('retrieval in replies', () => {
     await synced(ds.id);
 
     const model = new ScriptedModel([[text('In Bern.'), finish()]]);
-    server.ctx.completion.resolveModel = () => model;
-    const relay = new RecordingRelay();
-    server.ctx.relay = relay;
+    models.use(model);
     const vm = await makeVendorModel(server.ctx, vendor);
     const withModel = { ...chatApp, completionVendorModelId: vm.id };
     const conversation = await makeConversation(server.ctx, withModel);
@@ -423,7 +425,6 @@ end`;
     await c.post(`/v1/datastores/${ds.id}/docs/import`, { mode: 'qa', data: QA });
     await synced(ds.id);
     const conversation = await makeConversation(server.ctx, siliconApp);
-    server.ctx.relay = new RecordingRelay();
     await server.ctx.completion.start(server.ctx, {
       app: siliconApp,
       conversation,
@@ -452,7 +453,6 @@ end`;
     ).json().data;
     expect(ds.embedding_vendor_model_id).not.toBeNull();
     const conversation = await makeConversation(server.ctx, siliconApp);
-    server.ctx.relay = new RecordingRelay();
     const calls = server.ctx.config.REPLY_MAX_PROVIDER_CALLS;
     server.ctx.config.REPLY_MAX_PROVIDER_CALLS = 2;
     try {

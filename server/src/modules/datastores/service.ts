@@ -304,7 +304,7 @@ export async function embeddingModelOf(
  * Admits a search's embedding call and counts its tokens: a reply's provider-call meter (ADR 0021).
  * Searches outside a reply (the console's) pass none.
  */
-export interface EmbeddingMeter {
+interface EmbeddingMeter {
   admit(): Promise<void>;
   spent(tokens: number): Promise<void>;
 }
@@ -397,17 +397,21 @@ async function findMatches(
   }
 }
 
-export function searchDatastore(
-  ctx: KnowledgeContext,
-  vendorId: number,
-  ds: DatastoreRow,
-  query: string,
-  k: number,
-  signal?: AbortSignal,
-  meter?: EmbeddingMeter,
-  trace?: TraceContext,
-): Promise<SearchHit[]> {
-  return searchOne(ctx, vendorId, ds, query, k, new QueryVectors(query, signal, meter, trace), trace);
+/** One datastore's search: `signal` and `meter` when a reply asks (its query embedding is its call). */
+export interface DatastoreSearch {
+  vendorId: number;
+  datastore: DatastoreRow;
+  query: string;
+  k: number;
+  signal?: AbortSignal;
+  meter?: EmbeddingMeter;
+  trace?: TraceContext;
+}
+
+export function searchDatastore(ctx: KnowledgeContext, search: DatastoreSearch): Promise<SearchHit[]> {
+  const { vendorId, datastore, query, k, signal, meter, trace } = search;
+  const vectors = new QueryVectors(query, signal, meter, trace);
+  return searchOne(ctx, vendorId, datastore, query, k, vectors, trace);
 }
 
 /** A search asked for directly: a failing embedding provider is the provider's failure (502), not ours. */
@@ -421,7 +425,7 @@ export async function search(
 ) {
   const ds = await requireDatastore(ctx, vendorId, id);
   try {
-    return await searchDatastore(ctx, vendorId, ds, query, k, undefined, undefined, trace);
+    return await searchDatastore(ctx, { vendorId, datastore: ds, query, k, trace });
   } catch (err) {
     if (err instanceof ProviderError)
       throw badGateway(`The embedding model could not answer: ${err.message}`);
@@ -429,38 +433,58 @@ export async function search(
   }
 }
 
-/** Retrieval for an app's replies: the named datastores of the app (all when none named). */
-export async function retrieve(
-  ctx: KnowledgeContext,
-  app: { id: number; vendorId: number },
-  names: string[] | null,
-  query: string,
-  k: number,
-  signal?: AbortSignal,
-  meter?: EmbeddingMeter,
-  trace?: TraceContext,
-): Promise<{ datastore: string; id: number; text: string; score: number; source: DocumentSource | null }[]> {
-  const all = await repo.listDatastores(ctx.db, app.vendorId, app.id);
-  const chosen = names ? all.filter((d) => names.includes(d.name)) : all;
-  const vectors = new QueryVectors(query, signal, meter, trace);
-  const hits = await Promise.all(
-    chosen.map(async (ds) =>
-      (await searchOne(ctx, app.vendorId, ds, query, k, vectors, trace)).map((h) => ({
-        datastore: ds.name,
-        id: h.id,
-        text: documentText(h.document),
-        score: h.score,
-        source: h.source,
-      })),
-    ),
-  );
-  return hits
-    .flat()
-    .sort((a, b) => b.score - a.score)
-    .slice(0, k);
+/** What a reply asks of an app's datastores: a query, its count, and the reply's signal, meter and trace. */
+interface ReplyQuery {
+  app: { id: number; vendorId: number };
+  query: string;
+  k: number;
+  meter: EmbeddingMeter;
+  trace: TraceContext;
 }
 
-/** A datastore of the app by name (Lua `datastore.search`). */
-export async function datastoreByName(ctx: AppContext, app: { id: number; vendorId: number }, name: string) {
-  return repo.findDatastoreByName(ctx.db, app.vendorId, app.id, name);
+/**
+ * The app's datastores as replies reach them: the completion engine's `KnowledgePort`, this object itself
+ * (the server builds one).
+ */
+export class ReplyKnowledge {
+  constructor(private readonly ctx: KnowledgeContext) {}
+
+  /** Retrieval for an app's replies: the best `k` passages of the named datastores (all when none named). */
+  async retrieve({
+    app,
+    names,
+    query,
+    k,
+    signal,
+    meter,
+    trace,
+  }: ReplyQuery & { names: string[] | null; signal: AbortSignal }): Promise<
+    { datastore: string; id: number; text: string; score: number; source: DocumentSource | null }[]
+  > {
+    const all = await repo.listDatastores(this.ctx.db, app.vendorId, app.id);
+    const chosen = names ? all.filter((d) => names.includes(d.name)) : all;
+    const vectors = new QueryVectors(query, signal, meter, trace);
+    const hits = await Promise.all(
+      chosen.map(async (ds) =>
+        (await searchOne(this.ctx, app.vendorId, ds, query, k, vectors, trace)).map((h) => ({
+          datastore: ds.name,
+          id: h.id,
+          text: documentText(h.document),
+          score: h.score,
+          source: h.source,
+        })),
+      ),
+    );
+    return hits
+      .flat()
+      .sort((a, b) => b.score - a.score)
+      .slice(0, k);
+  }
+
+  /** Hits of one datastore of the app by name (Lua `datastore.search`); null when it has none of that name. */
+  async search({ name, ...search }: ReplyQuery & { name: string }): Promise<SearchHit[] | null> {
+    const { app } = search;
+    const datastore = await repo.findDatastoreByName(this.ctx.db, app.vendorId, app.id, name);
+    return datastore ? searchDatastore(this.ctx, { ...search, vendorId: app.vendorId, datastore }) : null;
+  }
 }

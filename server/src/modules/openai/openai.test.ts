@@ -10,7 +10,6 @@ import { eq } from 'drizzle-orm';
 import OpenAI, { type APIError } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { schema } from '../../platform/db';
-import { paymentRequired } from '../../platform/errors';
 import { type FakeOpenAI, startFakeOpenAI } from '../../test/fakes';
 import {
   Client,
@@ -28,20 +27,20 @@ let fake: FakeOpenAI;
 let owner: Client;
 let vendor: VendorRow;
 let api: (path: string) => string;
-let demoModelId: number;
 let fakeModelId: number;
 
-beforeAll(async () => {
-  fake = await startFakeOpenAI({ apiKey: 'sk-provider-key' });
-  server = await createListeningTestServer();
-  vendor = await makeVendor(server.ctx);
+/** A listening server with a vendor, its owner signed in, and the demo and fake-provider models installed. */
+async function vendorServer(env?: Record<string, string>) {
+  const server = await createListeningTestServer({ env });
+  const vendor = await makeVendor(server.ctx);
   const user = await makeUser(server.ctx, { vendors: [vendor] });
-  owner = await Client.signedIn(server.app, user.email, user.password);
+  const owner = await Client.signedIn(server.app, user.email, user.password);
   owner.vendorKey = vendor.key;
-  api = (path) => `/v1/vendors/${vendor.id}${path}`;
-  demoModelId = (await owner.post(api('/avamodels/builtin-offline-demo/install'), { parameters: {} })).json()
-    .data.id;
-  fakeModelId = (
+  const api = (path: string) => `/v1/vendors/${vendor.id}${path}`;
+  const demoModelId: number = (
+    await owner.post(api('/avamodels/builtin-offline-demo/install'), { parameters: {} })
+  ).json().data.id;
+  const fakeModelId: number = (
     await owner.post(api('/avamodels/openai-compatible-chat/install'), {
       parameters: {
         base_url: fake.baseUrl,
@@ -51,6 +50,15 @@ beforeAll(async () => {
       },
     })
   ).json().data.id;
+  return { server, vendor, owner, api, demoModelId, fakeModelId };
+}
+type VendorServer = Awaited<ReturnType<typeof vendorServer>>;
+let suite: VendorServer;
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI({ apiKey: 'sk-provider-key' });
+  suite = await vendorServer();
+  ({ server, vendor, owner, api, fakeModelId } = suite);
 });
 afterAll(async () => {
   await server?.close();
@@ -69,8 +77,11 @@ async function appWithClient(
     parameters?: Record<string, unknown>;
     functions?: { id: number }[];
     client?: Record<string, unknown>;
+    /** Another server than the suite's. */
+    on?: VendorServer;
   } = {},
 ) {
+  const { server, owner, api, demoModelId } = opts.on ?? suite;
   const created = await owner.post(api('/apps'), { app_key: opts.appKey ?? 'chatbot' });
   expect(created.statusCode, created.body).toBe(201);
   const app = created.json().data;
@@ -456,10 +467,10 @@ describe('POST /v1/openai/chat/completions with the OpenAI provider behind the a
   });
 
   it('ends a stream that fails after its first text with an error event, which the SDK raises', async () => {
-    const { sdk } = await appWithClient({ modelId: fakeModelId });
-    fake.chat({ kind: 'reply', text: ['Hel', 'lo'], stall: true });
-    server.ctx.completion.timeoutMs = 500;
+    const impatient = await vendorServer({ COMPLETION_TIMEOUT_MS: '500' });
     try {
+      const { sdk } = await appWithClient({ modelId: impatient.fakeModelId, on: impatient });
+      fake.chat({ kind: 'reply', text: ['Hel', 'lo'], stall: true });
       const stream = await sdk.chat.completions.create({
         model: 'x',
         messages: [{ role: 'user', content: 'Hi' }],
@@ -476,7 +487,7 @@ describe('POST /v1/openai/chat/completions with the OpenAI provider behind the a
         message: expect.stringMatching(/did not finish its answer within 0.5 seconds/),
       });
     } finally {
-      server.ctx.completion.timeoutMs = undefined;
+      await impatient.server.close();
     }
     fake.expectNoFailures();
   });
@@ -585,16 +596,29 @@ describe('errors in OpenAI shape', () => {
   });
 
   it("402 when the vendor's plan refuses the reply, and no provider call", async () => {
-    const { sdk } = await appWithClient({ modelId: fakeModelId });
-    const spending = { ...server.ctx.spending };
-    // A plan that allows no requests, refused in the reply's first write.
-    server.ctx.spending.replyTerms = async (vendorId, plan) => ({
-      ...(await spending.replyTerms(vendorId, plan)),
-      limits: { requests: 0, tokens: null },
-    });
-    server.ctx.spending.refusedReply = async () =>
-      paymentRequired('The plan allows no more requests this period.', 60);
+    // A vendor of its own server, on a plan that allows no requests: refused in the reply's first write.
+    const refusing = await vendorServer();
     try {
+      const { ctx } = refusing.server;
+      const su = await makeUser(ctx, { isSu: true });
+      const admin = await Client.signedIn(refusing.server.app, su.email, su.password);
+      const plan = await admin.post('/v1/admin/plans', {
+        name: 'No requests',
+        price_minor: 100,
+        currency: 'CHF',
+        interval: 'month',
+        limits: { requests: 0, tokens: null },
+      });
+      expect(plan.statusCode, plan.body).toBe(201);
+      const subscribed = await admin.post(`/v1/admin/vendors/${refusing.vendor.id}/subscriptions`, {
+        plan_id: plan.json().data.id,
+      });
+      expect(subscribed.statusCode, subscribed.body).toBe(201);
+      const refusal = await ctx.spending.refusedReply(
+        refusing.vendor.id,
+        await ctx.spending.replyTerms(refusing.vendor.id),
+      );
+      const { sdk } = await appWithClient({ modelId: refusing.fakeModelId, on: refusing });
       const calls = fake.requests.length;
       for (const stream of [false, true]) {
         const err = await sdk.chat.completions
@@ -605,12 +629,12 @@ describe('errors in OpenAI shape', () => {
         expect((err as APIError).error).toMatchObject({
           type: 'insufficient_quota',
           code: 'insufficient_quota',
-          message: 'The plan allows no more requests this period.',
+          message: refusal.message,
         });
       }
       expect(fake.requests.length).toBe(calls);
     } finally {
-      Object.assign(server.ctx.spending, spending);
+      await refusing.server.close();
     }
   });
 });

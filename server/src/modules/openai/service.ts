@@ -18,7 +18,6 @@ import {
   type OpenAiResponse,
   type OpenAiUsage,
   openAiMessageText,
-  RelayMessageType,
   type ResponsesBody,
 } from '@llmor/contracts';
 import type { FastifyReply } from 'fastify';
@@ -27,7 +26,7 @@ import { AppError, validationError } from '../../platform/errors';
 import { errorStatus } from '../../platform/http/errors';
 import type { TraceContext } from '../../platform/tracing';
 import type { ClientCaller } from '../conversations/access';
-import type { AppRow, ConversationContext, ReplyOutcome } from '../conversations/ports';
+import type { AppRow, ConversationContext, ReplyOutcome, ReplySink } from '../conversations/ports';
 import type { ConversationWithApp, NewMessage } from '../conversations/repo';
 import {
   openConversationWithHistory,
@@ -166,25 +165,21 @@ async function prepare(
 
 /**
  * Runs the reply to its end (the caller asked for this answer, so no sync window applies) and answers what
- * it did; `onText` hears its text as it streams. A failed reply throws its stored error.
+ * it did; `stream` hears its events as it runs. A failed reply throws its stored error.
  */
 async function runReply(
   ctx: ConversationContext,
   request: Turn,
   { conversation, app, model, plan, content }: Awaited<ReturnType<typeof prepare>>,
-  onText?: (chunk: string) => void,
+  stream?: ReplySink,
 ): Promise<ReplyOutcome> {
-  const observe = onText
-    ? (type: string, data: unknown) => {
-        if (type === RelayMessageType.completionStream) onText((data as { chunk: string }).chunk);
-      }
-    : undefined;
-  const { done } = await startReply(ctx, request.caller, conversation, content, {
-    app,
-    model,
-    plan,
-    observe,
-    ...(request.instructions ? { instructions: request.instructions } : {}),
+  const { done } = await startReply(ctx, {
+    caller: request.caller,
+    conversation,
+    content,
+    read: { app, model, plan },
+    sinks: stream && [stream],
+    instructions: request.instructions,
     trace: request.trace,
   });
   const outcome = await done;
@@ -276,9 +271,15 @@ export async function streamCompletion(
     sse.data(chunk({ role: 'assistant', content: '' }, null));
     return sse;
   };
+  // The answer's text as it streams, one chunk per piece.
+  const texts: ReplySink = {
+    event: (event) => {
+      if (event.kind === 'text') opened().data(chunk({ content: event.chunk }, null));
+    },
+  };
   let outcome: ReplyOutcome;
   try {
-    outcome = await runReply(ctx, turn, prepared, (text) => opened().data(chunk({ content: text }, null)));
+    outcome = await runReply(ctx, turn, prepared, texts);
   } catch (err) {
     if (!sse) throw err;
     sse.data(streamFailure(ctx, err));
@@ -443,11 +444,16 @@ export async function streamResponse(
     return sse;
   };
   const at = { item_id: itemId, output_index: 0, content_index: 0 };
+  // The answer's text as it streams, one delta per piece.
+  const deltas: ReplySink = {
+    event: (event) => {
+      if (event.kind === 'text')
+        send('response.output_text.delta', { ...at, delta: event.chunk, logprobs: [] });
+    },
+  };
   let outcome: ReplyOutcome;
   try {
-    outcome = await runReply(ctx, turn, prepared, (delta) =>
-      send('response.output_text.delta', { ...at, delta, logprobs: [] }),
-    );
+    outcome = await runReply(ctx, turn, prepared, deltas);
   } catch (err) {
     if (!sse) throw err;
     const { error } = streamFailure(ctx, err);

@@ -25,7 +25,9 @@ let clientUrl: string;
 let bearer: string;
 
 beforeAll(async () => {
-  server = await createTestServer();
+  server = await createTestServer({
+    engine: { resolveModel: () => new ScriptedModel([[text('Fine.'), finish()]]) },
+  });
   const vendor = await makeVendor(server.ctx);
   const user = await makeUser(server.ctx, { vendors: [vendor] });
   owner = await Client.signedIn(server.app, user.email, user.password);
@@ -39,7 +41,6 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 async function statementsOf(url: string, body: object, headers: Record<string, string> = {}) {
-  server.ctx.completion.resolveModel = () => new ScriptedModel([[text('Fine.'), finish()]]);
   const recording = recordStatements(server.ctx.db);
   try {
     const res = await server.app.inject({

@@ -89,7 +89,7 @@ async function answer(
 ): Promise<string> {
   const locale = await vendorLocale(ctx, caller.vendor.id);
   try {
-    const { done } = await startReply(ctx, caller, conversation, text, {});
+    const { done } = await startReply(ctx, { caller, conversation, content: text });
     // The job waits for the whole reply, however long (its expiry is past the reply timeout).
     return answerOf(await done, locale) || message('slackNoAnswer', {}, locale);
   } catch (err) {

@@ -4,15 +4,14 @@
  * base URL. Callers get our ChatModel / EmbeddingModel and never see a vendor SDK.
  */
 import type { AppContext } from '../../../platform/context';
-import type { schema } from '../../../platform/db';
 import { type CatalogueEntry, catalogueEntry } from '../catalogue';
+import type { VendorModelRow } from '../repo';
 import { LexicalEmbeddingModel, OfflineDemoChatModel } from './builtin';
 import type { ErrorBodyReader, SdkModelOptions } from './sdk';
 import { type ChatModel, type EmbeddingModel, ProviderError, textOf } from './types';
 
 export * from './types';
 
-type VendorModelRow = typeof schema.vendorModels.$inferSelect;
 type Row = Pick<VendorModelRow, 'modelKey' | 'type' | 'provider' | 'parameters' | 'secretEnc'>;
 type ProviderContext = Pick<AppContext, 'secretBox' | 'outbound'>;
 
