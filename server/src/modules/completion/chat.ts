@@ -12,7 +12,7 @@ export const NO_MODEL_TEXT = 'This app has no completion model. Choose one in th
 export const TOO_MANY_ROUNDS_TEXT = `The model kept calling functions; the reply was stopped after ${MAX_TOOL_ROUNDS} rounds.`;
 
 /** cost = tokens / 1000 × the model's cost per 1k tokens (minor units), rounded. */
-export function usageCost(usage: Usage, costPer1kMinor: number): number {
+function usageCost(usage: Usage, costPer1kMinor: number): number {
   return Math.round(((usage.promptTokens + usage.completionTokens) / 1000) * costPer1kMinor);
 }
 

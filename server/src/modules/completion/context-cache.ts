@@ -9,7 +9,7 @@ import { type KeptRange, NOTHING_KEPT } from './repo';
  * larger than the whole bound (199 messages near `MESSAGE_MAX_CHARS`) is not kept and is read as before
  * (docs/adr/0050-reply-context-kept-between-replies.md).
  */
-export const CONTEXT_CACHE_BYTES = 16 * 1024 * 1024;
+const CONTEXT_CACHE_BYTES = 16 * 1024 * 1024;
 
 /**
  * A conversation's newest messages as the reply that kept them left them, oldest first, at most the history

@@ -92,7 +92,7 @@ export const INTERRUPTED_TEXT = 'The reply was interrupted (the server stopped).
  * 5 s of the death; a live instance loses it only if no renewal lands for 4 s (an event loop stalled that
  * long, or a database that slow), far beyond a GC pause (ADR 0055, amending ADR 0025).
  */
-export const LEASE_MS = 5_000;
+const LEASE_MS = 5_000;
 const LEASE_RENEW_MS = 1_000;
 
 /** What an engine is built with: its collaborators, given once (the server's, or a test server's fakes). */

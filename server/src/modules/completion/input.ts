@@ -49,7 +49,7 @@ function sampleConversation(parameters: Params): ChatMessage[] {
 /** At most this many stored messages are read for a reply (the newest). */
 export const HISTORY_MAX_MESSAGES = 200;
 /** Estimated tokens of history a reply sends at most (a conservative share of common context windows). */
-export const HISTORY_TOKEN_BUDGET = 16_000;
+const HISTORY_TOKEN_BUDGET = 16_000;
 
 /** What a reply's prompt reads of a stored message (the context is read with only these). */
 export type ContextMessage = Pick<
@@ -88,7 +88,7 @@ export function contextWindow<M extends ContextMessage>(history: M[], budget = H
  * messages; error and system messages are not shown to the model. Calls without an answer, and
  * answers without their call, are dropped so providers accept the sequence.
  */
-export function historyToChat(history: ContextMessage[]): ChatMessage[] {
+function historyToChat(history: ContextMessage[]): ChatMessage[] {
   const answered = new Set(
     history.filter((m) => m.role === 'tool' && m.functionResponse).map((m) => m.functionResponse!),
   );
@@ -161,7 +161,7 @@ export function oneshotInput(
   return [{ role: 'user', content }];
 }
 
-export const TOP_K_DEFAULT = 4;
+const TOP_K_DEFAULT = 4;
 
 /** Retrieval settings of a chatbot (`use_datastores`, `datastores` names, `top_k`); null when off. */
 export function retrievalOf(parameters: unknown): { names: string[] | null; topK: number } | null {

@@ -28,7 +28,7 @@ export function toolParameters(argumentSchema: unknown): Record<string, unknown>
 }
 
 /** What the model sees of a failed run: the error with its line, so it can correct itself. */
-export function failedToolResult(r: Parameters<typeof failureText>[0]): { error: string } {
+function failedToolResult(r: Parameters<typeof failureText>[0]): { error: string } {
   return { error: failureText(r) };
 }
 

@@ -68,7 +68,7 @@ export interface KnowledgePort {
 }
 
 /** A reply's question to the app's datastores: its query embedding is admitted and counted by `meter`. */
-export interface KnowledgeQuery {
+interface KnowledgeQuery {
   app: AppRow;
   query: string;
   k: number;
@@ -76,7 +76,7 @@ export interface KnowledgeQuery {
   trace: TraceContext;
 }
 
-export const DATASTORES_UNAVAILABLE_TEXT = 'Datastores are not available in this server';
+const DATASTORES_UNAVAILABLE_TEXT = 'Datastores are not available in this server';
 
 export const noKnowledge: KnowledgePort = {
   retrieve: async () => [],

@@ -105,7 +105,7 @@ const openedBy = (caller: Caller, body: CreateConversationBody) => ({
  * Opens a conversation with an app: the stored row and its first message, the app's greeting, in two
  * statements (docs/adr/0046).
  */
-export async function openConversation(
+async function openConversation(
   ctx: ConversationContext,
   caller: Caller,
   body: CreateConversationBody,
@@ -206,7 +206,7 @@ export async function listConversationsOf(
   return { data: rows.map(presentListItem), total_count: total, filter_count: total };
 }
 
-export const gatewayTimeout = (seconds: number) =>
+const gatewayTimeout = (seconds: number) =>
   timedOut(
     `The reply is taking longer than ${seconds} s; it continues over the relay and is stored when done.`,
   );

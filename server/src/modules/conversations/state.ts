@@ -38,7 +38,7 @@ function checkJsonInput(value: unknown): void {
 }
 
 /** The state if it is a JSON object within `maxBytes`; otherwise a StateError saying why. */
-export function checkState(value: unknown, maxBytes: number): Record<string, unknown> {
+function checkState(value: unknown, maxBytes: number): Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new StateError(message('stateNotObject'));
   }

@@ -24,13 +24,13 @@ import {
 import { nextTurn } from './turns';
 import { dropOrphanIndexes, storeEmbeddings } from './vectors';
 
-export const SWEEP_JOB = 'datastore-sweep';
+const SWEEP_JOB = 'datastore-sweep';
 /** Documents leased, stored and marked synced together: one statement stores a batch's vectors. */
-export const SYNC_BATCH = 2048;
+const SYNC_BATCH = 2048;
 /** Documents per provider call (providers bound a call's inputs: OpenAI takes at most 2,048). */
-export const EMBED_CALL = 256;
+const EMBED_CALL = 256;
 /** A leased batch is free again after this long (a dead worker's batch). */
-export const LEASE_SECONDS = 120;
+const LEASE_SECONDS = 120;
 /** One job embeds for at most this long, then hands over to a continuation job. */
 const JOB_SLICE_MS = 30_000;
 
@@ -45,7 +45,7 @@ function failureText(err: unknown): string {
 }
 
 /** Embeds waiting documents of one datastore; answers how many it embedded. */
-export async function syncDatastore(ctx: KnowledgeContext, data: SyncData): Promise<{ embedded: number }> {
+async function syncDatastore(ctx: KnowledgeContext, data: SyncData): Promise<{ embedded: number }> {
   const { vendorId, datastoreId } = data;
   const found = await repo.findDatastore(ctx.db, vendorId, datastoreId);
   if (!found) return { embedded: 0 };

@@ -40,7 +40,7 @@ interface Declared {
   url: string;
 }
 
-export const OPENAI_PREFIX = '/v1/openai';
+const OPENAI_PREFIX = '/v1/openai';
 
 /**
  * What answers a request under `/v1/openai` that no route takes, in OpenAI's shape: 405 with `Allow`
