@@ -30,6 +30,7 @@ import { type RankedId, rankedMatches, rowsOf, textMatches } from '@llmor/server
 import { LexicalEmbeddingModel, lexicalWords } from '@llmor/server/modules/models/providers/builtin';
 import { loadConfig } from '@llmor/server/platform/config';
 import { schema } from '@llmor/server/platform/db/index';
+import { UploadedBody } from '@llmor/server/platform/http/upload-body';
 import { startServer } from '@llmor/server/server';
 import { largePdf } from '@llmor/server/test/large-pdf';
 import { sql } from 'drizzle-orm';
@@ -282,9 +283,11 @@ try {
   const again = await importDocuments(ctx, vendor!.id, ds!.id, 'qa', docs);
 
   // A 50 MB PDF through the upload path (read by pdf.js in its own thread), /healthz probed meanwhile.
-  const pdfBytes = Buffer.from(await largePdf({ bytes: 50 * 1024 * 1024, pages: 200 }));
+  // As the upload route receives it: blocks that own their memory (here one), moved to the parse thread.
+  const pdfBytes = new Uint8Array(await largePdf({ bytes: 50 * 1024 * 1024, pages: 200 }));
   const t2 = performance.now();
-  const pdfImport = importFile(ctx, vendor!.id, ds!.id, 'pdf', { name: 'large.pdf' }, pdfBytes);
+  const pdfBody = new UploadedBody([pdfBytes], pdfBytes.byteLength);
+  const pdfImport = importFile(ctx, vendor!.id, ds!.id, 'pdf', { name: 'large.pdf' }, pdfBody);
   const pdfHealth = await probeHealth(server.url, pdfImport);
   const pdfPassages = (await pdfImport).length;
   const pdfMs = performance.now() - t2;
