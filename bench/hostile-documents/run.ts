@@ -42,6 +42,8 @@ const PROBE_EVERY_MS = 50;
 const FROM_SOURCES = process.env.HOSTILE_SERVER === 'sources';
 const DATABASE = process.env.BENCH_DATABASE ?? 'embedded';
 const CPU_PROFILES = process.env.HOSTILE_CPU_PROF;
+/** How long requests in flight when a phase ends may take to answer before they count as failed. */
+const SETTLE_GRACE_MS = 5_000;
 /** How long a child may take to stop (its embedded PostgreSQL with it) before it is killed. */
 const STOP_MS = 15_000;
 
@@ -213,7 +215,8 @@ interface Samples {
 /**
  * Samples the server until `phase` settles: `GET /healthz` every 50 ms (the next one 50 ms after the last
  * answered, so a stall is one long sample; a failure counts with its time), vendor B's sends in a paced
- * loop, the child's peak RSS. Requests end when the phase does, at the deadline at the latest.
+ * loop, the child's peak RSS. Requests stop when the phase does (the deadline at the latest); those in flight
+ * then are awaited (SETTLE_GRACE_MS) and counted.
  */
 async function sampled<T>(server: Server, phase: Promise<T>): Promise<{ result: T; samples: Samples }> {
   const samples: Samples = {
@@ -225,8 +228,8 @@ async function sampled<T>(server: Server, phase: Promise<T>): Promise<{ result: 
     peakRssMb: 0,
   };
   let done = false;
-  // Settling the phase ends the requests still waiting (a stalled server's): each counts as failed, with
-  // how long it waited.
+  // Ends the requests still waiting after the phase and its grace (a stalled server's): each counts as
+  // failed, with how long it waited.
   const settled = new AbortController();
   /** Times one request; `ok` answers null when it was answered well, else why not. */
   const timed = async (ok: () => Promise<string | null>, into: number[], failed: (why: string) => void) => {
@@ -287,8 +290,11 @@ async function sampled<T>(server: Server, phase: Promise<T>): Promise<{ result: 
     return { result: await phase, samples };
   } finally {
     done = true;
-    settled.abort();
+    // A request in flight when the phase ends is a sample of it: it is answered and counted. Only one still
+    // waiting after the grace (a stalled server's) is ended, as failed.
+    const grace = setTimeout(() => settled.abort(), SETTLE_GRACE_MS);
     await Promise.all(probes);
+    clearTimeout(grace);
     samples.healthz.sort((a, b) => a - b);
     samples.sends.sort((a, b) => a - b);
   }
