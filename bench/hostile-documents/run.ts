@@ -17,15 +17,17 @@
  * keep —: a fresh llmor in a child process (`server-child.ts`: two vendors, the embedded PostgreSQL), first idle
  * for HOSTILE_IDLE_SECONDS (the baseline), then while vendor A uploads the file
  * (`POST /v1/datastores/{id}/docs/upload`, raw body, as the console sends it). Both phases sample
- * `GET /healthz` every 50 ms, vendor B's conversation send on the offline demo model in a paced loop, and
- * the child's peak RSS (its VmHWM, every 50 ms). A child that exits is reported as crashed; one that has
- * not answered by the deadline as stalled; either way the next file gets a new server. Figures are ratios
- * of the upload phase to the idle phase of the same server; nothing is asserted.
+ * `GET /healthz` every 50 ms, vendor B's conversation send on the offline demo model in a paced loop, the
+ * child's peak RSS (its VmHWM, every 50 ms) and this runner's own event-loop delay (its probes wait on it
+ * too). A child that exits is reported as crashed; one that has not answered by the deadline as stalled;
+ * either way the next file gets a new server. Figures are ratios of the upload phase to the idle phase of
+ * the same server; nothing is asserted.
  */
 import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { HOSTILE_DOCUMENTS } from '@llmor/server/test/hostile-documents';
 import { largePdf } from '@llmor/server/test/large-pdf';
@@ -210,6 +212,11 @@ interface Samples {
   /** Why requests failed (status and body, or the client's error), with how many. */
   failures: Map<string, number>;
   peakRssMb: number;
+  /**
+   * The longest this runner's own event loop was held (ms): the probes' times include it, since the same
+   * loop sends the upload's body.
+   */
+  runnerDelayMaxMs: number;
 }
 
 /**
@@ -226,6 +233,7 @@ async function sampled<T>(server: Server, phase: Promise<T>): Promise<{ result: 
     sendsFailed: 0,
     failures: new Map(),
     peakRssMb: 0,
+    runnerDelayMaxMs: 0,
   };
   let done = false;
   // Ends the requests still waiting after the phase and its grace (a stalled server's): each counts as
@@ -285,6 +293,8 @@ async function sampled<T>(server: Server, phase: Promise<T>): Promise<{ result: 
       await sleep(PROBE_EVERY_MS);
     }
   };
+  const runnerDelay = monitorEventLoopDelay({ resolution: 10 });
+  runnerDelay.enable();
   const probes = [probeHealth(), neighbourSends(), watchRss()];
   try {
     return { result: await phase, samples };
@@ -295,6 +305,8 @@ async function sampled<T>(server: Server, phase: Promise<T>): Promise<{ result: 
     const grace = setTimeout(() => settled.abort(), SETTLE_GRACE_MS);
     await Promise.all(probes);
     clearTimeout(grace);
+    runnerDelay.disable();
+    samples.runnerDelayMaxMs = runnerDelay.max / 1e6;
     samples.healthz.sort((a, b) => a - b);
     samples.sends.sort((a, b) => a - b);
   }
@@ -352,6 +364,7 @@ const rows: string[][] = [
     "B's send p99 ms idle → upload",
     "B's sends failed",
     'peak RSS MB idle → upload',
+    "runner's loop delay max ms",
   ],
 ];
 for (const file of files) {
@@ -371,6 +384,7 @@ for (const file of files) {
       `${fmt(p99(idle.samples.sends))} → ${fmt(p99(samples.sends))} (${ratio(p99(samples.sends), p99(idle.samples.sends))})`,
       `${samples.sendsFailed} of ${samples.sends.length}`,
       `${fmt(idle.samples.peakRssMb)} → ${fmt(samples.peakRssMb)} (${ratio(samples.peakRssMb, idle.samples.peakRssMb)})`,
+      `${fmt(idle.samples.runnerDelayMaxMs)} → ${fmt(samples.runnerDelayMaxMs)}`,
     ]);
     console.log(`${file.name}: ${answer.outcome} in ${(answer.ms / 1000).toFixed(1)} s`);
     for (const [phase, { failures }] of [
