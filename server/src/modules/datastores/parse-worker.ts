@@ -16,6 +16,8 @@ port.on('message', async (job: ParseJob) => {
   let answer: ParseAnswer;
   try {
     const input = job.blocks ? joined(job.blocks) : job.data;
+    // Joined, the blocks are garbage: the file is held once while it is read, not twice.
+    job.blocks = undefined;
     answer = { id: job.id, ok: true, documents: await parseImport(job.mode, input, job.file, job.limits) };
   } catch (err) {
     const error =
