@@ -6,20 +6,28 @@
  *                             killed and started again for the next file (default 120)
  *   HOSTILE_IDLE_SECONDS      length of the idle baseline before each file (default 5)
  *   HOSTILE_SEND_EVERY_MS     vendor B's pace: one send, then this pause (default 100)
+ *   HOSTILE_SERVER            `built` (default): the server's code as `npm run build -w server` makes it (run
+ *                             first), with its parse thread `dist/document-parse-worker.js`; `sources`: under tsx
+ *   BENCH_DATABASE            `embedded` (default here: the product's default, a PostgreSQL process of its own),
+ *                             `pglite` (in memory, SQL on the serving thread) or `server` (bench/lib/llmor.ts)
+ *   HOSTILE_CPU_PROF          a directory: each server child writes a V8 CPU profile of its serving thread there
  *
  * For each file of `server/src/test/hostile-documents.ts` (ADR 0053), and before them two normal files (a
  * 53 MB PDF of 200 pages as in bench/knowledge, and a Markdown handbook) — the import speed the limits must
- * keep —: a fresh llmor in a child process (`server-child.ts`: two vendors, PGlite in memory), first idle
+ * keep —: a fresh llmor in a child process (`server-child.ts`: two vendors, the embedded PostgreSQL), first idle
  * for HOSTILE_IDLE_SECONDS (the baseline), then while vendor A uploads the file
  * (`POST /v1/datastores/{id}/docs/upload`, raw body, as the console sends it). Both phases sample
- * `GET /healthz` every 50 ms, vendor B's conversation send on the offline demo model in a paced loop, and
- * the child's peak RSS (its VmHWM, every 50 ms). A child that exits is reported as crashed; one that has
- * not answered by the deadline as stalled; either way the next file gets a new server. Figures are ratios
- * of the upload phase to the idle phase of the same server; nothing is asserted.
+ * `GET /healthz` every 50 ms, vendor B's conversation send on the offline demo model in a paced loop, the
+ * child's peak RSS (its VmHWM, every 50 ms) and this runner's own event-loop delay (its probes wait on it
+ * too). A child that exits is reported as crashed; one that has not answered by the deadline as stalled;
+ * either way the next file gets a new server. Figures are ratios of the upload phase to the idle phase of
+ * the same server; nothing is asserted.
  */
-import { type ChildProcess, fork } from 'node:child_process';
+import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { HOSTILE_DOCUMENTS } from '@llmor/server/test/hostile-documents';
 import { largePdf } from '@llmor/server/test/large-pdf';
@@ -33,6 +41,47 @@ const DEADLINE_MS = Number(process.env.HOSTILE_DEADLINE_SECONDS ?? 120) * 1000;
 const IDLE_MS = Number(process.env.HOSTILE_IDLE_SECONDS ?? 5) * 1000;
 const SEND_EVERY_MS = Number(process.env.HOSTILE_SEND_EVERY_MS ?? 100);
 const PROBE_EVERY_MS = 50;
+const FROM_SOURCES = process.env.HOSTILE_SERVER === 'sources';
+const DATABASE = process.env.BENCH_DATABASE ?? 'embedded';
+const CPU_PROFILES = process.env.HOSTILE_CPU_PROF;
+/** How long requests in flight when a phase ends may take to answer before they count as failed. */
+const SETTLE_GRACE_MS = 5_000;
+/** How long a child may take to stop (its embedded PostgreSQL with it) before it is killed. */
+const STOP_MS = 15_000;
+
+/**
+ * The server child as production runs the server: `npm run build -w server` (main.js's code and the parse
+ * thread's `dist/document-parse-worker.js`), and `server-child.ts` bundled by esbuild with the build's own
+ * options (scripts/build.mjs: our TypeScript bundled, npm packages imported). The bundle lives in
+ * `server/.cache/` so the server finds its root, its migrations and `dist/` from it, as main.js does.
+ */
+function builtChild(): string {
+  const root = fileURLToPath(new URL('../../', import.meta.url));
+  execFileSync('npm', ['run', 'build', '-w', 'server'], { cwd: root, stdio: 'inherit' });
+  const manifests = ['server/package.json', 'bench/package.json'].map(
+    (path) => JSON.parse(readFileSync(`${root}${path}`, 'utf8')) as Record<string, Record<string, string>>,
+  );
+  const external = manifests
+    .flatMap((m) => [...Object.keys(m.dependencies ?? {}), ...Object.keys(m.optionalDependencies ?? {})])
+    .filter((name) => !name.startsWith('@llmor/'));
+  const outfile = `${root}server/.cache/bench-hostile-server-child.mjs`;
+  const esbuild = createRequire(`${root}server/package.json`)('esbuild') as typeof import('esbuild');
+  esbuild.buildSync({
+    entryPoints: [fileURLToPath(new URL('./server-child.ts', import.meta.url))],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: [...external, 'pg-native'],
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+const childScript = FROM_SOURCES
+  ? fileURLToPath(new URL('./server-child.ts', import.meta.url))
+  : builtChild();
 
 interface BenchFile {
   name: string;
@@ -83,8 +132,12 @@ interface Server {
 }
 
 async function startServer(): Promise<Server> {
-  const child = fork(fileURLToPath(new URL('./server-child.ts', import.meta.url)), {
-    execArgv: ['--import', 'tsx'],
+  const child = fork(childScript, {
+    execArgv: [
+      ...(FROM_SOURCES ? ['--import', 'tsx'] : []),
+      ...(CPU_PROFILES ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILES}`] : []),
+    ],
+    env: { ...process.env, BENCH_DATABASE: DATABASE },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const exited = once(child, 'exit');
@@ -119,8 +172,11 @@ async function startServer(): Promise<Server> {
 
 async function stopServer(server: Server): Promise<void> {
   if (server.child.exitCode !== null || server.child.signalCode !== null) return;
-  // A server still parsing may not get to its disconnect handler: it is killed.
-  server.child.kill('SIGKILL');
+  // Asked first, so its embedded PostgreSQL stops with it and its CPU profile is written; a server still
+  // parsing may not get to its disconnect handler: it is killed.
+  server.child.disconnect();
+  await Promise.race([server.exited, sleep(STOP_MS)]);
+  if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
   await server.exited;
 }
 
@@ -153,37 +209,60 @@ interface Samples {
   healthzFailed: number;
   sends: number[];
   sendsFailed: number;
+  /** Why requests failed (status and body, or the client's error), with how many. */
+  failures: Map<string, number>;
   peakRssMb: number;
+  /**
+   * The longest this runner's own event loop was held (ms): the probes' times include it, since the same
+   * loop sends the upload's body.
+   */
+  runnerDelayMaxMs: number;
 }
 
 /**
  * Samples the server until `phase` settles: `GET /healthz` every 50 ms (the next one 50 ms after the last
  * answered, so a stall is one long sample; a failure counts with its time), vendor B's sends in a paced
- * loop, the child's peak RSS. Requests end when the phase does, at the deadline at the latest.
+ * loop, the child's peak RSS. Requests stop when the phase does (the deadline at the latest); those in flight
+ * then are awaited (SETTLE_GRACE_MS) and counted.
  */
 async function sampled<T>(server: Server, phase: Promise<T>): Promise<{ result: T; samples: Samples }> {
-  const samples: Samples = { healthz: [], healthzFailed: 0, sends: [], sendsFailed: 0, peakRssMb: 0 };
+  const samples: Samples = {
+    healthz: [],
+    healthzFailed: 0,
+    sends: [],
+    sendsFailed: 0,
+    failures: new Map(),
+    peakRssMb: 0,
+    runnerDelayMaxMs: 0,
+  };
   let done = false;
-  // Settling the phase ends the requests still waiting (a stalled server's): each counts as failed, with
-  // how long it waited.
+  // Ends the requests still waiting after the phase and its grace (a stalled server's): each counts as
+  // failed, with how long it waited.
   const settled = new AbortController();
-  const timed = async (ok: () => Promise<boolean>, into: number[], failed: () => void) => {
+  /** Times one request; `ok` answers null when it was answered well, else why not. */
+  const timed = async (ok: () => Promise<string | null>, into: number[], failed: (why: string) => void) => {
     const t0 = performance.now();
-    const answered = await ok().catch(() => false);
+    const problem = await ok().catch((err: Error) => `${err.name}: ${err.message}`);
     into.push(performance.now() - t0);
-    if (!answered) failed();
+    if (problem !== null) failed(problem);
+  };
+  const failure = (why: string) => samples.failures.set(why, (samples.failures.get(why) ?? 0) + 1);
+  const answer = async (res: Response) => {
+    const body = await res.text();
+    return res.ok ? null : `${res.status} ${body.slice(0, 120)}`;
   };
   const signal = () => AbortSignal.any([settled.signal, AbortSignal.timeout(DEADLINE_MS)]);
   const probeHealth = async () => {
     while (!done) {
       await timed(
         async () => {
-          const res = await fetch(`${server.url}/healthz`, { signal: signal() });
-          await res.text();
-          return res.ok;
+          return answer(await fetch(`${server.url}/healthz`, { signal: signal() }));
         },
         samples.healthz,
-        () => samples.healthzFailed++,
+        (why) => {
+          samples.healthzFailed++;
+          failure(`/healthz: ${why}`);
+        },
       );
       await sleep(PROBE_EVERY_MS);
     }
@@ -196,12 +275,14 @@ async function sampled<T>(server: Server, phase: Promise<T>): Promise<{ result: 
       body: JSON.stringify({ content: 'What are the opening hours?' }),
       signal: signal(),
     });
-    await res.text();
-    return res.status === 200;
+    return answer(res);
   };
   const neighbourSends = async () => {
     while (!done) {
-      await timed(send, samples.sends, () => samples.sendsFailed++);
+      await timed(send, samples.sends, (why) => {
+        samples.sendsFailed++;
+        failure(`B's send: ${why}`);
+      });
       await sleep(SEND_EVERY_MS);
     }
   };
@@ -212,13 +293,20 @@ async function sampled<T>(server: Server, phase: Promise<T>): Promise<{ result: 
       await sleep(PROBE_EVERY_MS);
     }
   };
+  const runnerDelay = monitorEventLoopDelay({ resolution: 10 });
+  runnerDelay.enable();
   const probes = [probeHealth(), neighbourSends(), watchRss()];
   try {
     return { result: await phase, samples };
   } finally {
     done = true;
-    settled.abort();
+    // A request in flight when the phase ends is a sample of it: it is answered and counted. Only one still
+    // waiting after the grace (a stalled server's) is ended, as failed.
+    const grace = setTimeout(() => settled.abort(), SETTLE_GRACE_MS);
     await Promise.all(probes);
+    clearTimeout(grace);
+    runnerDelay.disable();
+    samples.runnerDelayMaxMs = runnerDelay.max / 1e6;
     samples.healthz.sort((a, b) => a - b);
     samples.sends.sort((a, b) => a - b);
   }
@@ -276,6 +364,7 @@ const rows: string[][] = [
     "B's send p99 ms idle → upload",
     "B's sends failed",
     'peak RSS MB idle → upload',
+    "runner's loop delay max ms",
   ],
 ];
 for (const file of files) {
@@ -295,15 +384,22 @@ for (const file of files) {
       `${fmt(p99(idle.samples.sends))} → ${fmt(p99(samples.sends))} (${ratio(p99(samples.sends), p99(idle.samples.sends))})`,
       `${samples.sendsFailed} of ${samples.sends.length}`,
       `${fmt(idle.samples.peakRssMb)} → ${fmt(samples.peakRssMb)} (${ratio(samples.peakRssMb, idle.samples.peakRssMb)})`,
+      `${fmt(idle.samples.runnerDelayMaxMs)} → ${fmt(samples.runnerDelayMaxMs)}`,
     ]);
     console.log(`${file.name}: ${answer.outcome} in ${(answer.ms / 1000).toFixed(1)} s`);
+    for (const [phase, { failures }] of [
+      ['idle', idle.samples],
+      ['upload', samples],
+    ] as const) {
+      for (const [why, n] of failures) console.log(`${file.name}, ${phase}: ${n} × ${why}`);
+    }
   } finally {
     await stopServer(server);
   }
 }
 
 console.log(
-  `\nEach file uploaded once by vendor A to a fresh server at scale ${SCALE} (deadline ${DEADLINE_MS / 1000} s), beside the same server idle for ${IDLE_MS / 1000} s before it; /healthz every ${PROBE_EVERY_MS} ms, vendor B sending every ${SEND_EVERY_MS} ms\n`,
+  `\nEach file uploaded once by vendor A to a fresh server (${FROM_SOURCES ? 'from sources under tsx' : 'built'}, database ${DATABASE}) at scale ${SCALE} (deadline ${DEADLINE_MS / 1000} s), beside the same server idle for ${IDLE_MS / 1000} s before it; /healthz every ${PROBE_EVERY_MS} ms, vendor B sending every ${SEND_EVERY_MS} ms\n`,
 );
 printTable(rows);
 console.log('');

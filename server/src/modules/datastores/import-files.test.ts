@@ -4,6 +4,7 @@
  * are refused whole; documents keep their file's key order; sources reach a chatbot's stored answer,
  * the conversation API and the OpenAI-compatible endpoint.
  */
+import { Readable } from 'node:stream';
 import { FILE_IMPORT_MAX_BYTES } from '@llmor/contracts';
 import { Document, HeadingLevel, Packer, Paragraph } from 'docx';
 import OpenAI from 'openai';
@@ -71,6 +72,24 @@ function upload(datastoreId: number, mode: string, name: string, bytes: Uint8Arr
     url: `/v1/datastores/${datastoreId}/docs/upload?${query}`,
     headers: { 'content-type': 'application/octet-stream' },
     payload: Buffer.from(bytes),
+  });
+}
+
+/**
+ * A text file of `bytes` bytes of `line` again and again, then `last`, sent in 64 KiB chunks without a
+ * Content-Length, as a streaming client sends it.
+ */
+function uploadStream(datastoreId: number, name: string, bytes: number, line: string, last = '') {
+  const chunk = Buffer.from(line.repeat(Math.ceil(65536 / line.length)).slice(0, 65536));
+  async function* body() {
+    for (let sent = 0; sent < bytes; sent += chunk.length) yield chunk.subarray(0, bytes - sent);
+    if (last) yield Buffer.from(last);
+  }
+  return owner.request({
+    method: 'POST',
+    url: `/v1/datastores/${datastoreId}/docs/upload?mode=text_blob&name=${name}`,
+    headers: { 'content-type': 'application/octet-stream' },
+    payload: Readable.from(body()),
   });
 }
 
@@ -287,6 +306,15 @@ describe('importing files', () => {
     expect((await docs(id)).total_count).toBe(0);
   });
 
+  it('a file sent in chunks without a Content-Length arrives whole, across several blocks', async () => {
+    const id = await datastore();
+    // 3 MiB of one line again and again, then a last line only the end of the body holds.
+    const res = await uploadStream(id, 'long.txt', 3 * 1024 * 1024, 'The same line. ', 'Zanzibar closes it.');
+    expect(res.statusCode, res.body).toBe(200);
+    const found = await owner.get(`/v1/datastores/${id}/docs?search=Zanzibar`);
+    expect(found.json().filter_count).toBe(1);
+  });
+
   it('refuses an unknown mode, a missing name, an empty body, a JSON body; another vendor’s datastore is 404', async () => {
     const id = await datastore();
     const mode = await upload(id, 'xml', 'a.xml', '<a/>');
@@ -318,6 +346,10 @@ describe('importing files', () => {
     );
     expect(huge.statusCode).toBe(413);
     expect(huge.json().message).toBe('The request body is too large: at most 64 MiB per request.');
+    // Sent in chunks without a Content-Length, it is refused once more than the limit has arrived.
+    const streamed = await uploadStream(id, 'huge.txt', FILE_IMPORT_MAX_BYTES + 1, 'x');
+    expect(streamed.statusCode).toBe(413);
+    expect(streamed.json().message).toBe('The request body is too large: at most 64 MiB per request.');
 
     const other = await makeVendor(server.ctx);
     const stranger = await makeUser(server.ctx, { vendors: [other] });

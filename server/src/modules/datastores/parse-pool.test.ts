@@ -6,6 +6,7 @@
 import { ErrorName } from '@llmor/contracts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../platform/errors';
+import { UploadedBody } from '../../platform/http/upload-body';
 import { pdfManyShowTexts } from '../../test/hostile-documents';
 import { ParsePool, type ParsePoolOptions } from './parse-pool';
 
@@ -57,6 +58,22 @@ async function until(condition: () => boolean, what: string, deadlineMs = 60_000
 }
 
 describe('the parse pool', { timeout: 120_000 }, () => {
+  it("an upload's blocks move to the thread (nothing of them is left here) and are read in order", async () => {
+    const p = make({ size: 1 });
+    const blocks = ['The first block ends mid-', 'word; the second ', 'ends the sentence.'].map((part) =>
+      new TextEncoder().encode(part),
+    );
+    const body = new UploadedBody(
+      blocks,
+      blocks.reduce((sum, block) => sum + block.byteLength, 0),
+    );
+    const documents = await p.parse({ vendorId: 1, mode: 'text_blob', data: body });
+    expect(documents.map((d) => d.document)).toEqual([
+      { text: 'The first block ends mid-word; the second ends the sentence.' },
+    ]);
+    expect(blocks.map((block) => block.byteLength)).toEqual([0, 0, 0]);
+  });
+
   it('a thread out of memory is ended: 413 naming DOCUMENT_PARSE_MEMORY_MB, and the next file is read', async () => {
     const p = make({ size: 1, memoryMb: 16 });
     const words = Array.from({ length: 2_000_000 }, (_, i) => `w${i}`).join(' ');

@@ -13,6 +13,7 @@ import { type ErrorBody, ErrorName, type FileImportMode } from '@llmor/contracts
 import { Gauge } from 'prom-client';
 import type { Config } from '../../platform/config';
 import { AppError, badRequest, tooManyRequests } from '../../platform/errors';
+import { UploadedBody } from '../../platform/http/upload-body';
 import type { Metrics } from '../../platform/metrics';
 import { SERVER_ROOT } from '../../platform/paths';
 import { esbuild, workerScript } from '../../platform/worker-script';
@@ -56,7 +57,7 @@ export interface ParsePoolOptions {
 }
 
 /** The pool's options from the settings (README "Configuration"). */
-export function parsePoolOptions(config: Config): ParsePoolOptions {
+function parsePoolOptions(config: Config): ParsePoolOptions {
   return {
     size: config.DOCUMENT_PARSE_WORKERS,
     perVendor: config.DOCUMENT_PARSE_WORKERS_PER_VENDOR,
@@ -78,7 +79,7 @@ export function parsePoolOptions(config: Config): ParsePoolOptions {
 export interface ParseRequest {
   vendorId: number;
   mode: FileImportMode;
-  /** An upload's bytes (moved to the thread: the caller must not use them again) or the import's data. */
+  /** An upload's body (its blocks move to the thread: the caller must not use them again) or the import's data. */
   data: unknown;
   file?: ImportedFile;
 }
@@ -243,19 +244,17 @@ export class ParsePool {
       );
     }, this.options.timeoutMs);
     const { request } = job;
+    const { data } = request;
+    const upload = data instanceof UploadedBody;
     const message: ParseJob = {
       id: job.id,
       mode: request.mode,
-      data: request.data,
+      ...(upload ? { blocks: data.blocks } : { data }),
       file: request.file,
       limits: this.options.limits,
     };
-    // An upload's bytes move to the thread rather than being copied on this one; only bytes that own their
-    // whole buffer, since moving detaches every view of it (a small Buffer shares Node's pool).
-    const { data } = request;
-    const owned =
-      data instanceof Uint8Array && data.byteOffset === 0 && data.byteLength === data.buffer.byteLength;
-    const transfer = owned ? [data.buffer as ArrayBuffer] : [];
+    // An upload's blocks move to the thread rather than being copied on this one (each owns its buffer).
+    const transfer = upload ? data.blocks.map((block) => block.buffer) : [];
     try {
       slot.worker.postMessage(message, transfer);
     } catch (err) {

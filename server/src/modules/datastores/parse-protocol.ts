@@ -3,11 +3,15 @@ import type { ErrorBody, FileImportMode } from '@llmor/contracts';
 import type { DocumentLimits } from './files';
 import type { ImportedFile, ParsedDocument } from './parse';
 
-/** One file to read: its bytes (an upload, transferred) or the import's `data` (text or parsed JSON). */
+/**
+ * One file to read: an upload's bytes (`blocks` in order, transferred, joined by the thread) or the
+ * import's `data` (text or parsed JSON).
+ */
 export interface ParseJob {
   id: number;
   mode: FileImportMode;
-  data: unknown;
+  blocks?: Uint8Array[];
+  data?: unknown;
   file?: ImportedFile;
   limits: DocumentLimits;
 }

@@ -15,7 +15,10 @@ if (!port) throw new Error('parse-worker runs as a worker thread');
 port.on('message', async (job: ParseJob) => {
   let answer: ParseAnswer;
   try {
-    answer = { id: job.id, ok: true, documents: await parseImport(job.mode, job.data, job.file, job.limits) };
+    const input = job.blocks ? joined(job.blocks) : job.data;
+    // Joined, the blocks are garbage: the file is held once while it is read, not twice.
+    job.blocks = undefined;
+    answer = { id: job.id, ok: true, documents: await parseImport(job.mode, input, job.file, job.limits) };
   } catch (err) {
     const error =
       err instanceof AppError
@@ -28,3 +31,15 @@ port.on('message', async (job: ParseJob) => {
   }
   port.postMessage(answer);
 });
+
+/** An upload's blocks as one array, joined here, off the serving thread (a plain Uint8Array: pdf.js refuses a Buffer). */
+function joined(blocks: Uint8Array[]): Uint8Array {
+  if (blocks.length === 1) return blocks[0]!;
+  const bytes = new Uint8Array(blocks.reduce((sum, block) => sum + block.byteLength, 0));
+  let at = 0;
+  for (const block of blocks) {
+    bytes.set(block, at);
+    at += block.byteLength;
+  }
+  return bytes;
+}

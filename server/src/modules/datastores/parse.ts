@@ -40,8 +40,8 @@ export interface ImportedFile {
 }
 
 /** Passages of a text blob: about this many characters, overlapping a little, split at paragraphs first. */
-export const PASSAGE_SIZE = 1000;
-export const PASSAGE_OVERLAP = 100;
+const PASSAGE_SIZE = 1000;
+const PASSAGE_OVERLAP = 100;
 
 const refuse = (message: string) => validationError({ data: message }, message);
 

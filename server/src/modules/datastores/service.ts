@@ -19,6 +19,7 @@ import {
 import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../platform/context';
 import { badGateway, conflict, notFound, validationError } from '../../platform/errors';
+import { UploadedBody } from '../../platform/http/upload-body';
 import type { JobQueue } from '../../platform/queue';
 import { inSpan, type TraceContext } from '../../platform/tracing';
 import { embeddingModelFor } from '../models/providers/index';
@@ -28,7 +29,7 @@ import { parsePool, uploadCancelled } from './parse-pool';
 import { presentDatastore, presentDocument, sourceOf } from './present';
 import type { DatastoreRow } from './repo';
 import * as repo from './repo';
-import { copyInSlices, nextTurn } from './turns';
+import { nextTurn } from './turns';
 import { dropVectors, fuse, rankedMatches, type VectorIndexes } from './vectors';
 
 /**
@@ -187,12 +188,11 @@ export async function importFile(
   signal?: AbortSignal,
 ): Promise<DatastoreDocument[]> {
   await requireDatastore(ctx, vendorId, id);
-  if (!Buffer.isBuffer(body) || body.length === 0) {
+  if (!(body instanceof UploadedBody) || body.byteLength === 0) {
     throw validationError({ data: FILE_BODY_REQUIRED }, FILE_BODY_REQUIRED);
   }
-  // A copy of its own, made a slice at a time: its buffer moves to the parse thread (the body's may be shared).
-  const bytes = await copyInSlices(body);
-  return importDocuments(ctx, vendorId, id, mode, bytes, file, signal);
+  // Its blocks move to the parse thread as they are (ADR 0053 "Amended 2026-11-28").
+  return importDocuments(ctx, vendorId, id, mode, body, file, signal);
 }
 
 const FILE_BODY_REQUIRED = "Send the file's bytes as the body (Content-Type: application/octet-stream).";

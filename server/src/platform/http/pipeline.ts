@@ -37,6 +37,7 @@ import {
 } from './identity';
 import { localizeErrorBody, requestLocale } from './locale';
 import type { Access, RouteSpec } from './route';
+import { receiveUpload } from './upload-body';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -153,9 +154,10 @@ export class Pipeline {
       if (problem) return done(inputRefused(problem), undefined);
       done(null, parsed);
     });
-    // Uploaded files (a datastore import) arrive as they are; each route's `bodyLimit` bounds them.
-    app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_request, body, done) =>
-      done(null, body),
+    // Uploaded files (a datastore import) arrive as they are, in blocks a worker thread can take over;
+    // each route's `bodyLimit` bounds them.
+    app.addContentTypeParser('application/octet-stream', (request, payload, done) =>
+      receiveUpload(request, payload, done),
     );
     // Text that enters by the path, the query or the X-Vendor header is held to the same rule as bodies,
     // before anything is looked up (docs/adr/0022). A path value that cannot be stored names no resource.
