@@ -41,6 +41,8 @@ export interface ContextOptions {
   relay?: RelayHub;
   /** The completion engine's replaceable parts (tests' fakes); the rest of its collaborators are the server's. */
   engine?: Partial<Pick<EngineOptions, 'resolveModel' | 'tools'>>;
+  /** What the channels ask for a reply (default the completion engine; tests put refusals in front of it). */
+  replies?: ConversationPorts['replies'];
   now?: () => number;
 }
 
@@ -108,7 +110,7 @@ export async function buildContext(
     apps: {
       greeting: (app, locale) => (app.type === 'silicon' ? null : greetingFor(app.parameters, locale)),
     },
-    replies: completion,
+    replies: opts.replies ?? completion,
     relayCallers: relayCallers(platform),
     spending,
   };
