@@ -43,6 +43,8 @@ export interface ContextOptions {
   engine?: Partial<Pick<EngineOptions, 'resolveModel' | 'tools'>>;
   /** What the channels ask for a reply (default the completion engine; tests put refusals in front of it). */
   replies?: ConversationPorts['replies'];
+  /** The guard of outbound connections (default one on OUTBOUND_ALLOW; tests answer names with their own DNS). */
+  outbound?: OutboundGuard;
   now?: () => number;
 }
 
@@ -83,7 +85,7 @@ export async function buildContext(
     vectorIndexes: new VectorIndexes(database),
     relay,
     publicUrl: linkBaseUrl(config),
-    outbound: new OutboundGuard({ allow: config.OUTBOUND_ALLOW }),
+    outbound: opts.outbound ?? new OutboundGuard({ allow: config.OUTBOUND_ALLOW }),
   };
   const spending = new ReplySpending(platform);
   const completion = new CompletionEngine({

@@ -61,10 +61,10 @@ const TEST_OUTBOUND_ALLOW = '127.0.0.1';
 
 /**
  * The fakes and shared services a suite's server is built with (a recording relay, scripted models, fake
- * tools, replies that refuse, a rate limiter two instances share): a test never swaps a service of a
- * running server.
+ * tools, replies that refuse, a rate limiter two instances share, an outbound guard on the test's DNS): a
+ * test never swaps a service of a running server.
  */
-type TestServices = Partial<Pick<BuildOptions, 'relay' | 'engine' | 'replies' | 'rateLimiter'>>;
+type TestServices = Partial<Pick<BuildOptions, 'relay' | 'engine' | 'replies' | 'rateLimiter' | 'outbound'>>;
 
 /** `env` adds configuration; the rest are the suite's {@link TestServices}. */
 export async function createTestServer(
@@ -94,6 +94,7 @@ export async function createTestServer(
     relay: opts.relay,
     engine: opts.engine,
     replies: opts.replies,
+    outbound: opts.outbound,
   });
   await app.ready();
   return {
@@ -290,6 +291,7 @@ export async function createListeningTestServer(
       relay: opts.relay,
       engine: opts.engine,
       replies: opts.replies,
+      outbound: opts.outbound,
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
