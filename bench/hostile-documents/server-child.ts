@@ -19,11 +19,15 @@ const UNUSED_PROVIDER = 'http://127.0.0.1:9/v1';
 const { server, ctx, vendor, admin, app } = await startBenchServer(UNUSED_PROVIDER, {
   SEND_RATE_PER_MINUTE: '1000000',
 });
-await installModel(ctx, vendor, admin.id, 'builtin-lexical-embedding', {});
+await installModel(ctx, vendor, { modelKey: 'builtin-lexical-embedding', parameters: {}, userId: admin.id });
 
 const neighbour = await makeVendor(ctx, 'Neighbour');
 await addMember(ctx.db, neighbour.id, admin.id);
-const demo = await installModel(ctx, neighbour, admin.id, 'builtin-offline-demo', {});
+const demo = await installModel(ctx, neighbour, {
+  modelKey: 'builtin-offline-demo',
+  parameters: {},
+  userId: admin.id,
+});
 const chatbot = await makeChatApp(ctx, neighbour, {
   model: await findVendorModel(ctx.db, neighbour.id, demo.id),
 });

@@ -121,10 +121,10 @@ export async function startBenchServer(providerUrl: string, env: Record<string, 
   const { ctx } = server;
   const [vendor] = await ctx.db.select().from(schema.vendors).limit(1);
   const [admin] = await ctx.db.select().from(schema.users).limit(1);
-  const model = await installModel(ctx, vendor!, admin!.id, 'openai-compatible-chat', {
-    base_url: providerUrl,
-    model: 'fake',
-    api_key: 'sk-bench',
+  const model = await installModel(ctx, vendor!, {
+    modelKey: 'openai-compatible-chat',
+    parameters: { base_url: providerUrl, model: 'fake', api_key: 'sk-bench' },
+    userId: admin!.id,
   });
   const app = await makeChatApp(ctx, vendor!, { model: await findVendorModel(ctx.db, vendor!.id, model.id) });
   return { server, ctx, vendor: vendor!, admin: admin!, app };

@@ -27,7 +27,11 @@ beforeAll(async () => {
   const { ctx } = app.server;
   const admin = (await findUserByEmail(ctx.db, ADMIN.email))!;
   const demo = (await findVendorByKey(ctx.db, 'demo'))!;
-  const installed = await installModel(ctx, demo, admin.id, 'builtin-offline-demo', {});
+  const installed = await installModel(ctx, demo, {
+    modelKey: 'builtin-offline-demo',
+    parameters: {},
+    userId: admin.id,
+  });
   model = { id: installed.id, name: installed.name };
 });
 afterAll(async () => {

@@ -41,6 +41,10 @@ export interface ContextOptions {
   relay?: RelayHub;
   /** The completion engine's replaceable parts (tests' fakes); the rest of its collaborators are the server's. */
   engine?: Partial<Pick<EngineOptions, 'resolveModel' | 'tools'>>;
+  /** What the channels ask for a reply (default the completion engine; tests put refusals in front of it). */
+  replies?: ConversationPorts['replies'];
+  /** The guard of outbound connections (default one on OUTBOUND_ALLOW; tests answer names with their own DNS). */
+  outbound?: OutboundGuard;
   now?: () => number;
 }
 
@@ -81,7 +85,7 @@ export async function buildContext(
     vectorIndexes: new VectorIndexes(database),
     relay,
     publicUrl: linkBaseUrl(config),
-    outbound: new OutboundGuard({ allow: config.OUTBOUND_ALLOW }),
+    outbound: opts.outbound ?? new OutboundGuard({ allow: config.OUTBOUND_ALLOW }),
   };
   const spending = new ReplySpending(platform);
   const completion = new CompletionEngine({
@@ -108,7 +112,7 @@ export async function buildContext(
     apps: {
       greeting: (app, locale) => (app.type === 'silicon' ? null : greetingFor(app.parameters, locale)),
     },
-    replies: completion,
+    replies: opts.replies ?? completion,
     relayCallers: relayCallers(platform),
     spending,
   };

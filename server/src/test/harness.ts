@@ -60,11 +60,15 @@ const TEST_ROLES = 'api,relay';
 const TEST_OUTBOUND_ALLOW = '127.0.0.1';
 
 /**
- * `relay` and `engine`: the fakes a suite's server is built with (a recording relay, scripted models,
- * fake tools); a test never swaps a service of a running server.
+ * The fakes and shared services a suite's server is built with (a recording relay, scripted models, fake
+ * tools, replies that refuse, a rate limiter two instances share, an outbound guard on the test's DNS): a
+ * test never swaps a service of a running server.
  */
+type TestServices = Partial<Pick<BuildOptions, 'relay' | 'engine' | 'replies' | 'rateLimiter' | 'outbound'>>;
+
+/** `env` adds configuration; the rest are the suite's {@link TestServices}. */
 export async function createTestServer(
-  opts: { env?: Record<string, string> } & Pick<BuildOptions, 'relay' | 'engine'> = {},
+  opts: { env?: Record<string, string> } & TestServices = {},
 ): Promise<TestServer> {
   const baseUrl = process.env.DATABASE_URL;
   const pgdb = baseUrl ? await freshPostgresUrl(baseUrl) : null;
@@ -83,12 +87,14 @@ export async function createTestServer(
   const { app, ctx, routes } = await buildApp({
     config,
     database,
-    rateLimiter: new MemoryRateLimiter(),
+    rateLimiter: opts.rateLimiter ?? new MemoryRateLimiter(),
     secretBox: new SecretBox(Buffer.alloc(32, 7)),
     serveWeb: false,
     now: () => Date.now() + clock.offsetSeconds * 1000,
     relay: opts.relay,
     engine: opts.engine,
+    replies: opts.replies,
+    outbound: opts.outbound,
   });
   await app.ready();
   return {
@@ -251,15 +257,14 @@ export interface ListeningTestServer extends TestServer {
  * A test server listening on a real port (0 = any free one), for socket.io clients. With `databaseUrl`
  * it joins that database (a second instance sharing the first one's data; the owner drops it);
  * otherwise it makes its own like createTestServer. `env` adds configuration (e.g. REDIS_URL);
- * `relayPresence` shortens the relay presence's heartbeat and timeout; `relay` and `engine` as for
- * createTestServer.
+ * `relayPresence` shortens the relay presence's heartbeat and timeout; the rest as for createTestServer.
  */
 export async function createListeningTestServer(
   opts: {
     databaseUrl?: string;
     env?: Record<string, string>;
     relayPresence?: PresenceTiming;
-  } & Pick<BuildOptions, 'relay' | 'engine'> = {},
+  } & TestServices = {},
 ): Promise<ListeningTestServer> {
   const baseUrl = process.env.DATABASE_URL;
   const pgdb = opts.databaseUrl || !baseUrl ? null : await freshPostgresUrl(baseUrl);
@@ -278,13 +283,15 @@ export async function createListeningTestServer(
     const { app, ctx, routes } = await buildApp({
       config,
       database,
-      rateLimiter: new MemoryRateLimiter(),
+      rateLimiter: opts.rateLimiter ?? new MemoryRateLimiter(),
       secretBox: new SecretBox(Buffer.alloc(32, 7)),
       serveWeb: false,
       now: () => Date.now() + clock.offsetSeconds * 1000,
       relayPresence: opts.relayPresence,
       relay: opts.relay,
       engine: opts.engine,
+      replies: opts.replies,
+      outbound: opts.outbound,
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();

@@ -28,15 +28,32 @@ let base: string;
 const dns = new Map<string, string>();
 const resolver: Resolver = async (host) => [dns.get(host) ?? PUBLIC];
 
-/** Replaces the server's guard: `allow` as OUTBOUND_ALLOW would, names through the test's DNS. */
-function allowOutbound(allow: string): void {
-  server.ctx.outbound = new OutboundGuard({ allow: parseAllowList(allow).rules, resolver });
+/**
+ * The server's guard: it permits what a guard on the allow-list the test last set (`allowOutbound`) permits,
+ * names resolved through the test's DNS. Its fetch, connections and `checkUrl` all ask `addresses`.
+ */
+class TestGuard extends OutboundGuard {
+  private current = new OutboundGuard({ allow: [], resolver });
+
+  /** `allow` as OUTBOUND_ALLOW would give it. */
+  allow(allow: string): void {
+    this.current = new OutboundGuard({ allow: parseAllowList(allow).rules, resolver });
+  }
+
+  override addresses(host: string, port: number, destination?: string): Promise<string[]> {
+    return this.current.addresses(host, port, destination);
+  }
 }
+const guard = new TestGuard({ allow: [] });
+const allowOutbound = (allow: string) => guard.allow(allow);
 
 beforeAll(async () => {
   recorder = await ConnectionRecorder.start();
   // No OUTBOUND_ALLOW at all: the default. The worker embeds datastores.
-  server = await createTestServer({ env: { OUTBOUND_ALLOW: '', ROLES: 'api,relay,worker' } });
+  server = await createTestServer({
+    env: { OUTBOUND_ALLOW: '', ROLES: 'api,relay,worker' },
+    outbound: guard,
+  });
   ({ vendor, client: owner } = await signedInVendor(server));
   base = `/v1/vendors/${vendor.id}`;
 });

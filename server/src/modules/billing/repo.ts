@@ -245,8 +245,14 @@ export async function stripeSubscriptionState(
   return rows[0] ?? null;
 }
 
+/** One subscription as Stripe reports it: its Stripe id, its values, and when Stripe's state was taken. */
+type StripeSubscriptionState = Pick<
+  typeof subscriptions.$inferInsert,
+  'planId' | 'quantity' | 'status' | 'currentPeriodStart' | 'currentPeriodEnd' | 'cancelAtPeriodEnd'
+> & { externalId: string; stripeStateAt: Date; fresh: boolean };
+
 /**
- * Stripe's view of one subscription, by its Stripe id, as of `values.stripeStateAt`; a live one ends the
+ * Stripe's view of one subscription, by its Stripe id (`externalId`), as of `stripeStateAt`; a live one ends the
  * vendor's others. Applied in any order of arrival (ADR 0024): a terminal state stays, and a state older
  * than the one applied — or as old, unless `fresh` (just fetched from Stripe) — changes nothing. A
  * terminal state applies over any live one whatever its time. Answers the row when it was applied.
@@ -254,19 +260,14 @@ export async function stripeSubscriptionState(
 export async function upsertStripeSubscription(
   db: Db,
   vendorId: number,
-  externalId: string,
-  values: Pick<
-    typeof subscriptions.$inferInsert,
-    'planId' | 'quantity' | 'status' | 'currentPeriodStart' | 'currentPeriodEnd' | 'cancelAtPeriodEnd'
-  > & { stripeStateAt: Date },
-  opts: { fresh: boolean },
+  { externalId, fresh, ...values }: StripeSubscriptionState,
 ): Promise<SubscriptionRow | null> {
   const at = values.stripeStateAt;
   const newer = TERMINAL_STATUSES.includes(values.status)
     ? undefined
     : or(
         isNull(subscriptions.stripeStateAt),
-        opts.fresh ? lte(subscriptions.stripeStateAt, at) : lt(subscriptions.stripeStateAt, at),
+        fresh ? lte(subscriptions.stripeStateAt, at) : lt(subscriptions.stripeStateAt, at),
       );
   const [row] = await db
     .insert(subscriptions)

@@ -592,21 +592,17 @@ describe('Stripe unreachable', () => {
         stripe_price_id: 'price_somewhere',
       })
     ).json().data;
-    const sub = await upsertStripeSubscription(
-      down.ctx.db,
-      vendor.id,
-      'sub_unreachable1',
-      {
-        planId: plan.id,
-        quantity: 1,
-        status: 'active',
-        currentPeriodStart: new Date(),
-        currentPeriodEnd: new Date(Date.now() + 86_400_000),
-        cancelAtPeriodEnd: false,
-        stripeStateAt: new Date(),
-      },
-      { fresh: false },
-    );
+    const sub = await upsertStripeSubscription(down.ctx.db, vendor.id, {
+      externalId: 'sub_unreachable1',
+      planId: plan.id,
+      quantity: 1,
+      status: 'active',
+      currentPeriodStart: new Date(),
+      currentPeriodEnd: new Date(Date.now() + 86_400_000),
+      cancelAtPeriodEnd: false,
+      stripeStateAt: new Date(),
+      fresh: false,
+    });
     const base = `/v1/vendors/${vendor.id}/billing`;
     for (const res of [
       await owner.post(`${base}/to/checkout`, { subscription_id: plan.id }),

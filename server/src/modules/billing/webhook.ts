@@ -60,21 +60,17 @@ async function applySubscription(ctx: AppContext, db: Db, { sub, at, fresh }: Su
     ctx.log.warn({ subscription: sub.id }, 'a Stripe subscription of no known vendor or plan was ignored');
     return;
   }
-  await upsertStripeSubscription(
-    db,
-    vendorId,
-    sub.id,
-    {
-      planId: plan.id,
-      quantity: item?.quantity ?? 1,
-      status: sub.status,
-      currentPeriodStart: fromUnix(item?.current_period_start),
-      currentPeriodEnd: fromUnix(item?.current_period_end),
-      cancelAtPeriodEnd: sub.cancel_at_period_end,
-      stripeStateAt: at,
-    },
-    { fresh },
-  );
+  await upsertStripeSubscription(db, vendorId, {
+    externalId: sub.id,
+    planId: plan.id,
+    quantity: item?.quantity ?? 1,
+    status: sub.status,
+    currentPeriodStart: fromUnix(item?.current_period_start),
+    currentPeriodEnd: fromUnix(item?.current_period_end),
+    cancelAtPeriodEnd: sub.cancel_at_period_end,
+    stripeStateAt: at,
+    fresh,
+  });
 }
 
 /** The Stripe subscription an invoice bills: `parent.subscription_details` since 2025, `subscription` before. */

@@ -27,12 +27,14 @@ describe.runIf(Boolean(DATABASE_URL && REDIS_URL))('API client limits across two
   beforeAll(async () => {
     redis = createClient({ url: REDIS_URL }) as RedisClientType;
     await redis.connect();
-    a = await createListeningTestServer({ env: { REDIS_URL: REDIS_URL! } });
-    b = await createListeningTestServer({ databaseUrl: a.databaseUrl, env: { REDIS_URL: REDIS_URL! } });
     // What server.ts builds with REDIS_URL, under a prefix of this run's own.
-    const shared = new RedisRateLimiter(redis, `llmor:test:${randomToken(6)}:`);
-    a.ctx.rateLimiter = shared;
-    b.ctx.rateLimiter = shared;
+    const rateLimiter = new RedisRateLimiter(redis, `llmor:test:${randomToken(6)}:`);
+    a = await createListeningTestServer({ env: { REDIS_URL: REDIS_URL! }, rateLimiter });
+    b = await createListeningTestServer({
+      databaseUrl: a.databaseUrl,
+      env: { REDIS_URL: REDIS_URL! },
+      rateLimiter,
+    });
     const vendor = await makeVendor(a.ctx);
     vendorKey = vendor.key;
     const user = await makeUser(a.ctx, { vendors: [vendor] });

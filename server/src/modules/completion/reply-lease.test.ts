@@ -11,6 +11,7 @@ import {
   type ListeningTestServer,
   makeUser,
   makeVendor,
+  signedInVendor,
   type TestServer,
 } from '../../test/harness';
 import {
@@ -214,13 +215,10 @@ describe('reply lease', () => {
   });
 
   it("takes over a dead instance's lapsed lease at the next send and stores the interrupted reply", async () => {
-    const vendor = await makeVendor(server.ctx);
-    const user = await makeUser(server.ctx, { vendors: [vendor] });
+    const { vendor, client } = await signedInVendor(server, 'member');
     const app = await makeChatApp(server.ctx, vendor, { model: await makeVendorModel(server.ctx, vendor) });
     const conversation = await makeConversation(server.ctx, app);
     await diedMidReply(server, conversation, '-1 second');
-    const client = await Client.signedIn(server.app, user.email, user.password);
-    client.vendorKey = vendor.key;
     const res = await client.post(`/v1/conversations/${conversation.token}`, { content: 'Again' });
     expect(res.statusCode).toBe(200);
     expect(await messagesOf(server, conversation)).toEqual([
@@ -337,13 +335,10 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('one reply per conversation ac
   });
 
   it('refuses the second send on the other instance, then takes the next one once the first is stored', async () => {
-    const vendor = await makeVendor(a.ctx);
-    const user = await makeUser(a.ctx, { vendors: [vendor] });
+    const { vendor, user, client: onA } = await signedInVendor(a, 'member');
     const app = await makeChatApp(a.ctx, vendor, { model: await makeVendorModel(a.ctx, vendor) });
     const conversation = await makeConversation(a.ctx, app);
-    const onA = await Client.signedIn(a.app, user.email, user.password);
     const onB = await Client.signedIn(b.app, user.email, user.password);
-    onA.vendorKey = vendor.key;
     onB.vendorKey = vendor.key;
 
     const first = onA.post(`/v1/conversations/${conversation.token}`, { content: 'First' });

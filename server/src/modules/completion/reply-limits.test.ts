@@ -6,7 +6,14 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../platform/config';
-import { Client, createTestServer, makeUser, makeVendor, type TestServer, uniq } from '../../test/harness';
+import {
+  Client,
+  createTestServer,
+  makeUser,
+  signedInVendor,
+  type TestServer,
+  uniq,
+} from '../../test/harness';
 import type { ConversationRow } from '../conversations/repo';
 import { listMessages } from '../conversations/repo';
 import { closeSiliconPools, siliconPool } from '../functions/sandbox';
@@ -27,7 +34,7 @@ import {
 } from './testing';
 import { functionTools } from './tools';
 
-/** Every request answers "ok" with 10 + 5 tokens, or waits for `open()` first while `gated`. */
+/** Every request answers its turn ("ok" with 10 + 5 tokens unless given one); after `close()` it waits for `open()` first. */
 class CountingModel implements ChatModel {
   calls = 0;
   /** Requests waiting for the gate. */
@@ -94,10 +101,7 @@ function answering(model: ChatModel): void {
 }
 
 async function vendorOnPlan(limits: Record<string, number | null> | null) {
-  const vendor = await makeVendor(server.ctx);
-  const user = await makeUser(server.ctx, { vendors: [vendor], role: 'owner' });
-  const owner = await Client.signedIn(server.app, user.email, user.password);
-  owner.vendorKey = vendor.key;
+  const { vendor, client: owner } = await signedInVendor(server);
   if (limits) {
     const plan = await admin.post('/v1/admin/plans', {
       name: uniq('Plan '),

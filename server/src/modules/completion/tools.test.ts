@@ -2,12 +2,11 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { schema } from '../../platform/db';
 import {
-  Client,
+  type Client,
   createTestServer,
   makeApp,
   makeFunction,
-  makeUser,
-  makeVendor,
+  signedInVendor,
   type TestServer,
   uniq,
 } from '../../test/harness';
@@ -48,10 +47,7 @@ end
 
 beforeAll(async () => {
   server = await createTestServer({ relay });
-  vendor = await makeVendor(server.ctx);
-  const user = await makeUser(server.ctx, { vendors: [vendor] });
-  client = await Client.signedIn(server.app, user.email, user.password);
-  client.vendorKey = vendor.key;
+  ({ vendor, client } = await signedInVendor(server, 'member'));
   const installed = await client.post(`/v1/vendors/${vendor.id}/avamodels/builtin-offline-demo/install`, {
     parameters: {},
   });

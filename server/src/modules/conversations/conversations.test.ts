@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { linkBaseUrl } from '../../platform/config';
 import { schema } from '../../platform/db';
-import { Client, createTestServer, makeUser, makeVendor, type TestServer } from '../../test/harness';
+import { Client, createTestServer, makeUser, signedInVendor, type TestServer } from '../../test/harness';
 import type { AppRow, VendorModelRow } from '../completion/repo';
 import {
   finish,
@@ -32,26 +32,10 @@ function useModel(turns: Step[][]): ScriptedModel {
   return m;
 }
 
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('waitFor: timed out');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 beforeAll(async () => {
   server = await createTestServer({ engine: { resolveModel: models.resolve } });
-  vendor = await makeVendor(server.ctx);
-  other = await makeVendor(server.ctx);
-  const user = await makeUser(server.ctx, { vendors: [vendor] });
-  const stranger = await makeUser(server.ctx, { vendors: [other] });
-  client = await Client.signedIn(server.app, user.email, user.password);
-  client.vendorKey = vendor.key;
-  otherClient = await Client.signedIn(server.app, stranger.email, stranger.password);
-  otherClient.vendorKey = other.key;
+  ({ vendor, client } = await signedInVendor(server, 'member'));
+  ({ vendor: other, client: otherClient } = await signedInVendor(server, 'member'));
   model = await makeVendorModel(server.ctx, vendor, { costPer1kMinor: 120 });
   app = await makeChatApp(server.ctx, vendor, {
     model,
@@ -329,10 +313,14 @@ describe('GET and POST /v1/conversations/{token}', () => {
     const busy = await client.post(`/v1/conversations/${conversation.token}`, { content: 'Hello?' });
     expect(busy.statusCode).toBe(409);
     expect(busy.json().name).toBe('Conflict');
-    const rows = await waitFor(async () => {
-      const all = await listMessages(server.ctx.db, vendor.id, conversation.id);
-      return all.length === 2 ? all : undefined;
-    });
+    const rows = await vi.waitFor(
+      async () => {
+        const all = await listMessages(server.ctx.db, vendor.id, conversation.id);
+        expect(all).toHaveLength(2);
+        return all;
+      },
+      { timeout: 5_000, interval: 25 },
+    );
     expect(rows.map((m) => [m.role, m.message])).toEqual([
       ['user', 'Take your time'],
       ['assistant', 'Slow answer'],
@@ -434,10 +422,7 @@ describe('the default model resolver', () => {
     // A server of its own: the suite's answers with scripted models.
     const plain = await createTestServer();
     try {
-      const owner = await makeVendor(plain.ctx);
-      const user = await makeUser(plain.ctx, { vendors: [owner] });
-      const signedIn = await Client.signedIn(plain.app, user.email, user.password);
-      signedIn.vendorKey = owner.key;
+      const { vendor: owner, client: signedIn } = await signedInVendor(plain, 'member');
       const [demo] = await plain.ctx.db
         .insert(schema.vendorModels)
         .values({

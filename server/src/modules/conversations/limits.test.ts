@@ -8,12 +8,11 @@ import { count, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../platform/db';
 import {
-  Client,
+  type Client,
   createListeningTestServer,
   type ListeningTestServer,
   makeApp,
-  makeUser,
-  makeVendor,
+  signedInVendor,
 } from '../../test/harness';
 import { RelayClient } from '../../test/relay-client';
 import type { AppRow } from '../apps/repo';
@@ -32,6 +31,8 @@ const LIMITS = {
 };
 /** Where the test's relay clients connect from (the harness listens on 127.0.0.1). */
 const RELAY_SOCKETS_KEY = 'relay-sockets:127.0.0.1';
+/** How long the server may take to see a closed socket's disconnect and release its count. */
+const SOCKETS_RELEASED = { interval: 10, timeout: 5_000 };
 
 let server: ListeningTestServer;
 let vendor: VendorRow;
@@ -43,18 +44,15 @@ beforeAll(async () => {
   server = await createListeningTestServer({
     env: Object.fromEntries(Object.entries(LIMITS).map(([k, v]) => [k, String(v)])),
   });
-  vendor = await makeVendor(server.ctx);
-  const user = await makeUser(server.ctx, { vendors: [vendor], role: 'owner' });
-  owner = await Client.signedIn(server.app, user.email, user.password);
-  owner.vendorKey = vendor.key;
+  ({ vendor, client: owner } = await signedInVendor(server));
   app = await makeApp(server.ctx, vendor);
 });
 afterEach(async () => {
   for (const s of sockets.splice(0)) s.close();
   // The server releases a socket's count when it sees the disconnect: wait for that, so tests stay apart.
-  while ((await server.ctx.rateLimiter.peek(RELAY_SOCKETS_KEY)).count > 0) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await expect
+    .poll(async () => (await server.ctx.rateLimiter.peek(RELAY_SOCKETS_KEY)).count, SOCKETS_RELEASED)
+    .toBe(0);
 });
 afterAll(async () => {
   await server?.close();
@@ -210,9 +208,9 @@ describe('the relay', () => {
     expect((await server.ctx.rateLimiter.peek(RELAY_SOCKETS_KEY)).count).toBe(3);
 
     sockets.shift()!.close();
-    while ((await server.ctx.rateLimiter.peek(RELAY_SOCKETS_KEY)).count > 2) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await expect
+      .poll(async () => (await server.ctx.rateLimiter.peek(RELAY_SOCKETS_KEY)).count, SOCKETS_RELEASED)
+      .toBeLessThanOrEqual(2);
     sockets.push(await RelayClient.connect(server.url, owner.relayAuth()));
   });
 });

@@ -7,8 +7,8 @@ import {
   Client,
   createListeningTestServer,
   type ListeningTestServer,
-  makeUser,
-  makeVendor,
+  type makeUser,
+  signedInVendor,
   uniq,
 } from '../../test/harness';
 import { RelayClient } from '../../test/relay-client';
@@ -56,10 +56,8 @@ describe.runIf(Boolean(DATABASE_URL && REDIS_URL))('relay across two instances (
       relayPresence,
       engine: { resolveModel: modelsOfB.resolve },
     });
-    vendor = await makeVendor(a.ctx);
-    user = await makeUser(a.ctx, { vendors: [vendor] });
-    httpB = await Client.signedIn(b.app, user.email, user.password);
-    httpB.vendorKey = vendor.key;
+    // B shares A's database: the vendor and person it makes are A's too.
+    ({ vendor, user, client: httpB } = await signedInVendor(b, 'member'));
     app = await makeChatApp(a.ctx, vendor, { model: await makeVendorModel(a.ctx, vendor) });
     relayKey = `${redisNamespace(a.ctx.config)}relay`;
     redis = createClient({ url: REDIS_URL });
@@ -338,9 +336,7 @@ describe.runIf(Boolean(DATABASE_URL && REDIS_URL))('two deployments sharing one 
 
   /** A member's socket joined to a conversation of their vendor (a socket is in its callers' rooms once joined). */
   async function joinedMember(server: ListeningTestServer) {
-    const vendor = await makeVendor(server.ctx);
-    const user = await makeUser(server.ctx, { vendors: [vendor] });
-    const http = await Client.signedIn(server.app, user.email, user.password);
+    const { vendor, user, client: http } = await signedInVendor(server, 'member');
     const chat = await makeChatApp(server.ctx, vendor, { model: await makeVendorModel(server.ctx, vendor) });
     const conversation = await makeConversation(server.ctx, chat);
     const socket = await RelayClient.connect(server.url, http.relayAuth());

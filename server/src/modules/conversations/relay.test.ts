@@ -1,10 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  Client,
+  type Client,
   createListeningTestServer,
   type ListeningTestServer,
-  makeUser,
-  makeVendor,
+  signedInVendor,
 } from '../../test/harness';
 import { RelayClient } from '../../test/relay-client';
 import type { AppRow } from '../completion/repo';
@@ -31,10 +30,7 @@ const models = new ModelChoice();
 
 beforeAll(async () => {
   server = await createListeningTestServer({ engine: { resolveModel: models.resolve } });
-  vendor = await makeVendor(server.ctx);
-  const user = await makeUser(server.ctx, { vendors: [vendor] });
-  http = await Client.signedIn(server.app, user.email, user.password);
-  http.vendorKey = vendor.key;
+  ({ vendor, client: http } = await signedInVendor(server, 'member'));
   const model = await makeVendorModel(server.ctx, vendor);
   app = await makeChatApp(server.ctx, vendor, { model });
 });

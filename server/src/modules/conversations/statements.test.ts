@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  Client,
+  type Client,
   createTestServer,
-  makeUser,
-  makeVendor,
   recordStatements,
+  signedInVendor,
   type TestServer,
 } from '../../test/harness';
 import type { AppRow } from '../completion/repo';
@@ -36,10 +35,7 @@ beforeAll(async () => {
   server = await createTestServer({
     engine: { resolveModel: () => new ScriptedModel([[text('Fine.'), finish()]]) },
   });
-  vendor = await makeVendor(server.ctx);
-  const user = await makeUser(server.ctx, { vendors: [vendor] });
-  client = await Client.signedIn(server.app, user.email, user.password);
-  client.vendorKey = vendor.key;
+  ({ vendor, client } = await signedInVendor(server, 'member'));
   app = await makeChatApp(server.ctx, vendor, { model: await makeVendorModel(server.ctx, vendor) });
 });
 afterAll(() => server?.close());

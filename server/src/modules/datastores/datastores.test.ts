@@ -5,7 +5,7 @@
  */
 import { DOCUMENT_MAX_BYTES, EMBEDDING_MODEL_REQUIRED, PING_JOB } from '@llmor/contracts';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { startFakeOpenAI } from '../../test/fakes';
 import {
   Client,
@@ -13,7 +13,7 @@ import {
   createTestServer,
   makeApp,
   makeUser,
-  makeVendor,
+  signedInVendor,
   type TestServer,
   uniq,
 } from '../../test/harness';
@@ -43,13 +43,16 @@ const WORKER = { ROLES: 'api,relay,worker' };
 const relay = new RecordingRelay();
 const models = new ModelChoice();
 
-async function eventually<T>(probe: () => Promise<T>, ok: (v: T) => boolean, ms = 15_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (ok(v) || Date.now() > until) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** The probe's value once `ok` holds; the test fails if it does not within `ms`. */
+function eventually<T>(probe: () => Promise<T>, ok: (v: T) => boolean, ms = 15_000): Promise<T> {
+  return vi.waitFor(
+    async () => {
+      const v = await probe();
+      if (!ok(v)) throw new Error(`not yet: ${JSON.stringify(v)}`);
+      return v;
+    },
+    { timeout: ms, interval: 100 },
+  );
 }
 
 async function installModel(id: string, parameters: Record<string, unknown> = {}): Promise<number> {
@@ -84,10 +87,7 @@ const QA = [
 
 beforeAll(async () => {
   server = await createTestServer({ env: WORKER, relay, engine: { resolveModel: models.resolve } });
-  vendor = await makeVendor(server.ctx);
-  const owner = await makeUser(server.ctx, { vendors: [vendor], role: 'owner' });
-  c = await Client.signedIn(server.app, owner.email, owner.password);
-  c.vendorKey = vendor.key;
+  ({ vendor, client: c } = await signedInVendor(server));
   const su = await makeUser(server.ctx, { isSu: true });
   superuser = await Client.signedIn(server.app, su.email, su.password);
   app = await makeApp(server.ctx, vendor, { type: 'chatbot', appKey: 'chatbot' });
@@ -509,10 +509,8 @@ describe.skipIf(!process.env.DATABASE_URL)('server mode: two worker instances on
     const a = await createListeningTestServer({ env: WORKER });
     const b = await createListeningTestServer({ databaseUrl: a.databaseUrl, env: WORKER });
     try {
-      const v = await makeVendor(a.ctx);
-      const owner = await makeUser(a.ctx, { vendors: [v], role: 'owner' });
-      const api = await Client.signedIn(b.app, owner.email, owner.password);
-      api.vendorKey = v.key;
+      // B shares A's database: the vendor and owner it makes are A's too.
+      const { vendor: v, client: api } = await signedInVendor(b);
       await api.post(`/v1/vendors/${v.id}/avamodels/builtin-lexical-embedding/install`, { parameters: {} });
       const shared = await makeApp(a.ctx, v, { type: 'chatbot', appKey: 'chatbot' });
       const ds = (

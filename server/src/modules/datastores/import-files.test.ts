@@ -11,11 +11,10 @@ import OpenAI from 'openai';
 import { PDFDocument, PDFHexString, rgb, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  Client,
+  type Client,
   createListeningTestServer,
   type ListeningTestServer,
-  makeUser,
-  makeVendor,
+  signedInVendor,
   uniq,
 } from '../../test/harness';
 import { largePdf } from '../../test/large-pdf';
@@ -29,10 +28,7 @@ let demoModelId: number;
 
 beforeAll(async () => {
   server = await createListeningTestServer();
-  vendor = await makeVendor(server.ctx);
-  const user = await makeUser(server.ctx, { vendors: [vendor] });
-  owner = await Client.signedIn(server.app, user.email, user.password);
-  owner.vendorKey = vendor.key;
+  ({ vendor, client: owner } = await signedInVendor(server, 'member'));
   api = (path) => `/v1/vendors/${vendor.id}${path}`;
   demoModelId = (await owner.post(api('/avamodels/builtin-offline-demo/install'), { parameters: {} })).json()
     .data.id;
@@ -351,10 +347,7 @@ describe('importing files', () => {
     expect(streamed.statusCode).toBe(413);
     expect(streamed.json().message).toBe('The request body is too large: at most 64 MiB per request.');
 
-    const other = await makeVendor(server.ctx);
-    const stranger = await makeUser(server.ctx, { vendors: [other] });
-    const c = await Client.signedIn(server.app, stranger.email, stranger.password);
-    c.vendorKey = other.key;
+    const { client: c } = await signedInVendor(server, 'member');
     const foreign = await c.request({
       method: 'POST',
       url: `/v1/datastores/${id}/docs/upload?mode=text_blob&name=a.txt`,

@@ -217,14 +217,13 @@ export const datastoreRoutes = (ctx: KnowledgeContext) => [
     response: dataEnvelopeSchema(z.array(searchHitSchema)),
     errors: ['BadGateway'],
     handler: async ({ vendor, params, body, request }) => ({
-      data: await service.search(
-        ctx,
-        vendor.id,
-        params.datastoreId,
-        body.query,
-        body.k,
-        requestTrace(request),
-      ),
+      data: await service.search(ctx, {
+        vendorId: vendor.id,
+        id: params.datastoreId,
+        query: body.query,
+        k: body.k,
+        trace: requestTrace(request),
+      }),
     }),
   }),
 ];

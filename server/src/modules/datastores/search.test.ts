@@ -10,11 +10,10 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { fakeVector, startFakeOpenAI } from '../../test/fakes';
 import {
-  Client,
+  type Client,
   createTestServer,
   makeApp,
-  makeUser,
-  makeVendor,
+  signedInVendor,
   type TestServer,
   uniq,
 } from '../../test/harness';
@@ -32,10 +31,7 @@ let base: string;
 
 beforeAll(async () => {
   server = await createTestServer({ env: { ROLES: 'api,relay,worker' } });
-  vendor = await makeVendor(server.ctx);
-  const owner = await makeUser(server.ctx, { vendors: [vendor], role: 'owner' });
-  c = await Client.signedIn(server.app, owner.email, owner.password);
-  c.vendorKey = vendor.key;
+  ({ vendor, client: c } = await signedInVendor(server));
   app = await makeApp(server.ctx, vendor, { type: 'chatbot', appKey: 'chatbot' });
   base = `/v1/vendors/${vendor.id}/apps/${app.id}`;
 });
@@ -320,10 +316,7 @@ describe('vectors stored before the process index', () => {
 
 describe('embedding models', () => {
   it('a datastore made before any embedding model adopts the first one installed and embeds what waited', async () => {
-    const other = await makeVendor(server.ctx);
-    const owner = await makeUser(server.ctx, { vendors: [other], role: 'owner' });
-    const oc = await Client.signedIn(server.app, owner.email, owner.password);
-    oc.vendorKey = other.key;
+    const { vendor: other, client: oc } = await signedInVendor(server);
     const otherApp = await makeApp(server.ctx, other, { type: 'chatbot', appKey: 'chatbot' });
     const made = await oc.post(`/v1/vendors/${other.id}/apps/${otherApp.id}/datastores`, { name: 'early' });
     expect(made.json().data.embedding_vendor_model_id).toBeNull();

@@ -338,21 +338,19 @@ class QueryVectors {
   }
 }
 
+/** One datastore's search with the query's vectors (which the datastores of one reply share). */
+type VectorSearch = Pick<DatastoreSearch, 'vendorId' | 'datastore' | 'query' | 'k' | 'trace'> & {
+  vectors: QueryVectors;
+};
+
 /** One datastore searched, in a span of its own (docs/adr/0040-traces.md): ids and sizes, never the query. */
-function searchOne(
-  ctx: KnowledgeContext,
-  vendorId: number,
-  ds: DatastoreRow,
-  query: string,
-  k: number,
-  vectors: QueryVectors,
-  trace: TraceContext,
-): Promise<SearchHit[]> {
+function searchOne(ctx: KnowledgeContext, search: VectorSearch): Promise<SearchHit[]> {
+  const { vendorId, datastore, k, trace } = search;
   return inSpan(
     'datastore.search',
-    { 'llmor.vendor.id': vendorId, 'llmor.datastore.id': ds.id, 'llmor.search.k': k },
+    { 'llmor.vendor.id': vendorId, 'llmor.datastore.id': datastore.id, 'llmor.search.k': k },
     trace,
-    () => findMatches(ctx, vendorId, ds, query, k, vectors),
+    () => findMatches(ctx, search),
   );
 }
 
@@ -362,11 +360,7 @@ function searchOne(
  */
 async function findMatches(
   ctx: KnowledgeContext,
-  vendorId: number,
-  found: DatastoreRow,
-  query: string,
-  k: number,
-  vectors: QueryVectors,
+  { vendorId, datastore: found, query, k, vectors }: VectorSearch,
 ): Promise<SearchHit[]> {
   const candidates = Math.max(20, k * 2);
   const ds = await adoptEmbeddingModel(ctx, vendorId, found);
@@ -411,21 +405,20 @@ export interface DatastoreSearch {
 export function searchDatastore(ctx: KnowledgeContext, search: DatastoreSearch): Promise<SearchHit[]> {
   const { vendorId, datastore, query, k, signal, meter, trace } = search;
   const vectors = new QueryVectors(query, signal, meter, trace);
-  return searchOne(ctx, vendorId, datastore, query, k, vectors, trace);
+  return searchOne(ctx, { vendorId, datastore, query, k, vectors, trace });
 }
 
-/** A search asked for directly: a failing embedding provider is the provider's failure (502), not ours. */
+/**
+ * A search asked for directly, of the datastore `id`: a failing embedding provider is the provider's failure
+ * (502), not ours.
+ */
 export async function search(
   ctx: KnowledgeContext,
-  vendorId: number,
-  id: number,
-  query: string,
-  k: number,
-  trace?: TraceContext,
+  { id, ...search }: Omit<DatastoreSearch, 'datastore' | 'signal' | 'meter'> & { id: number },
 ) {
-  const ds = await requireDatastore(ctx, vendorId, id);
+  const ds = await requireDatastore(ctx, search.vendorId, id);
   try {
-    return await searchDatastore(ctx, { vendorId, datastore: ds, query, k, trace });
+    return await searchDatastore(ctx, { ...search, datastore: ds });
   } catch (err) {
     if (err instanceof ProviderError)
       throw badGateway(`The embedding model could not answer: ${err.message}`);
@@ -466,13 +459,15 @@ export class ReplyKnowledge {
     const vectors = new QueryVectors(query, signal, meter, trace);
     const hits = await Promise.all(
       chosen.map(async (ds) =>
-        (await searchOne(this.ctx, app.vendorId, ds, query, k, vectors, trace)).map((h) => ({
-          datastore: ds.name,
-          id: h.id,
-          text: documentText(h.document),
-          score: h.score,
-          source: h.source,
-        })),
+        (await searchOne(this.ctx, { vendorId: app.vendorId, datastore: ds, query, k, vectors, trace })).map(
+          (h) => ({
+            datastore: ds.name,
+            id: h.id,
+            text: documentText(h.document),
+            score: h.score,
+            source: h.source,
+          }),
+        ),
       ),
     );
     return hits

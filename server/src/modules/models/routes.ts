@@ -57,7 +57,11 @@ export const modelRoutes = (ctx: AppContext) => [
     status: 201,
     response: dataEnvelopeSchema(installedModelDetailSchema),
     handler: async ({ vendor, identity, params, body }) => ({
-      data: await installModel(ctx, vendor, identity.user.id, params.modelId, body.parameters),
+      data: await installModel(ctx, vendor, {
+        modelKey: params.modelId,
+        parameters: body.parameters,
+        userId: identity.user.id,
+      }),
     }),
   }),
   route({

@@ -87,12 +87,18 @@ async function checkBaseUrl(ctx: AppContext, entry: CatalogueEntry, parameters: 
   }
 }
 
+/** A vendor's installation of the catalogue's `modelKey` with the `parameters` its installer submitted. */
+interface ModelInstall {
+  modelKey: string;
+  parameters: Record<string, unknown>;
+  /** The installing user (the row's `createdBy`). */
+  userId: number;
+}
+
 export async function installModel(
   ctx: AppContext,
   vendor: VendorRow,
-  userId: number,
-  modelKey: string,
-  submitted: Record<string, unknown>,
+  { modelKey, parameters: submitted, userId }: ModelInstall,
 ): Promise<InstalledModelDetail> {
   const entry = catalogueEntry(modelKey);
   if (!entry) throw notFound('Model');

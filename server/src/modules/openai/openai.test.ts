@@ -16,7 +16,7 @@ import {
   createListeningTestServer,
   type ListeningTestServer,
   makeUser,
-  makeVendor,
+  signedInVendor,
   uniq,
 } from '../../test/harness';
 import { closeSiliconPools } from '../functions/sandbox';
@@ -32,10 +32,7 @@ let fakeModelId: number;
 /** A listening server with a vendor, its owner signed in, and the demo and fake-provider models installed. */
 async function vendorServer(env?: Record<string, string>) {
   const server = await createListeningTestServer({ env });
-  const vendor = await makeVendor(server.ctx);
-  const user = await makeUser(server.ctx, { vendors: [vendor] });
-  const owner = await Client.signedIn(server.app, user.email, user.password);
-  owner.vendorKey = vendor.key;
+  const { vendor, client: owner } = await signedInVendor(server, 'member');
   const api = (path: string) => `/v1/vendors/${vendor.id}${path}`;
   const demoModelId: number = (
     await owner.post(api('/avamodels/builtin-offline-demo/install'), { parameters: {} })

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  Client,
+  type Client,
   createTestServer,
-  makeUser,
-  makeVendor,
   recordStatements,
+  signedInVendor,
   type TestServer,
 } from '../../test/harness';
 import { finish, makeChatApp, makeVendorModel, ScriptedModel, text } from '../completion/testing';
@@ -28,10 +27,8 @@ beforeAll(async () => {
   server = await createTestServer({
     engine: { resolveModel: () => new ScriptedModel([[text('Fine.'), finish()]]) },
   });
-  const vendor = await makeVendor(server.ctx);
-  const user = await makeUser(server.ctx, { vendors: [vendor] });
-  owner = await Client.signedIn(server.app, user.email, user.password);
-  owner.vendorKey = vendor.key;
+  const { vendor, client } = await signedInVendor(server, 'member');
+  owner = client;
   const app = await makeChatApp(server.ctx, vendor, { model: await makeVendorModel(server.ctx, vendor) });
   const created = await owner.post(`/v1/vendors/${vendor.id}/apps/${app.id}/clients`, { name: 'SDK' });
   expect(created.statusCode, created.body).toBe(201);

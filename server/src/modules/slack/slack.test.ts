@@ -7,6 +7,7 @@ import { FakeSlack, type FakeSlackApp, signedHeaders } from '../../test/fakes/sl
 import { Client, createTestServer, makeApp, makeUser, makeVendor, type TestServer } from '../../test/harness';
 import type { AppRow } from '../completion/repo';
 import { makeChatApp } from '../completion/testing';
+import type { ConversationPorts } from '../conversations/ports';
 import type { VendorRow } from '../vendors/repo';
 import { verifySlackSignature } from './events';
 import { slackChunks } from './reply';
@@ -22,6 +23,16 @@ let member: Client;
 let stranger: Client;
 let app: AppRow;
 let otherApp: AppRow;
+
+/** What the server's replies refuse with, in order, before the engine is asked; empty, the engine answers. */
+const refusals: Error[] = [];
+const replies: ConversationPorts['replies'] = {
+  start: (ctx, request) => {
+    const refusal = refusals.shift();
+    return refusal ? Promise.reject(refusal) : server.ctx.completion.start(ctx, request);
+  },
+  close: () => server.ctx.completion.close(),
+};
 
 const base = (v: VendorRow, appId: number) => `/v1/vendors/${v.id}/apps/${appId}/integrations/slack`;
 const rows = async <T extends keyof typeof schema>(table: T) =>
@@ -74,6 +85,7 @@ beforeAll(async () => {
       SLACK_API_URL: slack.apiUrl,
       SLACK_OAUTH_AUTHORIZE_URL: slack.authorizeUrl,
     },
+    replies,
   });
   vendor = await makeVendor(server.ctx);
   otherVendor = await makeVendor(server.ctx);
@@ -316,29 +328,23 @@ describe('a Slack bot from creation to threaded answers', () => {
   });
 
   it('posts the plan refusal (402) in the thread instead of an answer', async () => {
-    const replies = server.ctx.replies;
-    server.ctx.replies = {
-      start: () => Promise.reject(paymentRequired('The plan allows no more requests this month.', 60)),
-      close: async () => {},
-    };
+    refusals.push(paymentRequired('The plan allows no more requests this month.', 60));
     try {
       const event = mention(`<@${slackApp.botUserId}> over the limit`);
       await deliver(app.id, slack.signedEvent(slackApp.appId, event));
       const reply = await slack.waitForMessage((m) => m.thread_ts === event.ts);
       expect(reply.text).toBe('The plan allows no more requests this month.');
     } finally {
-      server.ctx.replies = replies;
+      refusals.length = 0;
     }
   });
 
   it("says its own texts in the vendor's language: a plan refusal and a busy thread", async () => {
-    const replies = server.ctx.replies;
     const used = { count: 5, date: '2026-12-01' };
-    const refusals = [
+    refusals.push(
       paymentRequired(message('usedUpRequests', used), 60),
       conflict('A reply is still being generated in this conversation. Wait for it to finish.'),
-    ];
-    server.ctx.replies = { start: () => Promise.reject(refusals.shift()), close: async () => {} };
+    );
     expect((await owner.put(`/v1/vendors/${vendor.id}/settings`, { locale: 'fr_FR' })).statusCode).toBe(200);
     try {
       const said: string[] = [];
@@ -350,7 +356,7 @@ describe('a Slack bot from creation to threaded answers', () => {
       expect(said).toEqual([message('usedUpRequests', used, 'fr_FR'), message('slackBusy', {}, 'fr_FR')]);
       expect(said[1]).not.toBe(message('slackBusy'));
     } finally {
-      server.ctx.replies = replies;
+      refusals.length = 0;
       await owner.put(`/v1/vendors/${vendor.id}/settings`, { locale: 'en_US' });
     }
   });

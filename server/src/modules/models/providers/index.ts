@@ -86,10 +86,7 @@ function sdkOptions(label: string, secrets: Record<string, string>, opts: Provid
   return { label, secrets: Object.values(secrets), timeoutMs: opts.timeoutMs, maxRetries: opts.maxRetries };
 }
 
-/**
- * Every provider request goes through the outbound guard (ADR 0020), read at request time so a test
- * that swaps `ctx.outbound` reaches models built before.
- */
+/** Every provider request goes through the outbound guard (ADR 0020), as `fetch` for the SDKs. */
 function guardedFetch(ctx: ProviderContext): typeof fetch {
   return (input, init) => ctx.outbound.fetch(input, init);
 }
