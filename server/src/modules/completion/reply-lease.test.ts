@@ -119,13 +119,15 @@ describe('reply lease', () => {
     const conversation = await makeConversation(server.ctx, app);
     const { db } = server.ctx;
     const lease = { holder: 'me', ms: 60_000, history: 10 };
-    await claimUnreserved(db, {
-      vendorId: vendor.id,
-      conversationId: conversation.id,
-      lease: lease,
-      posted: posted('Hi'),
-      appId: app.id,
-    });
+    const claimWith = (message: string) =>
+      claimUnreserved(db, {
+        vendorId: vendor.id,
+        conversationId: conversation.id,
+        lease,
+        posted: posted(message),
+        appId: app.id,
+      });
+    await claimWith('Hi');
     const usage = {
       record: {
         appId: app.id,
@@ -147,15 +149,7 @@ describe('reply lease', () => {
     });
     expect(theirs.released).toBeNull();
     expect(theirs.messages.map((m) => m.message)).toEqual(['Hello']);
-    expect(
-      await claimUnreserved(db, {
-        vendorId: vendor.id,
-        conversationId: conversation.id,
-        lease: lease,
-        posted: posted('Again'),
-        appId: app.id,
-      }),
-    ).toBeNull();
+    expect(await claimWith('Again')).toBeNull();
     const mine = await finishReply(db, {
       vendorId: vendor.id,
       conversationId: conversation.id,
@@ -176,15 +170,7 @@ describe('reply lease', () => {
       .from(schema.usageRecords)
       .where(eq(schema.usageRecords.conversationId, conversation.id));
     expect(records.map((r) => r.tokensPrompt + r.tokensCompletion)).toEqual([7, 7]);
-    expect(
-      await claimUnreserved(db, {
-        vendorId: vendor.id,
-        conversationId: conversation.id,
-        lease: lease,
-        posted: posted('Again'),
-        appId: app.id,
-      }),
-    ).not.toBeNull();
+    expect(await claimWith('Again')).not.toBeNull();
   });
 
   it("renews only its holder's leases", async () => {
@@ -193,20 +179,18 @@ describe('reply lease', () => {
     const mine = await makeConversation(server.ctx, app);
     const theirs = await makeConversation(server.ctx, app);
     const { db } = server.ctx;
-    await claimUnreserved(db, {
-      vendorId: vendor.id,
-      conversationId: mine.id,
-      lease: { holder: 'me', ms: 1_000, history: 1 },
-      posted: posted('Hi'),
-      appId: app.id,
-    });
-    await claimUnreserved(db, {
-      vendorId: vendor.id,
-      conversationId: theirs.id,
-      lease: { holder: 'them', ms: 1_000, history: 1 },
-      posted: posted('Hi'),
-      appId: app.id,
-    });
+    for (const [conversation, holder] of [
+      [mine, 'me'],
+      [theirs, 'them'],
+    ] as const) {
+      await claimUnreserved(db, {
+        vendorId: vendor.id,
+        conversationId: conversation.id,
+        lease: { holder, ms: 1_000, history: 1 },
+        posted: posted('Hi'),
+        appId: app.id,
+      });
+    }
     await renewReplyLeases(db, 'me', 600_000);
     const until = async (c: ConversationRow) =>
       (await findConversation(db, vendor.id, c.token))!.replyLeaseUntil!.getTime() - Date.now();
