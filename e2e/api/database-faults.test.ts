@@ -7,9 +7,9 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { freePort } from '@llmor/server/test/redis-server';
 import { afterAll, describe, expect, it } from 'vitest';
 import { installDemoChatbot, signedClient } from '../harness';
 import { killServerProcesses, newDataDir, postmaster, startServerProcess, stop } from './server-process';
@@ -253,15 +253,6 @@ describe('the embedded PostgreSQL on a full disk', () => {
     300_000,
   );
 });
-
-/** A free TCP port on loopback. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
-  const { port } = probe.address() as { port: number };
-  await new Promise((done) => probe.close(done));
-  return port;
-}
 
 /** The uid and gid of `postgres` (PostgreSQL refuses to run as root). */
 function postgresUser(): { uid: number; gid: number } {
