@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import { SERVER_ROOT } from '../platform/paths';
+import { TenantQueues } from '../platform/tenant-queues';
 import { CONTROL_BYTES, type HostReply, type WorkerMessage, type WorkerRunMessage } from './protocol';
 import {
   DEFAULT_LIMITS,
@@ -83,11 +84,8 @@ export class SiliconPool {
   private readonly consoleMaxChars: number;
   private readonly defaults: SiliconLimits;
   private readonly slots: Slot[] = [];
-  /**
-   * Waiting runs, FIFO per tenant; the map's order is the round-robin between tenants (a tenant served
-   * moves to the back).
-   */
-  private readonly queues = new Map<Job['tenant'], Job[]>();
+  /** Waiting runs, by tenant. */
+  private readonly waiting = new TenantQueues<Job['tenant'], Job>();
   private nextId = 1;
   private closed = false;
   private startFailures = 0;
@@ -116,15 +114,13 @@ export class SiliconPool {
     } catch (error) {
       return Promise.reject(error);
     }
-    const waiting = this.queues.get(job.tenant) ?? [];
-    if (waiting.length >= this.maxQueue) {
+    if (this.waiting.waiting(job.tenant) >= this.maxQueue) {
       return Promise.reject(new Error(`silicon pool queue is full (${this.maxQueue} runs waiting)`));
     }
     return new Promise<SiliconRunResult>((resolve, reject) => {
       job.resolve = resolve;
       job.reject = reject;
-      waiting.push(job);
-      if (!this.queues.has(job.tenant)) this.queues.set(job.tenant, waiting);
+      this.waiting.push(job.tenant, job);
       this.pump();
     });
   }
@@ -150,7 +146,7 @@ export class SiliconPool {
       idle: count('idle'),
       busy: count('busy'),
       starting: count('starting'),
-      queued: this.queuedCount(),
+      queued: this.waiting.size,
       ...this.counters,
     };
   }
@@ -161,7 +157,7 @@ export class SiliconPool {
     this.closed = true;
     clearTimeout(this.respawnTimer);
     const error = new Error('silicon pool closed');
-    for (const job of this.takeQueued()) this.fail(job, error);
+    for (const job of this.waiting.drain()) this.fail(job, error);
     const terminations: Promise<unknown>[] = [];
     for (const slot of this.slots.splice(0)) {
       if (slot.job) this.fail(slot.job, error);
@@ -371,7 +367,7 @@ export class SiliconPool {
   }
 
   private pump(): void {
-    while (this.queues.size > 0 && !this.closed) {
+    while (this.waiting.size > 0 && !this.closed) {
       let busy = 0;
       let idle: Slot | undefined;
       const holding = new Map<Job['tenant'], number>();
@@ -382,7 +378,7 @@ export class SiliconPool {
         } else if (slot.phase === 'idle' && !idle) idle = slot;
       }
       if (busy >= this.size || !idle) break;
-      const job = this.nextJob(holding);
+      const job = this.waiting.next((tenant) => this.mayServe(tenant, holding));
       if (!job) break;
       this.dispatch(idle, job);
     }
@@ -390,33 +386,13 @@ export class SiliconPool {
   }
 
   /**
-   * The oldest run of the next tenant in turn that holds fewer than `maxPerTenant` workers (ADR 0021).
-   * The cap is strict, even with nobody else waiting: a worker blocked in a host call cannot be taken
-   * back, so only a worker never handed out is sure to be free when another tenant's run arrives.
-   * Runs without a tenant are capped by the pool's size only.
+   * A tenant's next run may start while it holds fewer than `maxPerTenant` workers (ADR 0021). The cap is
+   * strict, even with nobody else waiting: a worker blocked in a host call cannot be taken back, so only a
+   * worker never handed out is sure to be free when another tenant's run arrives. Runs without a tenant
+   * are capped by the pool's size only.
    */
-  private nextJob(holding: Map<Job['tenant'], number>): Job | undefined {
-    for (const [tenant, jobs] of this.queues) {
-      if (tenant !== NO_TENANT && (holding.get(tenant) ?? 0) >= this.maxPerTenant) continue;
-      const job = jobs.shift();
-      this.queues.delete(tenant);
-      if (jobs.length > 0) this.queues.set(tenant, jobs);
-      return job;
-    }
-    return undefined;
-  }
-
-  private queuedCount(): number {
-    let count = 0;
-    for (const jobs of this.queues.values()) count += jobs.length;
-    return count;
-  }
-
-  /** Empties every queue, oldest runs first per tenant. */
-  private takeQueued(): Job[] {
-    const all = [...this.queues.values()].flat();
-    this.queues.clear();
-    return all;
+  private mayServe(tenant: Job['tenant'], holding: Map<Job['tenant'], number>): boolean {
+    return tenant === NO_TENANT || (holding.get(tenant) ?? 0) < this.maxPerTenant;
   }
 
   private dispatch(slot: Slot, job: Job): void {
@@ -477,7 +453,7 @@ export class SiliconPool {
       if (this.readyCount() === 0) {
         // nothing can serve the queue until a worker starts: fail fast instead of hanging
         const failure = new Error(`silicon worker failed to start: ${error.message}`);
-        for (const queued of this.takeQueued()) this.fail(queued, failure);
+        for (const queued of this.waiting.drain()) this.fail(queued, failure);
         for (const waiter of this.readyWaiters.splice(0)) waiter.reject(failure);
       }
     }
@@ -512,7 +488,7 @@ export class SiliconPool {
 
   /** Workers keep the process alive only while they have (or are about to get) work. */
   private updateRefs(): void {
-    const waiting = this.queues.size > 0 || this.readyWaiters.length > 0;
+    const waiting = this.waiting.size > 0 || this.readyWaiters.length > 0;
     for (const slot of this.slots) {
       if (slot.phase === 'busy' || (slot.phase === 'starting' && waiting)) slot.worker.ref();
       else slot.worker.unref();

@@ -16,6 +16,7 @@ import { AppError, badRequest, tooManyRequests } from '../../platform/errors';
 import { UploadedBody } from '../../platform/http/upload-body';
 import type { Metrics } from '../../platform/metrics';
 import { SERVER_ROOT } from '../../platform/paths';
+import { TenantQueues } from '../../platform/tenant-queues';
 import { esbuild, workerScript } from '../../platform/worker-script';
 import { type DocumentLimits, tooLarge } from './files';
 import type { ImportedFile, ParsedDocument } from './parse';
@@ -110,8 +111,8 @@ export class ParsePool {
   readonly perVendor: number;
   private readonly perVendorQueue: number;
   private readonly slots: Slot[] = [];
-  /** Waiting files, FIFO per vendor; the map's order is the turn between vendors (one served moves back). */
-  private readonly queues = new Map<number, Job[]>();
+  /** Waiting files, by vendor. */
+  private readonly waiting = new TenantQueues<number, Job>();
   private nextId = 1;
   private closed = false;
   /** Threads started, and ended by a limit, a crash or a cancellation (for tests and figures). */
@@ -131,8 +132,10 @@ export class ParsePool {
   parse(request: ParseRequest, signal?: AbortSignal): Promise<ParsedDocument[]> {
     if (this.closed) return Promise.reject(new Error('the parse pool is closed'));
     if (signal?.aborted) return Promise.reject(uploadCancelled());
-    const waiting = this.queues.get(request.vendorId) ?? [];
-    if (this.queued() >= this.options.queue || waiting.length >= this.perVendorQueue) {
+    if (
+      this.waiting.size >= this.options.queue ||
+      this.waiting.waiting(request.vendorId) >= this.perVendorQueue
+    ) {
       const seconds = Math.min(60, Math.ceil(this.options.timeoutMs / 1000));
       return Promise.reject(
         tooManyRequests(
@@ -147,8 +150,7 @@ export class ParsePool {
         job.onAbort = () => this.cancel(job);
         signal.addEventListener('abort', job.onAbort, { once: true });
       }
-      waiting.push(job);
-      if (!this.queues.has(request.vendorId)) this.queues.set(request.vendorId, waiting);
+      this.waiting.push(request.vendorId, job);
       this.pump();
     });
   }
@@ -158,7 +160,7 @@ export class ParsePool {
     return {
       busy: this.slots.filter((s) => s.job).length,
       threads: this.slots.length,
-      queued: this.queued(),
+      queued: this.waiting.size,
     };
   }
 
@@ -166,8 +168,7 @@ export class ParsePool {
   async close(): Promise<void> {
     this.closed = true;
     const error = new Error('the parse pool is closed');
-    for (const jobs of this.queues.values()) for (const job of jobs) this.settle(job, error);
-    this.queues.clear();
+    for (const job of this.waiting.drain()) this.settle(job, error);
     const slots = this.slots.splice(0);
     for (const slot of slots) if (slot.job) this.settle(slot.job, error);
     await Promise.allSettled(slots.map((slot) => slot.worker.terminate()));
@@ -175,14 +176,8 @@ export class ParsePool {
 
   // ---------------------------------------------------------------------------------------------------
 
-  private queued(): number {
-    let count = 0;
-    for (const jobs of this.queues.values()) count += jobs.length;
-    return count;
-  }
-
   private pump(): void {
-    while (!this.closed && this.queues.size > 0) {
+    while (!this.closed && this.waiting.size > 0) {
       const holding = new Map<number, number>();
       let idle: Slot | undefined;
       for (const slot of this.slots) {
@@ -192,7 +187,8 @@ export class ParsePool {
         } else idle ??= slot;
       }
       if (!idle && this.slots.length >= this.size) break;
-      const job = this.nextJob(holding);
+      // The oldest file of the next vendor in turn that holds fewer than its share of the threads.
+      const job = this.waiting.next((vendor) => (holding.get(vendor) ?? 0) < this.perVendor);
       if (!job) break;
       this.dispatch(idle ?? this.spawn(), job);
     }
@@ -201,18 +197,6 @@ export class ParsePool {
       if (slot.job) slot.worker.ref();
       else slot.worker.unref();
     }
-  }
-
-  /** The oldest file of the next vendor in turn that holds fewer than its share of the threads. */
-  private nextJob(holding: Map<number, number>): Job | undefined {
-    for (const [vendor, jobs] of this.queues) {
-      if ((holding.get(vendor) ?? 0) >= this.perVendor) continue;
-      const job = jobs.shift();
-      this.queues.delete(vendor);
-      if (jobs.length > 0) this.queues.set(vendor, jobs);
-      return job;
-    }
-    return undefined;
   }
 
   private spawn(): Slot {
@@ -307,10 +291,7 @@ export class ParsePool {
     if (job.slot) {
       if (job.slot.job === job) this.end(job.slot);
     } else {
-      const jobs = this.queues.get(job.request.vendorId);
-      const at = jobs?.indexOf(job) ?? -1;
-      if (jobs && at >= 0) jobs.splice(at, 1);
-      if (jobs?.length === 0) this.queues.delete(job.request.vendorId);
+      this.waiting.remove(job.request.vendorId, job);
     }
     this.settle(job, uploadCancelled());
   }
