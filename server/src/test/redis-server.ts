@@ -61,6 +61,10 @@ export async function startOwnRedis(): Promise<OwnRedis> {
       child = null;
       if (!running || running.exitCode !== null || running.signalCode !== null) return;
       const gone = new Promise((resolve) => running.once('exit', resolve));
+      // Its listener closed first (`CONFIG SET port 0`), so a client reconnecting at once is refused rather
+      // than accepted by the dying process: node-redis 5.9 then sometimes reports itself ready on the dead
+      // socket and its commands never answer — a crash race of the client, not what these tests measure.
+      spawnSync('redis-cli', ['-p', String(port), 'config', 'set', 'port', '0'], { timeout: 2_000 });
       running.kill('SIGKILL');
       await gone;
     },
